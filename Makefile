@@ -1,0 +1,36 @@
+# The README's quick start: `make run` (the app at http://127.0.0.1:8000/) and `make test`.
+# Both create .venv and install the pinned requirements on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-requirements
+
+.PHONY: run test browser lint bench conformance
+
+$(STAMP): requirements.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+# The browser tests drive Debian's Chromium; install it when missing and we may (root).
+browser:
+	@test -x /usr/bin/chromium || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null; \
+	  else echo "Chromium is missing: run 'sudo apt-get install -y chromium' for the browser tests"; fi; }
+
+test: $(STAMP) browser
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+conformance: $(STAMP)
+	$(PYTHON) ../shared/tools/conformance.py --cmd "$(BIN)/python manage.py adjudicate" ../shared/vectors/*.jsonl
+
+bench: $(STAMP)
+	$(BIN)/python bench/adjudicate.py

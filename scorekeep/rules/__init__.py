@@ -1,0 +1,70 @@
+"""The scoring engine of scorekeep: Skat, Schafkopf, Kop and Fipsen, with no Django in sight.
+
+`adjudicate` takes one request of the adjudication contract (``shared/spec/ADJUDICATION.md``) as
+parsed JSON and returns its verdict or rejection as a JSON-ready dict; it never raises. `judge`
+does the same but returns the engine's own objects (a `Verdict`, or for a Fipsen bidding dispute a
+`Comparison`) and raises `IllegalDeal` — that is what the web pages use.
+
+Each game module has the same public shape: ``SEATS``, ``DEFAULT_SEATS``, ``PRESETS`` (option
+values per preset), ``DEFAULT_PRESET``, ``OPTIONS`` (option validators), ``CONTRACTS`` (the deal
+fields each contract uses), ``parse_rules``, ``parse_deal`` and ``score``.
+"""
+
+from types import ModuleType
+from typing import Any
+
+from . import fipsen, kop, schafkopf, skat
+from .errors import IllegalDeal
+from .explain import Step
+from .fields import Reader, check_choice, describe, words
+from .verdict import Comparison, Table, Verdict
+
+GAMES: dict[str, ModuleType] = {"skat": skat, "schafkopf": schafkopf, "kop": kop, "fipsen": fipsen}
+
+__all__ = ["GAMES", "Comparison", "IllegalDeal", "Step", "Table", "Verdict", "adjudicate", "judge"]
+
+_ENVELOPE = frozenset({"game", "rules", "players", "dealer", "deal"})
+_ENVELOPE_WITH_COMPARE = _ENVELOPE | {"compare"}
+
+
+def judge(request: object) -> Verdict | Comparison:
+    """Score one request of the contract; raises `IllegalDeal` for anything the rules refuse."""
+    if not isinstance(request, dict):
+        raise IllegalDeal("request", "must be a JSON object with \"game\" and \"deal\", not {got}",
+                          got=describe(request))
+    game = request.get("game")
+    if game is None:
+        raise IllegalDeal("game", "is required: one of {allowed}", allowed=words(f'"{g}"' for g in GAMES))
+    check_choice(game, "game", GAMES)
+    module = GAMES[game]
+    compares = hasattr(module, "compare")
+    r = Reader(request, "", _ENVELOPE_WITH_COMPARE if compares else _ENVELOPE)
+    players = request.get("players", module.DEFAULT_SEATS)
+    if players is None:
+        players = module.DEFAULT_SEATS
+    if type(players) is not int or players not in module.SEATS:
+        raise IllegalDeal("players", "{game} is played at {seats} seats, not {got}", game=game.capitalize(),
+                          seats=words(module.SEATS), got=describe(players))
+    dealer = r.int("dealer", 0, players - 1, default=players - 1)
+    rules = module.parse_rules(request.get("rules"))
+    table = Table(players, dealer)
+    if compares and r.has("compare"):
+        if r.has("deal"):
+            raise IllegalDeal("compare", "a request settles either a deal or a bidding dispute: "
+                              "give \"deal\" or \"compare\", not both")
+        return module.compare(module.parse_compare(request["compare"], rules, table), rules, table)
+    if not r.has("deal"):
+        raise IllegalDeal("deal", "is required: the deal as the table played it (see the contract's fields for {game})",
+                          game=game)
+    deal = module.parse_deal(request["deal"], rules, table)
+    return module.score(deal, rules, table)
+
+
+def adjudicate(request: object) -> dict[str, Any]:
+    """The contract's answer to one request: a verdict (``"ok": true``) or a rejection."""
+    try:
+        return judge(request).to_json()
+    except IllegalDeal as err:
+        return {"ok": False, "errors": [err.to_json()]}
+
+

@@ -1,0 +1,39 @@
+"""Cards as the contract writes them: suit letter + rank, e.g. ``CJ``, ``H10``, ``D7``.
+
+Suits C S H D are clubs/Eichel, spades/Gras(Laub), hearts/Herz, diamonds/Schellen; in the
+German pack A 10 K Q J are Sau/Ass, Zehn, König, Ober, Unter.
+"""
+
+from collections.abc import Iterable
+
+from .errors import IllegalDeal
+from .fields import describe
+
+SUITS = ("C", "S", "H", "D")
+RANKS = ("A", "10", "K", "Q", "J", "9", "8", "7")
+SUIT_NAMES = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
+
+# Card points in the 32-card pack (RULES.md): A 11, 10 10, K 4, Q 3, J 2, 9/8/7 0 — 120 in all.
+CARD_POINTS = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
+
+ALL_CARDS = frozenset(s + r for s in SUITS for r in RANKS)
+
+
+def parse_cards(value: object, field: str, count: int, pack: frozenset[str] = ALL_CARDS) -> tuple[str, ...]:
+    """A list of `count` distinct cards from `pack`, as written in the contract."""
+    if not isinstance(value, list) or len(value) != count:
+        raise IllegalDeal(field, "must be a list of {n} cards such as \"CJ\" or \"H10\", not {got}",
+                          n=count, got=describe(value))
+    seen: set[str] = set()
+    for i, card in enumerate(value):
+        if type(card) is not str or card not in pack:
+            raise IllegalDeal(f"{field}.{i}", "is not a card of this pack: write suit (C, S, H, D) and rank "
+                              "(A, 10, K, Q, J, 9, 8, 7), e.g. \"CJ\", not {got}", got=describe(card))
+        if card in seen:
+            raise IllegalDeal(f"{field}.{i}", "{card} is listed twice", card=card)
+        seen.add(card)
+    return tuple(value)
+
+
+def points(cards: Iterable[str]) -> int:
+    return sum(CARD_POINTS[card[1:]] for card in cards)

@@ -1,0 +1,202 @@
+"""Strict reading of the contract's JSON objects.
+
+Every game module reads its ``deal`` and ``rules`` objects through a `Reader`, so all four games
+reject the same way: unknown fields, wrong types and out-of-range values raise `IllegalDeal` naming
+the dotted field and saying what is allowed. JSON ``true``/``false`` are never taken for numbers.
+"""
+
+from collections.abc import Callable, Collection, Iterable, Mapping
+from typing import Any
+
+from .errors import IllegalDeal
+
+
+def is_empty(value: object) -> bool:
+    """The values the contract lets an unused field carry: false, 0, null and []."""
+    return value is None or value is False or value == [] or (type(value) is int and value == 0)
+
+
+def describe(value: object) -> str:
+    """A short description of a JSON value for an error message."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"' if len(value) <= 20 else "a text"
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
+
+
+def words(items: Iterable[object]) -> str:
+    """``a, b or c`` for a message."""
+    items = [str(i) for i in items]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " or " + items[-1]
+
+
+def check_int(value: object, field: str, lo: int, hi: int) -> int:
+    if type(value) is not int:
+        raise IllegalDeal(field, "must be a whole number from {lo} to {hi}, not {got}",
+                          lo=lo, hi=hi, got=describe(value))
+    if not lo <= value <= hi:
+        raise IllegalDeal(field, "must be from {lo} to {hi}, not {got}", lo=lo, hi=hi, got=value)
+    return value
+
+
+def check_bool(value: object, field: str) -> bool:
+    if type(value) is not bool:
+        raise IllegalDeal(field, "must be true or false, not {got}", got=describe(value))
+    return value
+
+
+def check_choice(value: object, field: str, choices: Collection[str]) -> str:
+    if type(value) is not str or value not in choices:
+        raise IllegalDeal(field, "must be one of {allowed}, not {got}",
+                          allowed=words(f'"{c}"' for c in choices), got=describe(value))
+    return value
+
+
+class Reader:
+    """One JSON object at `path`, read field by field.
+
+    >>> r = Reader({"bid": 18}, "deal", {"bid", "hand"})
+    >>> r.int("bid", 18, 264)
+    18
+    """
+
+    __slots__ = ("obj", "path")
+
+    def __init__(self, obj: object, path: str, known: Collection[str]) -> None:
+        if not isinstance(obj, dict):
+            raise IllegalDeal(path, "must be a JSON object, not {got}", got=describe(obj))
+        for key in obj:
+            if key not in known:
+                raise IllegalDeal(self_field(path, key), "is not a field here; the fields are {allowed}",
+                                  allowed=", ".join(sorted(known)))
+        self.obj: dict[str, Any] = obj
+        self.path = path
+
+    def field(self, key: str) -> str:
+        return self_field(self.path, key)
+
+    def has(self, key: str) -> bool:
+        """True when the field is given with a value (null counts as not given)."""
+        return self.obj.get(key) is not None
+
+    def int(self, key: str, lo: int, hi: int, default: int | None = None, required: bool = False,
+            why: str = "") -> int | None:
+        value = self.obj.get(key)
+        if value is None:
+            if required:
+                raise IllegalDeal(self.field(key), "is required{why}: a whole number from {lo} to {hi}",
+                                  why=why, lo=lo, hi=hi)
+            return default
+        return check_int(value, self.field(key), lo, hi)
+
+    def bool(self, key: str, default: bool = False) -> bool:
+        value = self.obj.get(key)
+        if value is None:
+            return default
+        return check_bool(value, self.field(key))
+
+    def choice(self, key: str, choices: Collection[str], default: str | None = None,
+               required: bool = False, why: str = "") -> str | None:
+        value = self.obj.get(key)
+        if value is None:
+            if required:
+                raise IllegalDeal(self.field(key), "is required{why}: one of {allowed}", why=why,
+                                  allowed=words(f'"{c}"' for c in choices))
+            return default
+        return check_choice(value, self.field(key), choices)
+
+    def int_list(self, key: str, length: int, lo: int, hi: int, required: bool = False,
+                 why: str = "") -> tuple[int, ...] | None:
+        """A list of exactly `length` whole numbers, each from lo to hi (per-seat lists)."""
+        value = self.obj.get(key)
+        if value is None:
+            if required:
+                raise IllegalDeal(self.field(key), "is required{why}: a list of {n} whole numbers, one per seat",
+                                  why=why, n=length)
+            return None
+        if not isinstance(value, list) or len(value) != length:
+            raise IllegalDeal(self.field(key), "must be a list of {n} whole numbers, one per seat, not {got}",
+                              n=length, got=describe(value))
+        field = self.field(key)
+        return tuple(check_int(v, f"{field}.{i}", lo, hi) for i, v in enumerate(value))
+
+    def reject_unused(self, used: Collection[str], what: str) -> None:
+        """Refuse a field that `what` (e.g. 'a Null game') does not use but that carries a value.
+
+        ADJUDICATION.md: false, 0, null and [] pass; anything else is a contradiction.
+        """
+        for key, value in self.obj.items():
+            if key not in used and not is_empty(value):
+                raise IllegalDeal(self.field(key), "is not used in {what}; leave it out", what=what)
+
+
+def self_field(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+# --- rule sets -------------------------------------------------------------------------------
+
+Option = Callable[[object, str], object]
+"""Validates one option's value from a request (value, field) and returns the value to apply."""
+
+
+def boolean(value: object, field: str) -> bool:
+    return check_bool(value, field)
+
+
+def integer(lo: int, hi: int) -> Option:
+    def check(value: object, field: str) -> int:
+        return check_int(value, field, lo, hi)
+    return check
+
+
+def one_of(*choices: str) -> Option:
+    def check(value: object, field: str) -> str:
+        return check_choice(value, field, choices)
+    return check
+
+
+def nullable(option: Option) -> Option:
+    def check(value: object, field: str) -> object:
+        return None if value is None else option(value, field)
+    return check
+
+
+def read_rules(obj: object, presets: Mapping[str, Any], default: str, options: Mapping[str, Option],
+               path: str = "rules") -> dict[str, object]:
+    """The options a request's ``rules`` object selects: its preset with the overrides applied.
+
+    Returns ``{"preset": name, option: value, …}`` with every option of the game; the game module
+    builds its frozen rule-set dataclass from it and checks what the options mean together.
+    `presets` maps a preset name to a dict of all its option values.
+    """
+    if obj is None:
+        return {"preset": default, **presets[default]}
+    if not isinstance(obj, dict):
+        raise IllegalDeal(path, "must be a JSON object such as {{\"preset\": \"{default}\"}}, not {got}",
+                          default=default, got=describe(obj))
+    name = obj.get("preset", default)
+    if name is None:
+        name = default
+    if type(name) is not str or name not in presets:
+        raise IllegalDeal(f"{path}.preset", "must be one of {allowed}, not {got}",
+                          allowed=words(f'"{p}"' for p in presets), got=describe(name))
+    values = {"preset": name, **presets[name]}
+    for key, value in obj.items():
+        if key == "preset":
+            continue
+        option = options.get(key)
+        if option is None:
+            raise IllegalDeal(f"{path}.{key}", "is not an option of this game; the options are {allowed}",
+                              allowed=", ".join(sorted(options)))
+        values[key] = option(value, f"{path}.{key}")
+    return values

@@ -1,0 +1,81 @@
+"""What every game's scoring returns: the table it was played at and the verdict."""
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from .explain import Step
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """Seats 0 … players−1 clockwise; the dealer's seat (at 4-seat Skat he sits the deal out)."""
+
+    players: int
+    dealer: int
+
+    def left_of_dealer(self, seat: int) -> int:
+        """How far `seat` sits from the dealer's left: 0 for forehand, players−1 for the dealer."""
+        return (seat - self.dealer - 1) % self.players
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """One deal's result. `scores` is each seat's entry; `extra` holds the game's own keys."""
+
+    game: str
+    rules: dict[str, Any]
+    won: bool | None
+    value: int
+    scores: tuple[int, ...]
+    steps: tuple[Step, ...]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def explanation(self) -> list[str]:
+        return [str(step) for step in self.steps]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": True,
+            "game": self.game,
+            "rules": self.rules,
+            "won": self.won,
+            "value": self.value,
+            "scores": list(self.scores),
+            **self.extra,
+            "explanation": self.explanation,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """The answer to a bidding dispute: which of the compared bids is higher (Fipsen)."""
+
+    game: str
+    rules: dict[str, Any]
+    higher: int
+    steps: tuple[Step, ...]
+
+    @property
+    def explanation(self) -> list[str]:
+        return [str(step) for step in self.steps]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": True, "game": self.game, "rules": self.rules, "higher": self.higher,
+                "explanation": self.explanation}
+
+
+def options_json(rules: object) -> dict[str, Any]:
+    """A rule-set dataclass as the contract's ``rules`` object (tuples become lists).
+
+    Game modules cache this per rule set: it is the same for every deal at a table.
+    """
+    return {f.name: _jsonable(getattr(rules, f.name)) for f in fields(rules)}
+
+
+def _jsonable(value: object) -> object:
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    return value

@@ -1,0 +1,7 @@
+"""WSGI entry point (gunicorn scorekeep.wsgi)."""
+import os
+
+from django.core.wsgi import get_wsgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeep.settings")
+application = get_wsgi_application()
