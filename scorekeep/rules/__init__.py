@@ -46,7 +46,7 @@ def judge(request: object) -> Verdict | Comparison:
         raise IllegalDeal("players", "{game} is played at {seats} seats, not {got}", game=game.capitalize(),
                           seats=words(module.SEATS), got=describe(players))
     dealer = r.int("dealer", 0, players - 1, default=players - 1)
-    rules = module.parse_rules(request.get("rules"))
+    rules = _rules(module, request.get("rules"))
     table = Table(players, dealer)
     if compares and r.has("compare"):
         if r.has("deal"):
@@ -58,6 +58,28 @@ def judge(request: object) -> Verdict | Comparison:
                           game=game)
     deal = module.parse_deal(request["deal"], rules, table)
     return module.score(deal, rules, table)
+
+
+_RULES_CACHE: dict[tuple, object] = {}
+
+
+def _rules(module: ModuleType, obj: object) -> object:
+    """`module.parse_rules(obj)`, remembered: a table sends the same rules object with every deal.
+
+    The key keeps each value's type, so ``true`` and ``1`` never share an entry; objects holding
+    lists or objects are not remembered (they are rare and cheap enough to read again).
+    """
+    if not isinstance(obj, dict) or len(_RULES_CACHE) > 4096:
+        return module.parse_rules(obj)
+    try:
+        key = (module.__name__, *((k, type(v), v) for k, v in obj.items()))
+        hash(key)
+    except TypeError:
+        return module.parse_rules(obj)
+    rules = _RULES_CACHE.get(key)
+    if rules is None:
+        rules = _RULES_CACHE[key] = module.parse_rules(obj)
+    return rules
 
 
 def adjudicate(request: object) -> dict[str, Any]:

@@ -132,10 +132,11 @@ class Reader:
     def reject_unused(self, used: Collection[str], what: str) -> None:
         """Refuse a field that `what` (e.g. 'a Null game') does not use but that carries a value.
 
-        ADJUDICATION.md: false, 0, null and [] pass; anything else is a contradiction.
+        ADJUDICATION.md: false, 0, null and [] pass; anything else is a contradiction. The
+        ``contract`` field itself is always in use.
         """
         for key, value in self.obj.items():
-            if key not in used and not is_empty(value):
+            if key not in used and key != "contract" and not is_empty(value):
                 raise IllegalDeal(self.field(key), "is not used in {what}; leave it out", what=what)
 
 
@@ -146,29 +147,55 @@ def self_field(path: str, key: str) -> str:
 # --- rule sets -------------------------------------------------------------------------------
 
 Option = Callable[[object, str], object]
-"""Validates one option's value from a request (value, field) and returns the value to apply."""
+"""Validates one option's value from a request (value, field) and returns the value to apply.
+
+The validators below also say what they accept (`kind` and their attributes), so a page can
+offer each house rule as the right input.
+"""
 
 
-def boolean(value: object, field: str) -> bool:
-    return check_bool(value, field)
+class Boolean:
+    kind = "boolean"
+
+    def __call__(self, value: object, field: str) -> bool:
+        return check_bool(value, field)
 
 
-def integer(lo: int, hi: int) -> Option:
-    def check(value: object, field: str) -> int:
-        return check_int(value, field, lo, hi)
-    return check
+class Integer:
+    kind = "integer"
+
+    def __init__(self, lo: int, hi: int) -> None:
+        self.lo, self.hi = lo, hi
+
+    def __call__(self, value: object, field: str) -> int:
+        return check_int(value, field, self.lo, self.hi)
 
 
-def one_of(*choices: str) -> Option:
-    def check(value: object, field: str) -> str:
-        return check_choice(value, field, choices)
-    return check
+class OneOf:
+    kind = "choice"
+
+    def __init__(self, *choices: str) -> None:
+        self.choices = choices
+
+    def __call__(self, value: object, field: str) -> str:
+        return check_choice(value, field, self.choices)
 
 
-def nullable(option: Option) -> Option:
-    def check(value: object, field: str) -> object:
-        return None if value is None else option(value, field)
-    return check
+class Nullable:
+    """The inner option, or null (which the option's meaning says: 'none', 'computed', …)."""
+
+    def __init__(self, inner: Option) -> None:
+        self.inner = inner
+        self.kind = "nullable"
+
+    def __call__(self, value: object, field: str) -> object:
+        return None if value is None else self.inner(value, field)
+
+
+boolean = Boolean()
+integer = Integer
+one_of = OneOf
+nullable = Nullable
 
 
 def read_rules(obj: object, presets: Mapping[str, Any], default: str, options: Mapping[str, Option],

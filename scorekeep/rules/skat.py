@@ -1,3 +1,632 @@
-"""PLACEHOLDER: being written now; replaced before commit."""
+"""Skat: the game value, the list entry and the Seeger-Fabian evaluation of one deal.
+
+Two presets (RULES.md): ``classic``, the club rules before the 1999 International Skat Order, and
+``isko``, the International Skat Order (ISkO, 2018 edition) as clubs and tournaments play it.
+Three players; a fourth may sit in as dealer and sits the deal out.
+"""
+
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+
+from .cards import ALL_CARDS, CARD_POINTS, parse_cards
+from .errors import IllegalDeal
+from .explain import Explanation
+from .fields import Reader, boolean, integer, is_empty, nullable, one_of, read_rules, words
+from .verdict import Table, Verdict, options_json
+
 SEATS = (3, 4)
-DEFAULT_SEATS = 4
+DEFAULT_SEATS = 3
+DEFAULT_PRESET = "classic"
+
+
+class Contract(StrEnum):
+    CLUBS = "clubs"
+    SPADES = "spades"
+    HEARTS = "hearts"
+    DIAMONDS = "diamonds"
+    GRAND = "grand"
+    NULL = "null"
+    RAMSCH = "ramsch"
+    PASSED = "passed"
+
+
+SUIT_GAMES = (Contract.CLUBS, Contract.SPADES, Contract.HEARTS, Contract.DIAMONDS)
+TRUMP_GAMES = (*SUIT_GAMES, Contract.GRAND)
+
+# Base values (ISkO 4.1.2): diamonds 9, hearts 10, spades 11, clubs 12, grand 24.
+BASE = {Contract.DIAMONDS: 9, Contract.HEARTS: 10, Contract.SPADES: 11, Contract.CLUBS: 12, Contract.GRAND: 24}
+
+# Null games have fixed values, no multiplier (ISkO 4.3): keyed by (hand, ouvert).
+NULL_VALUES = {(False, False): 23, (True, False): 35, (False, True): 46, (True, True): 59}
+NULL_NAMES = {(False, False): "Null", (True, False): "Null Hand", (False, True): "Null Ouvert",
+              (True, True): "Null Ouvert Hand"}
+
+# The legal bids: every value a suit or grand game can have (base × 2 … 18 for suits, × 2 … 11 for
+# grand, the most levels a game can reach) and the four null values; the lowest is 18.
+BID_VALUES = frozenset(
+    {base * m for base in (9, 10, 11, 12) for m in range(2, 19)}
+    | {24 * m for m in range(2, 12)}
+    | set(NULL_VALUES.values())
+)
+MAX_MATADORS = {Contract.GRAND: 4, **{suit: 11 for suit in SUIT_GAMES}}
+
+# Trumps from the top (ISkO 2.2): the four jacks, then in a suit game its A 10 K Q 9 8 7.
+_JACKS = ("CJ", "SJ", "HJ", "DJ")
+TRUMPS = {
+    Contract.GRAND: _JACKS,
+    **{suit: _JACKS + tuple(suit.value[0].upper() + rank for rank in ("A", "10", "K", "Q", "9", "8", "7"))
+       for suit in SUIT_GAMES},
+}
+
+LEVELS = ("hand", "schneider", "schneider announced", "schwarz", "schwarz announced", "ouvert")
+
+PRESETS: dict[str, dict[str, object]] = {
+    "classic": {
+        "lost_hand_doubled": False,
+        "reverse_levels": "skat_taken",
+        "ouvert": "plus_one",
+        "grand_ouvert_fixed": 36,
+        "announce_needs_hand": True,
+        "conceded": "single",
+        "kontra": True,
+        "bock": False,
+        "passed": "ramsch",
+        "ramsch_skat": "last_trick",
+        "ramsch_jungfrau": "double",
+        "ramsch_durchmarsch": None,
+        "ramsch_tie": "all_lose",
+    },
+    "isko": {
+        "lost_hand_doubled": True,
+        "reverse_levels": "always",
+        "ouvert": "isko",
+        "grand_ouvert_fixed": None,
+        "announce_needs_hand": True,
+        "conceded": "double",
+        "kontra": False,
+        "bock": False,
+        "passed": "void",
+        "ramsch_skat": "last_trick",
+        "ramsch_jungfrau": "double",
+        "ramsch_durchmarsch": 120,
+        "ramsch_tie": "all_lose",
+    },
+}
+
+OPTIONS = {
+    "lost_hand_doubled": boolean,
+    "reverse_levels": one_of("skat_taken", "always"),
+    "ouvert": one_of("plus_one", "isko"),
+    "grand_ouvert_fixed": nullable(integer(1, 999)),
+    "announce_needs_hand": boolean,
+    "conceded": one_of("single", "double"),
+    "kontra": boolean,
+    "bock": boolean,
+    "passed": one_of("ramsch", "void"),
+    "ramsch_skat": one_of("last_trick", "loser"),
+    "ramsch_jungfrau": one_of("double", "none"),
+    "ramsch_durchmarsch": nullable(integer(1, 999)),
+    "ramsch_tie": one_of("all_lose"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    preset: str
+    lost_hand_doubled: bool
+    reverse_levels: str
+    ouvert: str
+    grand_ouvert_fixed: int | None
+    announce_needs_hand: bool
+    conceded: str
+    kontra: bool
+    bock: bool
+    passed: str
+    ramsch_skat: str
+    ramsch_jungfrau: str
+    ramsch_durchmarsch: int | None
+    ramsch_tie: str
+
+
+_GAME_FIELDS = ("declarer", "bid", "matadors", "cards", "hand", "announced", "ouvert", "card_points",
+                "declarer_tricks", "conceded", "kontra", "re", "bock")
+CONTRACTS: dict[str, tuple[str, ...]] = {
+    **{c.value: _GAME_FIELDS for c in TRUMP_GAMES},
+    Contract.NULL.value: ("declarer", "bid", "hand", "ouvert", "declarer_tricks", "conceded", "kontra", "re",
+                          "bock"),
+    Contract.RAMSCH.value: ("points", "tricks", "bock"),
+    Contract.PASSED.value: (),
+}
+_CONTRACT_NAMES = tuple(c.value for c in Contract)
+_ALL_FIELDS = frozenset({"contract"}.union(*CONTRACTS.values()))
+_WHAT = {
+    **{c.value: f"a {c.value.capitalize()} game" for c in TRUMP_GAMES},
+    "null": "a Null game", "ramsch": "a Ramsch", "passed": "a passed deal",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The facts of one deal as the table declared them (ADJUDICATION.md, Skat)."""
+
+    contract: Contract
+    declarer: int | None = None
+    bid: int | None = None
+    matadors: int | None = None
+    matadors_from_cards: bool = False
+    hand: bool = False
+    announced: str | None = None
+    ouvert: bool = False
+    card_points: int | None = None
+    declarer_tricks: int | None = None
+    conceded: bool = False
+    kontra: bool = False
+    re: bool = False
+    bock: bool = False
+    points: tuple[int, ...] | None = None
+    tricks: tuple[int, ...] | None = None
+
+
+# --- rule sets ---------------------------------------------------------------------------------
+
+_PRESET_RULES = {name: Rules(preset=name, **values) for name, values in PRESETS.items()}
+
+
+def parse_rules(obj: object) -> Rules:
+    if obj is None:
+        return _PRESET_RULES[DEFAULT_PRESET]
+    return Rules(**read_rules(obj, PRESETS, DEFAULT_PRESET, OPTIONS))
+
+
+@lru_cache(maxsize=256)
+def _rules_json(rules: Rules) -> dict:
+    return options_json(rules)
+
+
+@lru_cache(maxsize=256)
+def contracts(rules: Rules) -> tuple[str, ...]:
+    """All contracts; when all pass the rule set plays either Ramsch or a void deal, not both."""
+    skipped = Contract.PASSED if rules.passed == "ramsch" else Contract.RAMSCH
+    return tuple(c.value for c in Contract if c is not skipped)
+
+
+@lru_cache(maxsize=1024)
+def deal_fields(contract: str, rules: Rules, table: Table) -> tuple[str, ...]:
+    gated = {"kontra": rules.kontra, "re": rules.kontra, "bock": rules.bock}
+    return tuple(f for f in CONTRACTS[contract] if gated.get(f, True))
+
+
+# --- reading a deal ------------------------------------------------------------------------------
+
+def parse_deal(obj: object, rules: Rules, table: Table) -> Deal:
+    r = Reader(obj, "deal", _ALL_FIELDS)
+    contract = Contract(r.choice("contract", _CONTRACT_NAMES, required=True))
+    if contract.value not in contracts(rules):
+        if contract is Contract.RAMSCH:
+            raise IllegalDeal("deal.contract", "this rule set plays no Ramsch: when all pass the deal is void "
+                              "(enter \"passed\"), unless the rules option passed is \"ramsch\"")
+        raise IllegalDeal("deal.contract", "under this rule set a deal that all pass is played as Ramsch: "
+                          "enter contract \"ramsch\" with each seat's card points and tricks")
+    for key, allowed, name, option in (("kontra", rules.kontra, "Kontra", "kontra"),
+                                       ("re", rules.kontra, "Re", "kontra"),
+                                       ("bock", rules.bock, "Bock", "bock")):
+        if not allowed and not is_empty(r.obj.get(key)):
+            raise IllegalDeal(f"deal.{key}", "{name} is not played under this rule set (the rules option "
+                              "{option} is off)", name=name, option=option)
+    r.reject_unused(deal_fields(contract.value, rules, table), _WHAT[contract.value])
+    if contract in TRUMP_GAMES:
+        return _parse_trump_game(r, contract, rules, table)
+    if contract is Contract.NULL:
+        return _parse_null(r, rules, table)
+    if contract is Contract.RAMSCH:
+        return _parse_ramsch(r, rules, table)
+    return Deal(contract)
+
+
+def _declarer(r: Reader, table: Table) -> int:
+    seat = r.int("declarer", 0, table.players - 1, required=True, why=" (the declarer's seat)")
+    if table.players == 4 and seat == table.dealer:
+        raise IllegalDeal("deal.declarer", "seat {seat} deals at this 4-seat table and sits the deal out, so "
+                          "cannot declare; the declarer is one of seats {others}", seat=seat,
+                          others=words(s for s in range(4) if s != table.dealer))
+    return seat
+
+
+def _bid(r: Reader) -> int:
+    bid = r.int("bid", 18, 264, required=True, why=" (the final bid)")
+    if bid not in BID_VALUES:
+        lower = max(b for b in BID_VALUES if b < bid)
+        higher = min(b for b in BID_VALUES if b > bid)
+        raise IllegalDeal("deal.bid", "{bid} is not a bid value in Skat; the nearest are {lower} and {higher} "
+                          "(the bids run 18, 20, 22, 23, 24, 27, 30, … 264)", bid=bid, lower=lower, higher=higher)
+    return bid
+
+
+def _doublings(r: Reader) -> tuple[bool, bool, bool]:
+    kontra, re, bock = r.bool("kontra"), r.bool("re"), r.bool("bock")
+    if re and not kontra:
+        raise IllegalDeal("deal.re", "Re answers a Kontra: set kontra too, or leave re out")
+    return kontra, re, bock
+
+
+def matadors_from_cards(cards: tuple[str, ...], contract: Contract) -> int:
+    """With n (+n) or without n (−n): the run of top trumps held, or missing, from the club jack.
+
+    ISkO 4.1.3: the matadors count the skat too, in hand games as well.
+    """
+    held = set(cards)
+    trumps = TRUMPS[contract]
+    with_top = trumps[0] in held
+    run = 0
+    for card in trumps:
+        if (card in held) != with_top:
+            break
+        run += 1
+    return run if with_top else -run
+
+
+def _with(matadors: int) -> str:
+    return f"with {matadors}" if matadors > 0 else f"without {-matadors}"
+
+
+def _parse_trump_game(r: Reader, contract: Contract, rules: Rules, table: Table) -> Deal:
+    declarer = _declarer(r, table)
+    bid = _bid(r)
+    top = MAX_MATADORS[contract]
+    matadors = r.int("matadors", -99, 99)
+    if matadors is not None and not (1 <= abs(matadors) <= top):
+        raise IllegalDeal("deal.matadors", "{game} has {top} matadors at most: write with n as n (1 … {top}) "
+                          "or without n as −n (−1 … −{top}), not {given}", game=_WHAT[contract.value], top=top,
+                          given=matadors)
+    from_cards = False
+    if r.has("cards"):
+        cards = parse_cards(r.obj["cards"], "deal.cards", 12)
+        derived = matadors_from_cards(cards, contract)
+        if matadors is not None and matadors != derived:
+            raise IllegalDeal("deal.matadors", "{given} does not match the cards, which are {derived} in {game}",
+                              given=_with(matadors), derived=_with(derived), game=_WHAT[contract.value])
+        matadors, from_cards = derived, True
+    if matadors is None:
+        raise IllegalDeal("deal.matadors", "is required in {game}: with n as n (1 … {top}) or without n as −n, "
+                          "or give the declarer's cards (deal.cards) to count them", game=_WHAT[contract.value],
+                          top=top)
+    hand, ouvert = r.bool("hand"), r.bool("ouvert")
+    announced = r.choice("announced", ("schneider", "schwarz"))
+    if ouvert and rules.ouvert == "isko" and not hand:
+        raise IllegalDeal("deal.ouvert", "under this rule set an open suit or grand game is always played "
+                          "from hand (it includes Schneider and Schwarz announced): set hand too")
+    if announced and not hand and rules.announce_needs_hand:
+        raise IllegalDeal("deal.announced", "{level} can only be announced in a hand game: set hand, or "
+                          "leave announced out", level=announced.capitalize())
+    conceded = r.bool("conceded")
+    card_points = r.int("card_points", 0, 120, required=not conceded,
+                        why=" (the declarer's card points, skat included)")
+    tricks = r.int("declarer_tricks", 0, 10)
+    if card_points is not None:
+        _check_declarer_points(card_points, tricks)
+    if (fixed := rules.grand_ouvert_fixed) is not None and contract is Contract.GRAND and ouvert and bid > fixed:
+        raise IllegalDeal("deal.bid", "a Grand Ouvert is worth {fixed} under this rule set, so it cannot be "
+                          "played on a bid of {bid}", fixed=fixed, bid=bid)
+    kontra, re, bock = _doublings(r)
+    return Deal(contract, declarer=declarer, bid=bid, matadors=matadors, matadors_from_cards=from_cards,
+                hand=hand, announced=announced, ouvert=ouvert, card_points=card_points, declarer_tricks=tricks,
+                conceded=conceded, kontra=kontra, re=re, bock=bock)
+
+
+def _reachable_sums() -> list[frozenset[int]]:
+    """For n cards of the 32-card pack, every card-point total n cards can hold."""
+    sums: list[set[int]] = [set() for _ in range(33)]
+    sums[0].add(0)
+    for card in sorted(ALL_CARDS):
+        value = CARD_POINTS[card[1:]]
+        for n in range(31, -1, -1):
+            sums[n + 1].update(s + value for s in sums[n])
+    return [frozenset(s) for s in sums]
+
+
+_SUMS = _reachable_sums()
+_ANY_SUM_WITH_SKAT = frozenset().union(*(_SUMS[3 * t + 2] for t in range(11)))
+
+
+def _check_declarer_points(points: int, tricks: int | None) -> None:
+    """Card points must be holdable: 3 cards a trick plus the 2 skat cards, which count for the declarer."""
+    if tricks is None:
+        if points not in _ANY_SUM_WITH_SKAT:
+            raise IllegalDeal("deal.card_points", "{points} card points cannot be: the other side would hold "
+                              "{rest}, and no cards add up to that (A 11, 10 10, K 4, Q 3, J 2, 9 8 7 0)",
+                              points=points, rest=120 - points)
+        return
+    if points not in _SUMS[3 * tricks + 2]:
+        possible = sorted(_SUMS[3 * tricks + 2])
+        if tricks == 10:
+            raise IllegalDeal("deal.card_points", "all ten tricks hold all 120 card points, not {points}",
+                              points=points)
+        if tricks == 0:
+            raise IllegalDeal("deal.card_points", "a declarer with no trick holds only the skat's two cards, "
+                              "worth at most 22, not {points}", points=points)
+        raise IllegalDeal("deal.card_points", "{points} card points cannot be taken with {tricks} tricks and the "
+                          "skat (possible: {lo} … {hi})", points=points, tricks=tricks, lo=possible[0],
+                          hi=possible[-1])
+
+
+def _parse_null(r: Reader, rules: Rules, table: Table) -> Deal:
+    declarer = _declarer(r, table)
+    bid = _bid(r)
+    hand, ouvert = r.bool("hand"), r.bool("ouvert")
+    value = NULL_VALUES[hand, ouvert]
+    if bid > value:
+        raise IllegalDeal("deal.bid", "{game} is worth {value}, so it cannot be played on a bid of {bid}",
+                          game=NULL_NAMES[hand, ouvert], value=value, bid=bid)
+    conceded = r.bool("conceded")
+    tricks = r.int("declarer_tricks", 0, 10, required=not conceded,
+                   why=" in a Null game (0 when the declarer took no trick)")
+    kontra, re, bock = _doublings(r)
+    return Deal(Contract.NULL, declarer=declarer, bid=bid, hand=hand, ouvert=ouvert, declarer_tricks=tricks,
+                conceded=conceded, kontra=kontra, re=re, bock=bock)
+
+
+def _parse_ramsch(r: Reader, rules: Rules, table: Table) -> Deal:
+    why = " in a Ramsch"
+    points = r.int_list("points", table.players, 0, 120, required=True, why=why)
+    tricks = r.int_list("tricks", table.players, 0, 10, required=True, why=why)
+    assert points is not None and tricks is not None
+    if table.players == 4 and (points[table.dealer] or tricks[table.dealer]):
+        raise IllegalDeal(f"deal.points.{table.dealer}", "seat {seat} deals at this 4-seat table and sits the "
+                          "deal out: its card points and tricks are 0", seat=table.dealer)
+    if sum(points) != 120:
+        raise IllegalDeal("deal.points", "the card points must add up to 120 (skat included), not {total}",
+                          total=sum(points))
+    if sum(tricks) != 10:
+        raise IllegalDeal("deal.tricks", "the tricks must add up to 10, not {total}", total=sum(tricks))
+    for seat, (p, t) in enumerate(zip(points, tricks, strict=True)):
+        # A seat holds 3 cards a trick, plus the skat's 2 if the skat went to it.
+        if p not in _SUMS[3 * t] and (t == 0 or p not in _SUMS[3 * t + 2]):
+            if t == 0:
+                raise IllegalDeal(f"deal.points.{seat}", "seat {seat} took no trick, so it has no card points, "
+                                  "not {points}", seat=seat, points=p)
+            raise IllegalDeal(f"deal.points.{seat}", "seat {seat} cannot hold {points} card points with {tricks} "
+                              "tricks", seat=seat, points=p, tricks=t)
+    return Deal(Contract.RAMSCH, points=points, tricks=tricks, bock=r.bool("bock"))
+
+
+# --- scoring -------------------------------------------------------------------------------------
+
+def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
+    if deal.contract in TRUMP_GAMES:
+        return _score_trump_game(deal, rules, table)
+    if deal.contract is Contract.NULL:
+        return _score_null(deal, rules, table)
+    if deal.contract is Contract.RAMSCH:
+        return _score_ramsch(deal, rules, table)
+    say = Explanation()
+    say("All passed: the deal is void under this rule set (option passed = void); it counts as a deal, "
+        "nobody scores")
+    zeros = (0,) * table.players
+    return Verdict("skat", _rules_json(rules), None, 0, zeros, say.freeze(), {"seeger_fabian": list(zeros)})
+
+
+def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
+    say = Explanation()
+    contract = deal.contract
+    base = BASE[contract]
+    name = contract.value.capitalize()
+    matadors = deal.matadors
+    assert matadors is not None and deal.bid is not None
+    source = " (counted from the declarer's cards and the skat)" if deal.matadors_from_cards else ""
+    say("{name} game, {with_}{source}: base value {base}", name=name, with_=_with(matadors), source=source,
+        base=base)
+
+    points, tricks = deal.card_points, deal.declarer_tricks
+    isko_ouvert = deal.ouvert and rules.ouvert == "isko"
+    announced_schwarz = deal.announced == "schwarz" or isko_ouvert
+    announced_schneider = deal.announced is not None or isko_ouvert
+    if isko_ouvert:
+        say("Ouvert (ISkO reading, option ouvert = isko): played from hand with Schneider and Schwarz announced; "
+            "won only with all ten tricks")
+    # Without a trick count, 120 card points are taken as all ten tricks (ADJUDICATION.md).
+    opponents_schwarz = tricks == 10 or (tricks is None and points == 120)
+    declarer_schwarz = tricks == 0
+    opponents_schneider = points is not None and points >= 90
+    declarer_schneider = points is not None and points <= 30
+    reverse = rules.reverse_levels == "always" or not deal.hand
+    if (declarer_schneider or declarer_schwarz) and not reverse:
+        say("The declarer was {what} himself, but in a hand game that adds no level under this rule set "
+            "(option reverse_levels = skat_taken)", what="Schwarz" if declarer_schwarz else "Schneider")
+
+    # Won or lost on the cards (ISkO 4.1.5-4.1.7): 61 points; 90 with Schneider announced; every trick
+    # with Schwarz announced.
+    if deal.conceded:
+        won = False
+        say("The declarer conceded: the game is lost at the levels entered")
+    elif announced_schwarz:
+        won = opponents_schwarz
+        say("Schwarz announced: the declarer needs all ten tricks; {got}: {result}",
+            got="he took them all" if won else _tricks_words(tricks, points), result=_won_word(won))
+    elif announced_schneider:
+        assert points is not None
+        won = points >= 90
+        say("Schneider announced: the declarer needs 90 card points; he has {points}: {result}",
+            points=points, result=_won_word(won))
+    else:
+        assert points is not None
+        won = points >= 61
+        say("The declarer has {points} card points, the opponents {rest}: {result} (61 needed; 60 loses)",
+            points=points, rest=120 - points, result=_won_word(won))
+
+    if opponents_schwarz:
+        say("The opponents took no trick: Schwarz")
+    elif opponents_schneider:
+        say("The opponents have {rest} card points, 30 or fewer: Schneider", rest=120 - points)
+    if reverse and declarer_schwarz:
+        say("The declarer took no trick: Schwarz counts for the declarer's game too (option reverse_levels)")
+    elif reverse and declarer_schneider:
+        say("The declarer has {points} card points, 30 or fewer: Schneider counts for his game too "
+            "(option reverse_levels)", points=points)
+
+    # Levels count whether they happen or were announced; a level is never counted twice (ISkO 4.1.4).
+    levels = []
+    if deal.hand:
+        levels.append("hand")
+    schneider = opponents_schneider or (declarer_schneider and reverse)
+    if schneider or announced_schneider:
+        levels.append("schneider")
+    if announced_schneider:
+        levels.append("schneider announced")
+    if opponents_schwarz or (declarer_schwarz and reverse) or announced_schwarz:
+        levels.append("schwarz")
+    if announced_schwarz:
+        levels.append("schwarz announced")
+    if deal.ouvert:
+        levels.append("ouvert")
+    multiplier = abs(matadors) + 1 + len(levels)
+    terms = " + ".join([f"{abs(matadors)} ({_with(matadors)})", "1 (game)", *(f"1 ({level})" for level in levels)])
+    say("Multiplier {terms} = {multiplier}", terms=terms, multiplier=multiplier)
+
+    overbid = False
+    if contract is Contract.GRAND and deal.ouvert and rules.grand_ouvert_fixed is not None:
+        value = rules.grand_ouvert_fixed
+        say("A Grand Ouvert has the fixed value {value} under this rule set (option grand_ouvert_fixed)",
+            value=value)
+    else:
+        value = base * multiplier
+        say("Game value {base} × {multiplier} = {value}", base=base, multiplier=multiplier, value=value)
+        if value < deal.bid:
+            # Overbid (ISkO 4.4): lost, charged at the lowest multiple of the base value reaching the bid.
+            overbid, won = True, False
+            charged = -(-deal.bid // base) * base
+            say("The game value {value} does not reach the bid {bid}: overbid and lost, charged at the lowest "
+                "multiple of {base} that reaches the bid: {charged}", value=value, bid=deal.bid, base=base,
+                charged=charged)
+            value = charged
+
+    entry = _entry(value, won, deal, rules, say)
+    scores = [0] * table.players
+    scores[deal.declarer] = entry  # type: ignore[index]
+    extra = {
+        "seeger_fabian": _seeger_fabian(won, deal.declarer, table, say),  # type: ignore[arg-type]
+        "base": base, "matadors": matadors, "multiplier": multiplier, "levels": levels, "overbid": overbid,
+    }
+    return Verdict("skat", _rules_json(rules), won, value, tuple(scores), say.freeze(), extra)
+
+
+def signed(n: int) -> str:
+    """+48, −96, 0: how a list entry is written."""
+    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+
+
+def _tricks_words(tricks: int | None, points: int | None) -> str:
+    if tricks is not None:
+        return f"he took {tricks}"
+    return f"without a trick count, {points} card points are not all ten tricks"
+
+
+def _won_word(won: bool) -> str:
+    return "won" if won else "lost"
+
+
+def _score_null(deal: Deal, rules: Rules, table: Table) -> Verdict:
+    say = Explanation()
+    value = NULL_VALUES[deal.hand, deal.ouvert]
+    say("{game}: fixed value {value}", game=NULL_NAMES[deal.hand, deal.ouvert], value=value)
+    if deal.conceded:
+        won = False
+        say("The declarer conceded: lost")
+    else:
+        won = deal.declarer_tricks == 0
+        say("The declarer took {tricks} tricks: {result} (a Null game is won by taking no trick)",
+            tricks=deal.declarer_tricks, result=_won_word(won))
+    entry = _entry(value, won, deal, rules, say)
+    scores = [0] * table.players
+    scores[deal.declarer] = entry  # type: ignore[index]
+    extra = {"seeger_fabian": _seeger_fabian(won, deal.declarer, table, say), "levels": [], "overbid": False}  # type: ignore[arg-type]
+    return Verdict("skat", _rules_json(rules), won, value, tuple(scores), say.freeze(), extra)
+
+
+def _entry(value: int, won: bool, deal: Deal, rules: Rules, say: Explanation) -> int:
+    """The list entry: +value won; lost −2 × value (ISkO 5.1), single where the rule set says; then
+    × 2 for Kontra, × 2 for Re, × 2 in a Bock deal."""
+    if won:
+        entry = value
+        say("Won: {entry} on the list", entry=signed(entry))
+    else:
+        if deal.conceded:
+            factor = 1 if rules.conceded == "single" else 2
+            why = f"a conceded game counts {factor} × its value (option conceded = {rules.conceded})"
+        elif deal.hand and not rules.lost_hand_doubled:
+            factor = 1
+            why = "a lost hand game counts single under this rule set (option lost_hand_doubled off)"
+        else:
+            factor = 2
+            why = "a lost game counts double"
+        entry = -factor * value
+        say("Lost: {why}: −{factor} × {value} = {entry}", why=why, factor=factor, value=value, entry=signed(entry))
+    for said, name in ((deal.kontra, "Kontra"), (deal.re, "Re"), (deal.bock, "Bock deal")):
+        if said:
+            entry *= 2
+            say("{name} doubles: {entry}", name=name, entry=signed(entry))
+    return entry
+
+
+def _seeger_fabian(won: bool, declarer: int, table: Table, say: Explanation) -> list[int]:
+    """Declarer +50 won / −50 lost; a lost game gives each opponent +40 at 3 seats, each of the three
+    others (the sitting dealer included) +30 at 4 seats. Kontra, Re and Bock do not touch these."""
+    if won:
+        sf = [0] * table.players
+        sf[declarer] = 50
+        say("Seeger-Fabian: +50 to the declarer for a won game")
+        return sf
+    bonus = 40 if table.players == 3 else 30
+    sf = [bonus] * table.players
+    sf[declarer] = -50
+    say("Seeger-Fabian: −50 to the declarer for a lost game, +{bonus} to each of the {n} others",
+        bonus=bonus, n=table.players - 1)
+    return sf
+
+
+def _score_ramsch(deal: Deal, rules: Rules, table: Table) -> Verdict:
+    say = Explanation()
+    points, tricks = deal.points, deal.tricks
+    assert points is not None and tricks is not None
+    seats = [s for s in range(table.players) if not (table.players == 4 and s == table.dealer)]
+    skat_note = "the skat went with the last trick" if rules.ramsch_skat == "last_trick" else \
+        "the skat went to the loser"
+    say("Ramsch: only the jacks are trump; card points per seat {points} ({skat})",
+        points=", ".join(f"seat {s}: {points[s]}" for s in seats), skat=skat_note)
+    scores = [0] * table.players
+    sweeper = next((s for s in seats if tricks[s] == 10), None)
+    if sweeper is not None and rules.ramsch_durchmarsch is not None:
+        value = rules.ramsch_durchmarsch
+        if deal.bock:
+            value *= 2
+        scores[sweeper] = value
+        say("Durchmarsch: seat {seat} took every trick and scores +{value}{bock} (option ramsch_durchmarsch)",
+            seat=sweeper, value=value, bock=" (doubled in a Bock deal)" if deal.bock else "")
+        return _ramsch_verdict(value, scores, rules, say)
+    most = max(points[s] for s in seats)
+    losers = [s for s in seats if points[s] == most]
+    if len(losers) > 1:
+        say("Seats {seats} tie on {most} card points: each of them loses (option ramsch_tie = all_lose)",
+            seats=words(losers), most=most)
+    else:
+        say("Seat {seat} has the most card points, {most}, and loses them", seat=losers[0], most=most)
+    charge = most
+    virgins = [s for s in seats if tricks[s] == 0]
+    if virgins and rules.ramsch_jungfrau == "double":
+        charge *= 2
+        say("Jungfrau: seat{s} {seats} took no trick, so the loss doubles: {charge} (option ramsch_jungfrau)",
+            s="s" if len(virgins) > 1 else "", seats=words(virgins), charge=charge)
+    if deal.bock:
+        charge *= 2
+        say("Bock deal: doubled again: {charge}", charge=charge)
+    for s in losers:
+        scores[s] = -charge
+    say("List: −{charge} for {who}; everyone else 0", charge=charge,
+        who="seat " + words(losers) if len(losers) == 1 else "seats " + words(losers))
+    return _ramsch_verdict(charge, scores, rules, say)
+
+
+def _ramsch_verdict(value: int, scores: list[int], rules: Rules, say: Explanation) -> Verdict:
+    say("Seeger-Fabian: a Ramsch scores no evaluation points")
+    return Verdict("skat", _rules_json(rules), None, value, tuple(scores), say.freeze(),
+                   {"seeger_fabian": [0] * len(scores)})
