@@ -91,6 +91,8 @@ class Reader:
     def int(self, key: str, lo: int, hi: int, default: int | None = None, required: bool = False,
             why: str = "") -> int | None:
         value = self.obj.get(key)
+        if type(value) is int and lo <= value <= hi:
+            return value
         if value is None:
             if required:
                 raise IllegalDeal(self.field(key), "is required{why}: a whole number from {lo} to {hi}",
@@ -102,11 +104,15 @@ class Reader:
         value = self.obj.get(key)
         if value is None:
             return default
+        if value is True or value is False:
+            return value
         return check_bool(value, self.field(key))
 
     def choice(self, key: str, choices: Collection[str], default: str | None = None,
                required: bool = False, why: str = "") -> str | None:
         value = self.obj.get(key)
+        if type(value) is str and value in choices:
+            return value
         if value is None:
             if required:
                 raise IllegalDeal(self.field(key), "is required{why}: one of {allowed}", why=why,

@@ -396,10 +396,19 @@ deal_keys = st.sampled_from(sorted(skat._ALL_FIELDS))
 
 
 @settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)
-@given(st.dictionaries(deal_keys, json_values | st.integers(0, 120) | st.sampled_from(
-    [c.value for c in skat.Contract]), max_size=8), rule_sets, st.integers(3, 4))
-def test_every_request_gets_a_verdict_or_a_rejection(deal: dict, rules: dict, players: int) -> None:
+@given(st.sampled_from([c.value for c in skat.Contract]),
+       st.dictionaries(deal_keys, json_values | st.integers(0, 120) | st.lists(st.integers(0, 120), max_size=4),
+                       max_size=8),
+       rule_sets, st.integers(3, 4))
+def test_every_request_gets_a_verdict_or_a_rejection(contract: str, deal: dict, rules: dict, players: int) -> None:
+    deal = {**deal, "contract": contract}
     result = adjudicate({"game": "skat", "rules": rules, "players": players, "deal": deal})
     assert result["ok"] in (True, False)
     if not result["ok"]:
         assert result["errors"][0]["field"] and result["errors"][0]["message"]
+
+
+@given(json_values | st.lists(json_values, min_size=3, max_size=3), json_values | st.lists(st.integers(0, 10)))
+def test_ramsch_per_seat_lists_of_any_shape_get_a_verdict_or_a_rejection(points: object, tricks: object) -> None:
+    result = adjudicate({"game": "skat", "deal": {"contract": "ramsch", "points": points, "tricks": tricks}})
+    assert result["ok"] in (True, False)
