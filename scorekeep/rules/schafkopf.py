@@ -1,3 +1,802 @@
-"""PLACEHOLDER: being written now; replaced before commit."""
-SEATS = (3, 4)
+"""Schafkopf, the four-hand Bavarian game, scored as payments between the players (RULES.md).
+
+Point games (Sauspiel and Hochzeit at `price_partner`; Wenz, Solo, Geier and Farbwenz at
+`price_solo`) are worth (price + schneider + schwarz + Laufende × per_laufender) ×
+2^(doublings + klopfer), × 2 in a Bock deal. Touts, Sie and Bettel have values of their own. A deal
+all pass is redealt or played as Ramsch, whichever the rule set says. In a partner game each
+winner receives the value from a loser; in a single game the soloist receives it from (or pays
+it to) each of the three others. Every deal's payments sum to zero.
+"""
+
+import functools
+from dataclasses import dataclass
+from enum import StrEnum
+
+from . import cards
+from .errors import IllegalDeal
+from .explain import Explanation
+from .fields import (
+    Option,
+    Reader,
+    boolean,
+    describe,
+    integer,
+    is_empty,
+    nullable,
+    one_of,
+    read_rules,
+    words,
+)
+from .verdict import Table, Verdict, options_json
+
+SEATS: tuple[int, ...] = (4,)
 DEFAULT_SEATS = 4
+DEFAULT_PRESET = "classic"
+
+WIN = 61
+"""The declaring side needs 61 card points; 60 loses (RULES.md)."""
+SCHNEIDER_WON = 91
+"""Schneider: a won game with 91 or more card points, or a lost game with 30 or fewer (RULES.md)."""
+SCHNEIDER_LOST = 30
+TRICKS = 8
+TOTAL_POINTS = 120
+
+
+class Contract(StrEnum):
+    """The contracts of ADJUDICATION.md; the variants only where the rule set allows them."""
+
+    SAUSPIEL = "sauspiel"
+    WENZ = "wenz"
+    SOLO = "solo"
+    WENZ_TOUT = "wenz_tout"
+    SOLO_TOUT = "solo_tout"
+    SIE = "sie"
+    GEIER = "geier"
+    FARBWENZ = "farbwenz"
+    GEIER_TOUT = "geier_tout"
+    FARBWENZ_TOUT = "farbwenz_tout"
+    BETTEL = "bettel"
+    HOCHZEIT = "hochzeit"
+    RAMSCH = "ramsch"
+    PASSED = "passed"
+
+
+class Suit(StrEnum):
+    """The suits as the contract writes them: Eichel, Gras, Herz, Schellen."""
+
+    CLUBS = "C"
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+
+
+class Variant(StrEnum):
+    """The optional games a rule set may allow (RULES.md option `variants`)."""
+
+    GEIER = "geier"
+    FARBWENZ = "farbwenz"
+    BETTEL = "bettel"
+    HOCHZEIT = "hochzeit"
+
+
+C = Contract
+
+NAMES: dict[Contract, str] = {
+    C.SAUSPIEL: "Sauspiel", C.WENZ: "Wenz", C.SOLO: "Solo", C.WENZ_TOUT: "Wenz Tout",
+    C.SOLO_TOUT: "Solo Tout", C.SIE: "Sie", C.GEIER: "Geier", C.FARBWENZ: "Farbwenz",
+    C.GEIER_TOUT: "Geier Tout", C.FARBWENZ_TOUT: "Farbwenz Tout", C.BETTEL: "Bettel",
+    C.HOCHZEIT: "Hochzeit", C.RAMSCH: "Ramsch", C.PASSED: "passed deal",
+}
+_A = {contract: f"a {name}" for contract, name in NAMES.items()}
+_IN = {contract: f" in a {name}" for contract, name in NAMES.items()}
+_TRICKS_NEEDED = {**{contract: f" in a {NAMES[contract]} (it is won only with all eight tricks)"
+                     for contract in (C.WENZ_TOUT, C.SOLO_TOUT, C.GEIER_TOUT, C.FARBWENZ_TOUT)},
+                  C.BETTEL: " in a Bettel (it is won only with no trick)"}
+
+_GERMAN_SUITS = {"C": "Eichel", "S": "Gras", "H": "Herz", "D": "Schellen"}
+SUIT_NAMES: dict[str, str] = {suit: f"{_GERMAN_SUITS[suit]} ({cards.SUIT_NAMES[suit]})" for suit in cards.SUITS}
+
+_PLAY = ("card_points", "declarer_tricks", "laufende", "doublings", "klopfer", "bock")
+_STAKES = ("doublings", "klopfer", "bock")
+
+CONTRACTS: dict[str, tuple[str, ...]] = {
+    C.SAUSPIEL: ("declarer", "partner", "called_ace", *_PLAY),
+    C.WENZ: ("declarer", *_PLAY),
+    C.SOLO: ("declarer", "trump", *_PLAY),
+    C.WENZ_TOUT: ("declarer", *_PLAY),
+    C.SOLO_TOUT: ("declarer", "trump", *_PLAY),
+    C.SIE: ("declarer", *_STAKES),
+    C.GEIER: ("declarer", *_PLAY),
+    C.FARBWENZ: ("declarer", "trump", *_PLAY),
+    C.GEIER_TOUT: ("declarer", *_PLAY),
+    C.FARBWENZ_TOUT: ("declarer", "trump", *_PLAY),
+    C.BETTEL: ("declarer", "card_points", "declarer_tricks", *_STAKES),
+    C.HOCHZEIT: ("declarer", "partner", *_PLAY),
+    C.RAMSCH: ("points", "tricks", "klopfer", "bock"),
+    C.PASSED: (),
+}
+"""Every contract and the deal fields it can use, in the order a form asks them."""
+
+_DEAL_KEYS = frozenset({"contract", *(key for keys in CONTRACTS.values() for key in keys)})
+
+_PARTNER_GAMES = frozenset({C.SAUSPIEL, C.HOCHZEIT})
+_POINT_GAMES = frozenset({C.SAUSPIEL, C.HOCHZEIT, C.WENZ, C.SOLO, C.GEIER, C.FARBWENZ})
+_TOUTS = frozenset({C.WENZ_TOUT, C.SOLO_TOUT, C.GEIER_TOUT, C.FARBWENZ_TOUT})
+_WITH_TRUMP = frozenset({C.SOLO, C.SOLO_TOUT, C.FARBWENZ, C.FARBWENZ_TOUT})
+# RULES.md names only Wenz and Geier for `laufende_min_wenz`; their Touts have the same four trumps.
+# Farbwenz (four Unter and seven cards of its suit) is read as counting from `laufende_min`.
+_WENZ_MINIMUM = frozenset({C.WENZ, C.GEIER, C.WENZ_TOUT, C.GEIER_TOUT})
+
+TRUMPS: dict[Contract, int] = {
+    C.SAUSPIEL: 14, C.HOCHZEIT: 14, C.SOLO: 14, C.SOLO_TOUT: 14,
+    C.WENZ: 4, C.WENZ_TOUT: 4, C.GEIER: 4, C.GEIER_TOUT: 4,
+    C.FARBWENZ: 11, C.FARBWENZ_TOUT: 11,
+}
+"""How many trumps a contract has, so how many Laufende it can have: Ober and Unter and the six
+other hearts (or the solo suit); four Unter (Wenz) or four Ober (Geier); four Unter and seven cards
+of the suit (Farbwenz)."""
+
+_ALWAYS = (C.SAUSPIEL, C.WENZ, C.SOLO, C.WENZ_TOUT, C.SOLO_TOUT, C.SIE)
+_BY_VARIANT: dict[str, tuple[Contract, ...]] = {
+    Variant.GEIER: (C.GEIER, C.GEIER_TOUT),
+    Variant.FARBWENZ: (C.FARBWENZ, C.FARBWENZ_TOUT),
+    Variant.BETTEL: (C.BETTEL,),
+    Variant.HOCHZEIT: (C.HOCHZEIT,),
+}
+
+
+# --- rule sets --------------------------------------------------------------------------------
+
+class _IntegerOr:
+    """An option that is a whole number (a fixed value) or one of some named values."""
+
+    kind = "json"
+
+    def __init__(self, lo: int, hi: int, *names: str) -> None:
+        self.lo, self.hi, self.names = lo, hi, names
+
+    def __call__(self, value: object, field: str) -> int | str:
+        if type(value) is str and value in self.names:
+            return value
+        if type(value) is int and self.lo <= value <= self.hi:
+            return value
+        raise IllegalDeal(field, "must be a whole number from {lo} to {hi} (a fixed value) or {named}, "
+                          "not {got}", lo=self.lo, hi=self.hi, named=words(f'"{n}"' for n in self.names),
+                          got=describe(value))
+
+
+class _Variants:
+    """A list of the optional games, stored as a tuple in RULES.md's order (so equal sets are equal)."""
+
+    kind = "json"
+    choices = tuple(Variant)
+
+    def __call__(self, value: object, field: str) -> tuple[str, ...]:
+        if not isinstance(value, list) or not all(type(v) is str and v in self.choices for v in value):
+            raise IllegalDeal(field, "must be a list of the optional games allowed, each one of {allowed} "
+                              "([] for none), not {got}",
+                              allowed=words(f'"{v}"' for v in self.choices), got=describe(value))
+        return tuple(v.value for v in self.choices if v in value)
+
+
+_PRICE = integer(1, 100_000)
+_BONUS = integer(0, 100_000)
+
+OPTIONS: dict[str, Option] = {
+    "price_partner": _PRICE,
+    "price_solo": _PRICE,
+    "schneider": _BONUS,
+    "schwarz": _BONUS,
+    "per_laufender": _BONUS,
+    "laufende_min": integer(1, 14),
+    "laufende_min_wenz": integer(1, 4),
+    "tout": _IntegerOr(1, 1_000_000, "double"),
+    "sie": _IntegerOr(1, 1_000_000, "4x_solo", "4x_solo_8_laufende"),
+    "max_doublings": integer(0, 8),
+    "klopfen": boolean,
+    "bock": boolean,
+    "variants": _Variants(),
+    "price_bettel": nullable(_PRICE),
+    "passed": one_of("redeal", "ramsch"),
+    "ramsch": nullable(one_of("bsv", "sauspiel")),
+}
+
+# Values as the contract writes them; `variants` is a tuple so that a rule set is hashable.
+PRESETS: dict[str, dict[str, object]] = {
+    "classic": {
+        "price_partner": 10, "price_solo": 50, "schneider": 10, "schwarz": 10, "per_laufender": 0,
+        "laufende_min": 3, "laufende_min_wenz": 2, "tout": 180, "sie": 540, "max_doublings": 4,
+        "klopfen": False, "bock": False, "variants": (), "price_bettel": None, "passed": "redeal",
+        "ramsch": None,
+    },
+    "bsv": {
+        "price_partner": 10, "price_solo": 50, "schneider": 10, "schwarz": 10, "per_laufender": 10,
+        "laufende_min": 3, "laufende_min_wenz": 2, "tout": "double", "sie": "4x_solo", "max_doublings": 4,
+        "klopfen": True, "bock": False, "variants": ("geier", "farbwenz", "bettel", "hochzeit"),
+        "price_bettel": 30, "passed": "ramsch", "ramsch": "bsv",
+    },
+    "sauspiel": {
+        "price_partner": 20, "price_solo": 50, "schneider": 10, "schwarz": 10, "per_laufender": 10,
+        "laufende_min": 3, "laufende_min_wenz": 2, "tout": "double", "sie": "4x_solo_8_laufende",
+        "max_doublings": 2, "klopfen": True, "bock": False, "variants": ("geier", "farbwenz"),
+        "price_bettel": None, "passed": "ramsch", "ramsch": "sauspiel",
+    },
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A Schafkopf rule set: one of RULES.md's presets with the table's overrides applied."""
+
+    preset: str
+    price_partner: int
+    price_solo: int
+    schneider: int
+    schwarz: int
+    per_laufender: int
+    laufende_min: int
+    laufende_min_wenz: int
+    tout: int | str
+    sie: int | str
+    max_doublings: int
+    klopfen: bool
+    bock: bool
+    variants: tuple[str, ...]
+    price_bettel: int | None
+    passed: str
+    ramsch: str | None
+
+
+_PRESET_RULES = {name: Rules(preset=name, **values) for name, values in PRESETS.items()}
+
+
+def parse_rules(obj: object) -> Rules:
+    """The rule set a request's ``rules`` object selects, its options checked together."""
+    if obj is None:
+        return _PRESET_RULES[DEFAULT_PRESET]
+    rules = Rules(**read_rules(obj, PRESETS, DEFAULT_PRESET, OPTIONS))
+    if rules.passed == "ramsch" and rules.ramsch is None:
+        raise IllegalDeal("rules.ramsch", "with passed \"ramsch\" a deal all pass is played as Ramsch, "
+                          "which needs a settlement: \"bsv\" or \"sauspiel\", not null")
+    return rules
+
+
+def contracts(rules: Rules) -> tuple[Contract, ...]:
+    """The contracts `rules` allows: the six of every table, the variants it lists (Bettel only
+    with a `price_bettel`), and Ramsch or a passed deal as its `passed` option says."""
+    return _contracts(rules.variants, rules.price_bettel is not None, rules.passed)
+
+
+@functools.cache
+def _contracts(variants: tuple[str, ...], bettel_priced: bool, passed: str) -> tuple[Contract, ...]:
+    allowed = set(_ALWAYS)
+    for variant in variants:
+        if variant != Variant.BETTEL or bettel_priced:
+            allowed.update(_BY_VARIANT[variant])
+    allowed.add(C.RAMSCH if passed == "ramsch" else C.PASSED)
+    return tuple(c for c in Contract if c in allowed)
+
+
+def deal_fields(contract: str, rules: Rules, table: Table) -> tuple[str, ...]:
+    """The deal fields `contract` uses under `rules`: Klopfer only with Klopfen, Bock only with
+    Bock deals, doublings only where any are allowed (and never for a Sie at a fixed value)."""
+    return _deal_fields(contract, rules.klopfen, rules.bock,
+                        rules.max_doublings > 0 and not (contract == C.SIE and type(rules.sie) is int))
+
+
+@functools.cache
+def _deal_fields(contract: str, klopfen: bool, bock: bool, doublings: bool) -> tuple[str, ...]:
+    dropped = {"klopfer"} if not klopfen else set()
+    if not bock:
+        dropped.add("bock")
+    if not doublings:
+        dropped.add("doublings")
+    return tuple(key for key in CONTRACTS[contract] if key not in dropped)
+
+
+# --- deals ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """A Schafkopf deal as the table declares it, checked for contradictions."""
+
+    contract: Contract
+    declarer: int | None = None
+    partner: int | None = None
+    called_ace: Suit | None = None
+    trump: Suit | None = None
+    card_points: int | None = None
+    declarer_tricks: int | None = None
+    laufende: int = 0
+    doublings: int = 0
+    klopfer: int = 0
+    bock: bool = False
+    points: tuple[int, ...] | None = None
+    tricks: tuple[int, ...] | None = None
+
+
+_CONTRACT_BY_NAME: dict[str, Contract] = {c.value: c for c in Contract}
+_SUIT_BY_NAME: dict[str, Suit] = {s.value: s for s in Suit}
+
+
+def parse_deal(obj: object, rules: Rules, table: Table) -> Deal:
+    """The facts of one deal, read strictly (ADJUDICATION.md, Schafkopf)."""
+    r = Reader(obj, "deal", _DEAL_KEYS)
+    contract = _read_contract(r, rules)
+    used = deal_fields(contract, rules, table)
+    _check_stakes_allowed(r, contract, rules)
+    r.reject_unused(used, _A[contract])
+    if contract is C.PASSED:
+        return Deal(contract)
+    klopfer = r.int("klopfer", 0, 4, default=0) if rules.klopfen else 0
+    bock = r.bool("bock") if rules.bock else False
+    if contract is C.RAMSCH:
+        return _read_ramsch(r, klopfer, bock, table)
+
+    doublings = r.int("doublings", 0, rules.max_doublings, default=0) if "doublings" in used else 0
+    why = _IN[contract]
+    declarer = r.int("declarer", 0, table.players - 1, required=True, why=why)
+    partner = called_ace = trump = None
+    if contract in _PARTNER_GAMES:
+        partner = r.int("partner", 0, table.players - 1, required=True, why=why)
+        if partner == declarer:
+            raise IllegalDeal("deal.partner", "the partner must sit at another seat than the declarer "
+                              "(seat {declarer})", declarer=declarer)
+        if contract is C.SAUSPIEL and r.has("called_ace"):
+            if r.obj["called_ace"] == "H":
+                raise IllegalDeal("deal.called_ace", "the Sau of hearts cannot be called, hearts are trump; "
+                                  "call \"C\", \"S\" or \"D\"")
+            called_ace = _SUIT_BY_NAME[r.choice("called_ace", ("C", "S", "D"))]
+    elif contract in _WITH_TRUMP:
+        trump = _SUIT_BY_NAME[r.choice("trump", _SUIT_BY_NAME, required=True, why=why)]
+    if contract is C.SIE:
+        return Deal(contract, declarer, doublings=doublings, klopfer=klopfer, bock=bock)
+
+    card_points = r.int("card_points", 0, TOTAL_POINTS, required=contract in _POINT_GAMES, why=why)
+    tricks = r.int("declarer_tricks", 0, TRICKS, required=contract in _TRICKS_NEEDED,
+                   why=_TRICKS_NEEDED.get(contract, ""))
+    _check_points_and_tricks(card_points, tricks)
+    laufende = 0
+    if contract is not C.BETTEL:
+        laufende = r.int("laufende", 0, 14, default=0)
+        if laufende > TRUMPS[contract]:
+            raise IllegalDeal("deal.laufende", "{game} has {n} trumps, so at most {n} Laufende, not {got}",
+                              game=_A[contract], n=TRUMPS[contract], got=laufende)
+    return Deal(contract, declarer, partner, called_ace, trump, card_points, tricks, laufende,
+                doublings, klopfer, bock)
+
+
+def _read_contract(r: Reader, rules: Rules) -> Contract:
+    """The contract, one the rule set allows (ADJUDICATION.md: a contract it does not allow is rejected)."""
+    name = r.obj.get("contract")
+    contract = _CONTRACT_BY_NAME.get(name) if type(name) is str else None
+    allowed = contracts(rules)
+    if contract in allowed:
+        return contract
+    names = words(f'"{c}"' for c in allowed)
+    if contract is None:
+        if name is None:
+            raise IllegalDeal("deal.contract", "is required: one of {allowed}", allowed=names)
+        raise IllegalDeal("deal.contract", "must be one of {allowed} under this rule set, not {got}",
+                          allowed=names, got=describe(name))
+    if contract is C.PASSED:
+        raise IllegalDeal("deal.contract", "under this rule set a deal all pass is played as Ramsch "
+                          "(rules.passed is \"ramsch\"): enter the Ramsch, contract \"ramsch\" with each "
+                          "seat's points and tricks")
+    if contract is C.RAMSCH:
+        raise IllegalDeal("deal.contract", "under this rule set a deal all pass is redealt, not played as "
+                          "Ramsch (rules.passed is \"redeal\"): enter contract \"passed\"")
+    if contract is C.BETTEL and Variant.BETTEL in rules.variants:
+        raise IllegalDeal("deal.contract", "Bettel has no price in this rule set (rules.price_bettel is "
+                          "null); the contracts allowed are {allowed}", allowed=names)
+    raise IllegalDeal("deal.contract", "{game} is not played under this rule set (rules.variants); "
+                      "the contracts allowed are {allowed}", game=NAMES[contract], allowed=names)
+
+
+def _check_stakes_allowed(r: Reader, contract: Contract, rules: Rules) -> None:
+    """Klopfer, Bock and doublings only where the rule set has them (ADJUDICATION.md: a doubling
+    the rule set does not allow is rejected); a Sie at a fixed value is never doubled (RULES.md)."""
+    fields = CONTRACTS[contract]
+    if "klopfer" in fields and not rules.klopfen and not is_empty(r.obj.get("klopfer")):
+        raise IllegalDeal("deal.klopfer", "this rule set has no Klopfen (rules.klopfen is false): "
+                          "leave klopfer out or 0")
+    if "bock" in fields and not rules.bock and not is_empty(r.obj.get("bock")):
+        raise IllegalDeal("deal.bock", "this rule set has no Bock deals (rules.bock is false): "
+                          "leave bock out or false")
+    doublings = r.obj.get("doublings")
+    if "doublings" not in fields or is_empty(doublings):
+        return
+    if contract is C.SIE and type(rules.sie) is int:
+        raise IllegalDeal("deal.doublings", "a Sie at its fixed value {value} (rules.sie) cannot be doubled: "
+                          "leave doublings out or 0", value=rules.sie)
+    if type(doublings) is int and doublings > rules.max_doublings:
+        raise IllegalDeal("deal.doublings", "this rule set allows at most {most} doublings (Stoß, Gegenstoß, "
+                          "Supra, Resupra; rules.max_doublings), not {got}",
+                          most=rules.max_doublings, got=doublings)
+
+
+def _check_points_and_tricks(card_points: int | None, tricks: int | None) -> None:
+    """All eight tricks hold all 120 card points; no trick holds none (there is no skat). A side
+    with tricks may still have 0 points, or the other side 0: a trick of 9, 8 and 7s is possible."""
+    if card_points is None or tricks is None:
+        return
+    if tricks == TRICKS and card_points != TOTAL_POINTS:
+        raise IllegalDeal("deal.card_points", "with all eight tricks the declaring side has all 120 card "
+                          "points, not {got}", got=card_points)
+    if tricks == 0 and card_points != 0:
+        raise IllegalDeal("deal.card_points", "with no trick the declaring side has no card points, "
+                          "not {got}", got=card_points)
+
+
+def _read_ramsch(r: Reader, klopfer: int, bock: bool, table: Table) -> Deal:
+    """Each seat's card points and tricks, adding up to the pack's 120 points and 8 tricks."""
+    seats = table.players
+    points = r.int_list("points", seats, 0, TOTAL_POINTS, required=True, why=" in a Ramsch")
+    tricks = r.int_list("tricks", seats, 0, TRICKS, required=True, why=" in a Ramsch")
+    if sum(points) != TOTAL_POINTS:
+        raise IllegalDeal("deal.points", "the seats' card points must add up to 120, not {got}",
+                          got=sum(points))
+    if sum(tricks) != TRICKS:
+        raise IllegalDeal("deal.tricks", "the seats' tricks must add up to 8, not {got}", got=sum(tricks))
+    for seat in range(seats):
+        if tricks[seat] == 0 and points[seat]:
+            raise IllegalDeal(f"deal.points.{seat}", "seat {seat} took no trick, so it has no card points, "
+                              "not {got}", seat=seat, got=points[seat])
+    return Deal(C.RAMSCH, klopfer=klopfer, bock=bock, points=points, tricks=tricks)
+
+
+# --- scoring ----------------------------------------------------------------------------------
+
+_rules_json = functools.lru_cache(maxsize=256)(options_json)
+
+
+def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
+    """The verdict for one deal: who won, the value, and each seat's payment."""
+    say = Explanation()
+    contract = deal.contract
+    if contract in _POINT_GAMES:
+        won, value, scores, extra = _point_game(deal, rules, say)
+    elif contract in _TOUTS:
+        won, value, scores, extra = _tout(deal, rules, say)
+    elif contract is C.SIE:
+        won, value, scores, extra = _sie(deal, rules, say)
+    elif contract is C.BETTEL:
+        won, value, scores, extra = _bettel(deal, rules, say)
+    elif contract is C.RAMSCH:
+        won, value, scores, extra = _ramsch(deal, rules, say)
+    else:
+        say("all passed: the cards are redealt and nobody pays (passed: redeal)")
+        won, value, scores, extra = None, 0, (0, 0, 0, 0), {}
+    return Verdict("schafkopf", _rules_json(rules), won, value, scores, say.freeze(), extra)
+
+
+_Result = tuple[bool | None, int, tuple[int, ...], dict[str, object]]
+
+
+def _point_game(deal: Deal, rules: Rules, say: Explanation) -> _Result:
+    """Won with 61 card points (RULES.md). Value = (price + schneider + schwarz + Laufende ×
+    per_laufender) × 2^(doublings + klopfer), × 2 in Bock. Schneider: won with 91 or more, lost
+    with 30 or fewer; schwarz: a side took no trick, on top of schneider."""
+    points, tricks = deal.card_points, deal.declarer_tricks
+    partner_game = deal.contract in _PARTNER_GAMES
+    if partner_game:
+        base = _announce(deal, rules.price_partner, "price_partner", say)
+    else:
+        base = _announce(deal, rules.price_solo, "price_solo", say)
+    won = points >= WIN
+    schneider = points >= SCHNEIDER_WON if won else points <= SCHNEIDER_LOST
+    if won and schneider:
+        base += rules.schneider
+        say("{points} card points: won (61 or more), schneider (91 or more): + {bonus} (schneider)",
+            points=points, bonus=rules.schneider)
+    elif won:
+        say("{points} card points: won (61 or more wins)", points=points)
+    elif schneider:
+        base += rules.schneider
+        say("{points} card points: lost, schneider (30 or fewer): + {bonus} (schneider)",
+            points=points, bonus=rules.schneider)
+    else:
+        say("{points} card points: lost (60 or fewer loses)", points=points)
+    if tricks is None:
+        # ADJUDICATION.md: without the trick count, 120 card points are all tricks and 0 none.
+        schwarz = points == TOTAL_POINTS or points == 0
+        if schwarz:
+            base += rules.schwarz
+            say("schwarz, {points} card points taken as {tricks} of 8 tricks (no trick count given): "
+                "+ {bonus} (schwarz)", points=points, tricks=TRICKS if won else 0, bonus=rules.schwarz)
+    else:
+        schwarz = tricks == TRICKS or tricks == 0
+        if schwarz:
+            base += rules.schwarz
+            say("schwarz, the declaring side took {tricks} of 8 tricks: + {bonus} (schwarz)",
+                tricks=tricks, bonus=rules.schwarz)
+    counted = _laufende(deal, rules, say)
+    base += counted * rules.per_laufender
+    value, multiplier = _stakes(base, deal, say)
+    if partner_game:
+        scores = _partner_payments(deal, won, value, say)
+    else:
+        scores = _single_payments(deal.declarer, won, value, say)
+    return won, value, scores, {"schneider": schneider, "schwarz": schwarz, "laufende_counted": counted,
+                                "multiplier": multiplier}
+
+
+def _announce(deal: Deal, price: int, option: str, say: Explanation) -> int:
+    """The game, who plays it, and its price (the option that sets it); returns the price."""
+    game = NAMES[deal.contract]
+    if deal.partner is not None:
+        if deal.called_ace is not None:
+            say("{game}: seat {declarer} called the Sau of {suit}, partner seat {partner}; price {price} "
+                "({option})", game=game, declarer=deal.declarer, suit=SUIT_NAMES[deal.called_ace],
+                partner=deal.partner, price=price, option=option)
+        else:
+            say("{game}: seat {declarer} with partner seat {partner}; price {price} ({option})", game=game,
+                declarer=deal.declarer, partner=deal.partner, price=price, option=option)
+    elif deal.trump is not None:
+        say("{game} in {suit}: seat {declarer} alone; price {price} ({option})", game=game,
+            suit=SUIT_NAMES[deal.trump], declarer=deal.declarer, price=price, option=option)
+    else:
+        say("{game}: seat {declarer} alone; price {price} ({option})", game=game, declarer=deal.declarer,
+            price=price, option=option)
+    return price
+
+
+def _laufende(deal: Deal, rules: Rules, say: Explanation) -> int:
+    """Laufende count only from the minimum, and then all of them, whichever side holds them
+    (RULES.md): `laufende_min_wenz` for Wenz and Geier, `laufende_min` for every other game."""
+    n = deal.laufende
+    if not n:
+        return 0
+    if rules.per_laufender == 0:
+        say("{n} Laufende: this rule set pays nothing for them (per_laufender 0)", n=n)
+        return 0
+    if deal.contract in _WENZ_MINIMUM:
+        minimum, option = rules.laufende_min_wenz, "laufende_min_wenz"
+    else:
+        minimum, option = rules.laufende_min, "laufende_min"
+    if n < minimum:
+        say("{n} Laufende: fewer than {minimum} ({option}), not paid", n=n, minimum=minimum, option=option)
+        return 0
+    say("{n} Laufende, paid from {minimum} on ({option}): + {n} × {each} (per_laufender) = {amount}",
+        n=n, minimum=minimum, option=option, each=rules.per_laufender, amount=n * rules.per_laufender)
+    return n
+
+
+def _multiplier(deal: Deal, say: Explanation) -> int:
+    """× 2 for every doubling said (Stoß, Gegenstoß, Supra, Resupra) and every Klopfer, × 2 in a
+    Bock deal (RULES.md)."""
+    multiplier = 1
+    if deal.doublings:
+        multiplier = 1 << deal.doublings
+        say("{n} doubling(s) said (Stoß, Gegenstoß, …): × {factor}", n=deal.doublings, factor=multiplier)
+    if deal.klopfer:
+        multiplier <<= deal.klopfer
+        say("{n} player(s) knocked (Klopfer): × {factor}", n=deal.klopfer, factor=1 << deal.klopfer)
+    if deal.bock:
+        multiplier *= 2
+        say("Bock deal: × 2")
+    return multiplier
+
+
+def _stakes(base: int, deal: Deal, say: Explanation, multiplier: int = 1) -> tuple[int, int]:
+    """The value: `base` × the multiplier of the doublings, Klopfer and Bock (and of any factor
+    already applied). Without a multiplier the payment line states the value."""
+    multiplier *= _multiplier(deal, say)
+    if multiplier == 1:
+        return base, 1
+    value = base * multiplier
+    say("{base} × {multiplier} = {value}", base=base, multiplier=multiplier, value=value)
+    return value, multiplier
+
+
+def _partner_payments(deal: Deal, won: bool, value: int, say: Explanation) -> tuple[int, ...]:
+    """Partner game: each player of the winning side receives the value, each loser pays it."""
+    side = (deal.declarer, deal.partner)
+    others = tuple(seat for seat in range(4) if seat not in side)
+    winners, losers = (side, others) if won else (others, side)
+    scores = [0] * 4
+    for seat in winners:
+        scores[seat] = value
+    for seat in losers:
+        scores[seat] = -value
+    say("value {value}, a partner game: seats {w1} and {w2} each receive it, seats {l1} and {l2} each pay it",
+        w1=winners[0], w2=winners[1], l1=losers[0], l2=losers[1], value=value)
+    return tuple(scores)
+
+
+def _single_payments(soloist: int, won: bool, value: int, say: Explanation,
+                     ramsch: bool = False) -> tuple[int, ...]:
+    """Single game: the soloist receives the value from each of the three others, or pays it to each.
+    A Ramsch won outright (Durchmarsch, or 91 under the sauspiel settlement) is paid the same way."""
+    each = -value if won else value
+    scores = [each] * 4
+    scores[soloist] = -3 * each
+    if ramsch:
+        say("value {value}: seat {seat} receives it from each of the three others, {total} in all",
+            seat=soloist, value=value, total=3 * value)
+    elif won:
+        say("value {value}, a single game: seat {seat} receives it from each of the three others, {total} in all",
+            seat=soloist, value=value, total=3 * value)
+    else:
+        say("value {value}, a single game: seat {seat} pays it to each of the three others, {total} in all",
+            seat=soloist, value=value, total=3 * value)
+    return tuple(scores)
+
+
+def _tout(deal: Deal, rules: Rules, say: Explanation) -> _Result:
+    """A Tout is won only with every trick; schneider and schwarz are never added (RULES.md).
+    Option `tout`: a whole number is the fixed value, won or lost; "double" is (price_solo +
+    Laufende × per_laufender) × 2. Doublings, Klopfer and Bock multiply either."""
+    tricks = deal.declarer_tricks
+    won = tricks == TRICKS
+    counted = 0
+    if type(rules.tout) is int:
+        base = _announce(deal, rules.tout, "tout", say)
+        if won:
+            say("all 8 tricks: the Tout is won; a fixed value, so no schneider, schwarz or Laufende")
+        else:
+            say("{tricks} of 8 tricks: the Tout is lost (it needs all eight), paid at its fixed value; "
+                "no schneider, schwarz or Laufende", tricks=tricks)
+    else:
+        _announce(deal, rules.price_solo, "price_solo", say)
+        if won:
+            say("all 8 tricks: the Tout is won")
+        else:
+            say("{tricks} of 8 tricks: the Tout is lost (it needs all eight)", tricks=tricks)
+        counted = _laufende(deal, rules, say)
+        base = (rules.price_solo + counted * rules.per_laufender) * 2
+        say("a Tout counts double (tout: double): ({price} + {laufende}) × 2 = {base}; "
+            "no schneider or schwarz", price=rules.price_solo, laufende=counted * rules.per_laufender,
+            base=base)
+    value, multiplier = _stakes(base, deal, say)
+    scores = _single_payments(deal.declarer, won, value, say)
+    return won, value, scores, {"laufende_counted": counted, "multiplier": multiplier}
+
+
+def _sie(deal: Deal, rules: Rules, say: Explanation) -> _Result:
+    """Sie: all four Ober and all four Unter in one hand, won without play (RULES.md). Option `sie`:
+    a whole number is a fixed value that nothing doubles; "4x_solo" is 4 × price_solo;
+    "4x_solo_8_laufende" is 4 × (price_solo + 8 × per_laufender); those two are multiplied."""
+    if type(rules.sie) is int:
+        value, multiplier = rules.sie, 1
+        say("Sie: seat {seat} holds all four Ober and Unter and wins without play; fixed value {value} (sie), "
+            "never doubled", seat=deal.declarer, value=value)
+        if deal.klopfer:
+            say("the {n} Klopfer do not double a Sie at a fixed value", n=deal.klopfer)
+        if deal.bock:
+            say("a Bock deal does not double a Sie at a fixed value")
+    else:
+        if rules.sie == "4x_solo":
+            base = 4 * rules.price_solo
+            say("Sie: seat {seat} holds all four Ober and Unter and wins without play; 4 × the Solo price "
+                "{price} = {base} (sie: 4x_solo)", seat=deal.declarer, price=rules.price_solo, base=base)
+        else:
+            base = 4 * (rules.price_solo + 8 * rules.per_laufender)
+            say("Sie: seat {seat} holds all four Ober and Unter and wins without play; 4 × (Solo price "
+                "{price} + 8 Laufende × {each}) = {base} (sie: 4x_solo_8_laufende)", seat=deal.declarer,
+                price=rules.price_solo, each=rules.per_laufender, base=base)
+        value, multiplier = _stakes(base, deal, say)
+    scores = _single_payments(deal.declarer, True, value, say)
+    return True, value, scores, {"multiplier": multiplier}
+
+
+def _bettel(deal: Deal, rules: Rules, say: Explanation) -> _Result:
+    """Bettel: won when the declarer takes no trick; worth `price_bettel` × 2^(doublings + klopfer),
+    × 2 in Bock, with no schneider, schwarz or Laufende; a single game."""
+    tricks = deal.declarer_tricks
+    base = _announce(deal, rules.price_bettel, "price_bettel", say)
+    won = tricks == 0
+    if won:
+        say("no trick: the Bettel is won; no schneider, schwarz or Laufende")
+    else:
+        say("{tricks} trick(s): the Bettel is lost (it needs none); no schneider, schwarz or Laufende",
+            tricks=tricks)
+    value, multiplier = _stakes(base, deal, say)
+    scores = _single_payments(deal.declarer, won, value, say)
+    return won, value, scores, {"multiplier": multiplier}
+
+
+def _ramsch(deal: Deal, rules: Rules, say: Explanation) -> _Result:
+    """Ramsch, played when all pass (option `passed`: ramsch), settled by option `ramsch`.
+
+    bsv: a player who took every trick (Durchmarsch) is paid as a won Solo schwarz by each;
+    otherwise each loser pays each other player `price_partner`, a Jungfrau (no trick) double.
+    sauspiel: each loser pays each other player `price_partner`, doubled for each Jungfrau; a
+    player with 91 or more wins instead and is paid that by each. Klopfer and Bock multiply.
+    """
+    points, tricks = deal.points, deal.tricks
+    seats = range(len(points))
+    say("Ramsch, settled by ramsch: {settlement}; card points {points}, tricks {tricks}",
+        settlement=rules.ramsch, points=_seat_list(points), tricks=_seat_list(tricks))
+    bsv = rules.ramsch == "bsv"
+    if bsv and TRICKS in tricks:
+        winner = tricks.index(TRICKS)
+        base = rules.price_solo + rules.schneider + rules.schwarz
+        say("Durchmarsch: seat {seat} took every trick and is paid as a won Solo schwarz, {price} + "
+            "{schneider} + {schwarz} = {base} (price_solo, schneider, schwarz)", seat=winner,
+            price=rules.price_solo, schneider=rules.schneider, schwarz=rules.schwarz, base=base)
+        value, multiplier = _stakes(base, deal, say)
+        scores = _single_payments(winner, True, value, say, ramsch=True)
+        return None, value, scores, {"losers": [s for s in seats if s != winner], "multiplier": multiplier}
+
+    top = max(points)
+    price = rules.price_partner
+    if not bsv and top >= SCHNEIDER_WON:
+        winner = points.index(top)
+        say("seat {seat} took {points} card points, 91 or more: wins the Ramsch and is paid {price} "
+            "(price_partner) by each other player", seat=winner, points=top, price=price)
+        value, multiplier = _stakes(price, deal, say, _jungfrau_doubling(tricks, say))
+        scores = _single_payments(winner, True, value, say, ramsch=True)
+        return None, value, scores, {"losers": [s for s in seats if s != winner], "multiplier": multiplier}
+
+    losers = _ramsch_losers(points, tricks, top, say)
+    if bsv:
+        say("a loser pays {price} (price_partner) to each player who did not lose, double to a Jungfrau "
+            "(no trick)", price=price)
+        value, multiplier = _stakes(price, deal, say)
+        doubled = [seat for seat in seats if tricks[seat] == 0]
+    else:
+        say("a loser pays {price} (price_partner) to each player who did not lose, doubled for each "
+            "Jungfrau (no trick)", price=price)
+        value, multiplier = _stakes(price, deal, say, _jungfrau_doubling(tricks, say))
+        doubled = []
+    paid = [seat for seat in seats if seat not in losers and seat not in doubled]
+    scores = [0] * len(points)
+    for loser in losers:
+        for seat in paid:
+            scores[seat] += value
+        for seat in doubled:
+            scores[seat] += 2 * value
+        scores[loser] = -(len(paid) + 2 * len(doubled)) * value
+        if doubled and paid:
+            say("value {value}: seat {seat} pays it to seat(s) {paid}, double ({double}) to the Jungfrau at "
+                "seat(s) {doubled}; {total} in all", value=value, seat=loser, paid=_seats(paid), double=2 * value,
+                doubled=_seats(doubled), total=-scores[loser])
+        elif doubled:
+            say("value {value}: seat {seat} pays double ({double}) to the Jungfrau at seat(s) {doubled}; "
+                "{total} in all", value=value, seat=loser, double=2 * value, doubled=_seats(doubled),
+                total=-scores[loser])
+        else:
+            say("value {value}: seat {seat} pays it to seat(s) {paid}, {total} in all", value=value,
+                seat=loser, paid=_seats(paid), total=-scores[loser])
+    return None, value, tuple(scores), {"losers": losers, "multiplier": multiplier}
+
+
+def _ramsch_losers(points: tuple[int, ...], tricks: tuple[int, ...], top: int, say: Explanation) -> list[int]:
+    """The player with the most card points loses the Ramsch. RULES.md leaves ties open: read here
+    as the common Bavarian rule, the tied player with more tricks loses; still tied, all of them."""
+    tied = [s for s in range(len(points)) if points[s] == top]
+    if len(tied) == 1:
+        say("seat {seat} has the most card points, {points}, and loses the Ramsch", seat=tied[0], points=top)
+        return tied
+    most = max(tricks[s] for s in tied)
+    losers = [s for s in tied if tricks[s] == most]
+    if len(losers) == 1:
+        say("seats {seats} tie on {points} card points; the one with more tricks loses (the common Bavarian "
+            "rule, a reading of RULES.md): seat {seat} with {tricks}", seats=_seats(tied), points=top,
+            seat=losers[0], tricks=most)
+    else:
+        say("seats {seats} tie on {points} card points and {tricks} tricks: each of them loses and pays "
+            "every player who did not lose (a reading of RULES.md)", seats=_seats(losers), points=top, tricks=most)
+    return losers
+
+
+def _jungfrau_doubling(tricks: tuple[int, ...], say: Explanation) -> int:
+    """Ramsch settlement sauspiel: each Jungfrau (a player who took no trick) doubles the payments."""
+    jungfrauen = [seat for seat, taken in enumerate(tricks) if taken == 0]
+    if not jungfrauen:
+        return 1
+    factor = 1 << len(jungfrauen)
+    say("Jungfrau (no trick) at seat(s) {seats}, each doubles: × {factor}", seats=_seats(jungfrauen),
+        factor=factor)
+    return factor
+
+
+def _seats(seats: list[int]) -> str:
+    """``0, 1 and 3`` for a line of the explanation."""
+    names = [str(s) for s in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _seat_list(values: tuple[int, ...]) -> str:
+    return " / ".join(str(v) for v in values)
