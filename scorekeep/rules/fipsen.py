@@ -1,3 +1,429 @@
-"""PLACEHOLDER: being written now; replaced before commit."""
-SEATS = (3, 4)
+"""Fipsen: trick bids with add-ons, Kieker, Siebener Fips — and the order of bids.
+
+The rules are RULES.md's Fipsen section (the Prisdorf rules as the project's brief gives them),
+played at 4 seats or 3 with a pack of 25 cards (clubs, spades, hearts A K Q J 10 9 8 7 and the
+diamond 7); every hand holds five cards, so every game is over five tricks.
+
+A deal's value is the contract's value: a trick bid of n with k add-ons (Hand, Ruten, Durch; a bid
+of 5 carries Durch) is n × 2^k, a Kieker 10 (with Ruten 20), a Siebener Fips 30. Only the
+declarer's entry changes: won +value, lost −2 × value, a surrendered Kieker −5.
+
+Fipsen also settles bidding disputes (ADJUDICATION.md, the ``compare`` request): `parse_compare`
+reads the bids, `compare` says which is higher — trick count first (Kieker between 4 and 5), then
+the number of add-ons, then (option ``durch_outranks``) Durch, then the seat nearer the dealer's left.
+"""
+
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from .errors import IllegalDeal
+from .explain import Explanation
+from .fields import Option, Reader, boolean, check_choice, describe, is_empty, read_rules
+from .verdict import Comparison, Table, Verdict, options_json
+
+SEATS: tuple[int, ...] = (3, 4)
 DEFAULT_SEATS = 4
+DEFAULT_PRESET = "classic"
+
+PRESETS: dict[str, dict[str, object]] = {
+    "classic": {"durch_outranks": False},
+}
+
+OPTIONS: dict[str, Option] = {
+    "durch_outranks": boolean,
+}
+
+TRICKS = 5
+"""Every hand holds five cards: a game is five tricks (RULES.md Fipsen)."""
+
+BID_MIN, BID_MAX = 2, 5
+"""Trick bids run from 2 to 5; 5 carries Durch by itself (RULES.md Fipsen)."""
+
+KIEKER_VALUE = 10
+"""A Kieker is worth 10, with Ruten 20 (RULES.md Fipsen)."""
+
+KIEKER_SURRENDERED = -5
+"""A Kieker given up after the exchange costs its declarer 5, with or without Ruten (RULES.md Fipsen)."""
+
+SIEBENER_FIPS_VALUE = 30
+"""The holder of the Siebener Fips scores +30 and the deal ends (RULES.md Fipsen)."""
+
+
+class Contract(StrEnum):
+    TRICKS = "tricks"
+    KIEKER = "kieker"
+    SIEBENER_FIPS = "siebener_fips"
+    PASSED = "passed"
+
+
+CONTRACTS: dict[str, tuple[str, ...]] = {
+    Contract.TRICKS: ("declarer", "bid", "hand", "ruten", "durch", "tricks_taken"),
+    Contract.KIEKER: ("declarer", "ruten", "surrendered", "tricks_taken"),
+    Contract.SIEBENER_FIPS: ("declarer",),
+    Contract.PASSED: (),
+}
+
+_CONTRACT_BY_NAME = {c.value: c for c in Contract}
+_DEAL_KEYS = frozenset({"contract"}.union(*CONTRACTS.values()))
+_USED = {c: frozenset(("contract", *CONTRACTS[c])) for c in Contract}
+_WHAT = {
+    Contract.TRICKS: "a trick game",
+    Contract.KIEKER: "a Kieker",
+    Contract.SIEBENER_FIPS: "a Siebener Fips",
+    Contract.PASSED: "a deal everyone passed",
+}
+_KIEKER_REFUSES = ("bid", "hand", "durch")
+_BID_KEYS = frozenset({"bid", "hand", "ruten", "durch", "kieker", "seat"})
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A Fipsen rule set: only ``durch_outranks`` varies (RULES.md Fipsen, default false)."""
+
+    preset: str
+    durch_outranks: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """What the table declared: the contract, its declarer and add-ons, the declarer's tricks.
+
+    `durch` is the add-on as said; a bid of 5 carries Durch whatever it says (see `carries_durch`).
+    """
+
+    contract: Contract
+    declarer: int | None = None
+    bid: int | None = None
+    hand: bool = False
+    ruten: bool = False
+    durch: bool = False
+    tricks_taken: int | None = None
+    surrendered: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """One side of a bidding dispute: a trick bid (`bid` 2…5 with add-ons) or, with `bid` None, a Kieker."""
+
+    seat: int
+    bid: int | None
+    hand: bool = False
+    ruten: bool = False
+    durch: bool = False
+
+    @property
+    def kieker(self) -> bool:
+        return self.bid is None
+
+
+# --- the contract's words ------------------------------------------------------------------------
+
+def carries_durch(bid: int | None, durch: bool) -> bool:
+    """A trick bid carries Durch when it says so or when it is a 5 (RULES.md Fipsen); a Kieker never."""
+    return bid is not None and (durch or bid == BID_MAX)
+
+
+def add_ons(bid: int | None, hand: bool, ruten: bool, durch: bool) -> tuple[str, ...]:
+    """The add-ons a bid carries, in the order players say them: Hand, Ruten, Durch.
+
+    A bid of 5 carries Durch by itself and counts it once, said or not; a Kieker (`bid` None)
+    takes Ruten only (RULES.md Fipsen).
+    """
+    names: tuple[str, ...] = ()
+    if hand:
+        names += ("Hand",)
+    if ruten:
+        names += ("Ruten",)
+    if carries_durch(bid, durch):
+        names += ("Durch",)
+    return names
+
+
+def spoken(bid: int | None, hand: bool, ruten: bool, durch: bool) -> str:
+    """A bid as players say it: ``3 Hand Ruten``, ``Kieker with Ruten``; a 5's own Durch goes unsaid."""
+    if bid is None:
+        return "Kieker with Ruten" if ruten else "Kieker"
+    words = [str(bid)]
+    if hand:
+        words.append("Hand")
+    if ruten:
+        words.append("Ruten")
+    if durch and bid != BID_MAX:
+        words.append("Durch")
+    return " ".join(words)
+
+
+def describe_bid(bid: Bid) -> str:
+    """A compared bid as players say it, e.g. ``3 Hand Ruten`` or ``Kieker with Ruten``."""
+    return spoken(bid.bid, bid.hand, bid.ruten, bid.durch)
+
+
+def _add_on_list(names: tuple[str, ...], bid: int | None) -> str:
+    """The add-ons for an explanation line; a Durch nobody said is shown as the 5's own."""
+    if not names:
+        return "none"
+    if bid == BID_MAX:
+        return ", ".join(names[:-1] + ("the 5's own Durch",))
+    return ", ".join(names)
+
+
+# --- rule sets -----------------------------------------------------------------------------------
+
+def parse_rules(obj: object) -> Rules:
+    """The rule set a request's ``rules`` object picks; Fipsen's one option needs no cross-checks."""
+    values = read_rules(obj, PRESETS, DEFAULT_PRESET, OPTIONS)
+    return Rules(preset=values["preset"], durch_outranks=values["durch_outranks"])
+
+
+@lru_cache(maxsize=16)
+def _rules_json(rules: Rules) -> dict[str, Any]:
+    """The verdict's ``rules`` object, the same for every deal under one rule set."""
+    return options_json(rules)
+
+
+def contracts(rules: Rules) -> tuple[str, ...]:
+    """Every Fipsen rule set allows all four contracts (RULES.md Fipsen)."""
+    return tuple(CONTRACTS)
+
+
+def deal_fields(contract: str, rules: Rules, table: Table) -> tuple[str, ...]:
+    """The deal fields a contract uses; no Fipsen option adds or removes one."""
+    return CONTRACTS[check_choice(contract, "deal.contract", CONTRACTS)]
+
+
+# --- deals ---------------------------------------------------------------------------------------
+
+def _refuse_kieker_extras(r: Reader) -> None:
+    """A Kieker has no trick bid and takes Ruten as its only add-on (RULES.md, ADJUDICATION.md)."""
+    for key in _KIEKER_REFUSES:
+        if not is_empty(r.obj.get(key)):
+            raise IllegalDeal(r.field(key), "a Kieker has no trick bid and takes Ruten as its only add-on: "
+                              "leave {key} out", key=key)
+
+
+def parse_deal(obj: object, rules: Rules, table: Table) -> Deal:
+    """Read and check a Fipsen deal (ADJUDICATION.md, Fipsen fields); raises `IllegalDeal`."""
+    r = Reader(obj, "deal", _DEAL_KEYS)
+    contract = _CONTRACT_BY_NAME[r.choice("contract", CONTRACTS, required=True)]
+    if contract is Contract.KIEKER:
+        _refuse_kieker_extras(r)
+    elif contract is Contract.TRICKS and not is_empty(r.obj.get("surrendered")):
+        raise IllegalDeal("deal.surrendered", "only a Kieker can be surrendered; a trick game is won or lost "
+                          "by the tricks taken: leave surrendered out")
+    r.reject_unused(_USED[contract], _WHAT[contract])
+    if contract is Contract.PASSED:
+        return Deal(contract)
+    last_seat = table.players - 1
+    if contract is Contract.SIEBENER_FIPS:
+        return Deal(contract, declarer=r.int("declarer", 0, last_seat, required=True,
+                                             why=" (the seat holding the Siebener Fips)"))
+    declarer = r.int("declarer", 0, last_seat, required=True, why=" (the declarer's seat)")
+    ruten = r.bool("ruten")
+    if contract is Contract.KIEKER:
+        surrendered = r.bool("surrendered")
+        if surrendered:
+            # A surrendered Kieker is never played, so it has no tricks; 0 passes as "no value".
+            if r.int("tricks_taken", 0, TRICKS):
+                raise IllegalDeal("deal.tricks_taken", "a surrendered Kieker is given up before any trick "
+                                  "is played: leave tricks_taken out, or give surrendered false")
+            return Deal(contract, declarer=declarer, ruten=ruten, surrendered=True)
+        tricks_taken = r.int("tricks_taken", 0, TRICKS, required=True, why=" for a Kieker that was played")
+        return Deal(contract, declarer=declarer, ruten=ruten, tricks_taken=tricks_taken)
+    if not r.has("bid"):
+        raise IllegalDeal("deal.bid", "is required for a trick game: the tricks bid, from {lo} to {hi}",
+                          lo=BID_MIN, hi=BID_MAX)
+    return Deal(contract, declarer=declarer, bid=r.int("bid", BID_MIN, BID_MAX), hand=r.bool("hand"),
+                ruten=ruten, durch=r.bool("durch"),
+                tricks_taken=r.int("tricks_taken", 0, TRICKS, required=True, why=" for a trick game"))
+
+
+def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
+    """The verdict of one Fipsen deal: only the declarer's entry changes (RULES.md Fipsen)."""
+    if deal.contract is Contract.TRICKS:
+        return _score_tricks(deal, rules, table)
+    if deal.contract is Contract.KIEKER:
+        return _score_kieker(deal, rules, table)
+    say = Explanation()
+    if deal.contract is Contract.SIEBENER_FIPS:
+        say("Siebener Fips: seat {seat} holds it and scores +{value}; the deal ends (RULES.md Fipsen)",
+            seat=deal.declarer, value=SIEBENER_FIPS_VALUE)
+        return _verdict(rules, table, True, SIEBENER_FIPS_VALUE, deal.declarer, SIEBENER_FIPS_VALUE, say)
+    say("all passed: no game is played and every entry is 0 (RULES.md Fipsen)")
+    return Verdict("fipsen", _rules_json(rules), None, 0, (0,) * table.players, say.freeze())
+
+
+def _score_tricks(deal: Deal, rules: Rules, table: Table) -> Verdict:
+    """A trick bid of n with k add-ons is worth n × 2^k; won with at least n tricks, with Durch all
+    five; won +value, lost −2 × value (RULES.md Fipsen)."""
+    say = Explanation()
+    bid, seat, taken = deal.bid, deal.declarer, deal.tricks_taken
+    names = add_ons(bid, deal.hand, deal.ruten, deal.durch)
+    multiplier = 1 << len(names)
+    value = bid * multiplier
+    say("{name} by seat {seat}: the bid doubled for each add-on, {bid} × 2^{k} (add-ons: {add_ons}) = {value}",
+        name=spoken(bid, deal.hand, deal.ruten, deal.durch), seat=seat, bid=bid, k=len(names),
+        add_ons=_add_on_list(names, bid), value=value)
+    if carries_durch(bid, deal.durch):
+        won = taken == TRICKS
+        say("Durch is won only with all {all} tricks; seat {seat} took {taken}",
+            all=TRICKS, seat=seat, taken=taken)
+    else:
+        won = taken >= bid
+        say("a bid of {bid} is won with at least {bid} tricks; seat {seat} took {taken}",
+            bid=bid, seat=seat, taken=taken)
+    extra = {"add_ons": len(names), "multiplier": multiplier}
+    return _verdict(rules, table, won, value, seat, _entry(won, value, seat, say), say, extra)
+
+
+def _score_kieker(deal: Deal, rules: Rules, table: Table) -> Verdict:
+    """A Kieker is worth 10, with Ruten 20, and is won only with all five tricks; surrendered after
+    the exchange it costs −5 whatever its value (RULES.md Fipsen)."""
+    say = Explanation()
+    seat = deal.declarer
+    multiplier = 2 if deal.ruten else 1
+    value = KIEKER_VALUE * multiplier
+    if deal.ruten:
+        say("Kieker with Ruten by seat {seat}: {base} doubled by Ruten = {value}",
+            seat=seat, base=KIEKER_VALUE, value=value)
+    else:
+        say("Kieker by seat {seat}: value {value}", seat=seat, value=value)
+    extra = {"add_ons": multiplier - 1, "multiplier": multiplier}
+    if deal.surrendered:
+        say("surrendered after the exchange: lost, seat {seat} enters {entry} whatever the Kieker's value",
+            seat=seat, entry=KIEKER_SURRENDERED)
+        return _verdict(rules, table, False, value, seat, KIEKER_SURRENDERED, say, extra)
+    won = deal.tricks_taken == TRICKS
+    say("a Kieker is won only with all {all} tricks; seat {seat} took {taken}",
+        all=TRICKS, seat=seat, taken=deal.tricks_taken)
+    return _verdict(rules, table, won, value, seat, _entry(won, value, seat, say), say, extra)
+
+
+def _entry(won: bool, value: int, seat: int, say: Explanation) -> int:
+    """Won +value, lost −2 × value (RULES.md Fipsen: a lost game counts double)."""
+    if won:
+        say("won: seat {seat} enters +{value}", seat=seat, value=value)
+        return value
+    entry = -2 * value
+    say("lost: a lost game counts double, seat {seat} enters -2 × {value} = {entry}",
+        seat=seat, value=value, entry=entry)
+    return entry
+
+
+def _verdict(rules: Rules, table: Table, won: bool, value: int, declarer: int, entry: int,
+             say: Explanation, extra: dict[str, Any] | None = None) -> Verdict:
+    scores = [0] * table.players
+    scores[declarer] = entry
+    return Verdict("fipsen", _rules_json(rules), won, value, tuple(scores), say.freeze(), extra or {})
+
+
+# --- bidding disputes ----------------------------------------------------------------------------
+
+def parse_compare(obj: object, rules: Rules, table: Table) -> tuple[Bid, ...]:
+    """Read the bids of a dispute (ADJUDICATION.md, Fipsen): two or more, one per seat.
+
+    Each is ``{"bid": 2…5, "hand", "ruten", "durch", "seat"}`` or ``{"kieker": true, "ruten", "seat"}``;
+    ``"kieker": false`` is no bid by itself (the trick bid is then required).
+    """
+    if not isinstance(obj, list) or len(obj) < 2:
+        got = f"a list of {len(obj)}" if isinstance(obj, list) else describe(obj)
+        raise IllegalDeal("compare", "must be a list of two or more bids, one per seat, each a trick bid "
+                          "(bid 2 to 5 with hand, ruten, durch) or a Kieker (kieker true, ruten) with its "
+                          "seat; not {got}", got=got)
+    bids: list[Bid] = []
+    bid_of_seat: dict[int, int] = {}
+    last_seat = table.players - 1
+    for index, item in enumerate(obj):
+        r = Reader(item, f"compare.{index}", _BID_KEYS)
+        seat = r.int("seat", 0, last_seat, required=True, why=" (the seat that made this bid)")
+        if seat in bid_of_seat:
+            raise IllegalDeal(r.field("seat"), "seat {seat} already made bid {other}: compare one bid per "
+                              "seat, each from a different seat", seat=seat, other=bid_of_seat[seat])
+        bid_of_seat[seat] = index
+        if r.bool("kieker"):
+            _refuse_kieker_extras(r)
+            bids.append(Bid(seat, None, ruten=r.bool("ruten")))
+        elif not r.has("bid"):
+            raise IllegalDeal(r.field("bid"), "is required: the tricks bid, from {lo} to {hi} — or give "
+                              "kieker true for a Kieker", lo=BID_MIN, hi=BID_MAX)
+        else:
+            bids.append(Bid(seat, r.int("bid", BID_MIN, BID_MAX), hand=r.bool("hand"), ruten=r.bool("ruten"),
+                            durch=r.bool("durch")))
+    return tuple(bids)
+
+
+class Rank(NamedTuple):
+    """A bid's place in the bid order (RULES.md Fipsen); ranks compare criterion by criterion, higher wins."""
+
+    height: int  # trick count: 2n for a bid of n, 9 for a Kieker (between 4 and 5)
+    add_ons: int  # how many of Hand, Ruten, Durch (a 5 carries Durch)
+    durch: int  # 1 for a bid with Durch under durch_outranks, else 0: no criterion otherwise
+    nearness: int  # minus the turn from the dealer's left: the nearer seat ranks higher, the dealer last
+
+
+def rank(bid: Bid, rules: Rules, table: Table) -> Rank:
+    """The bid order of RULES.md Fipsen: trick count (Kieker between 4 and 5), then the number of
+    add-ons (a 5 carries Durch), then — only under ``durch_outranks`` — Durch over no Durch, then the
+    seat nearer the dealer's left (ADJUDICATION.md: equal bids go to that seat; the dealer is last)."""
+    durch = carries_durch(bid.bid, bid.durch)
+    return Rank(9 if bid.kieker else 2 * bid.bid, len(add_ons(bid.bid, bid.hand, bid.ruten, bid.durch)),
+                int(durch and rules.durch_outranks), -table.left_of_dealer(bid.seat))
+
+
+def _height_words(bid: Bid) -> str:
+    return "Kieker (between 4 and 5)" if bid.bid is None else str(bid.bid)
+
+
+def compare(bids: tuple[Bid, ...], rules: Rules, table: Table) -> Comparison:
+    """Which compared bid is higher, with each bid's rank and the criterion that decided (RULES.md Fipsen)."""
+    say = Explanation()
+    if rules.durch_outranks:
+        say("bid order (Fipsen, rule set {preset}, durch_outranks on): trick count first, Kieker between 4 "
+            "and 5; then the number of add-ons, a 5 carrying Durch; then Durch over no Durch; then the seat "
+            "nearer the dealer's left, the dealer (seat {dealer}) last", preset=rules.preset, dealer=table.dealer)
+    else:
+        say("bid order (Fipsen, rule set {preset}, durch_outranks off): trick count first, Kieker between 4 "
+            "and 5; then the number of add-ons, a 5 carrying Durch; then the seat nearer the dealer's left, "
+            "the dealer (seat {dealer}) last", preset=rules.preset, dealer=table.dealer)
+    ranks = [rank(bid, rules, table) for bid in bids]
+    for index, bid in enumerate(bids):
+        names = add_ons(bid.bid, bid.hand, bid.ruten, bid.durch)
+        say("bid {index}: {name} by seat {seat}: trick count {height}; add-ons {count} ({add_ons}); "
+            "turn {turn} of {players} from the dealer's left", index=index, name=describe_bid(bid),
+            seat=bid.seat, height=_height_words(bid), count=len(names), add_ons=_add_on_list(names, bid.bid),
+            turn=1 - ranks[index].nearness, players=table.players)
+    higher = max(range(len(bids)), key=ranks.__getitem__)
+    for index in range(len(bids)):
+        if index != higher:
+            _say_why(say, bids, ranks, higher, index, rules)
+    say("higher: bid {index}, {name} by seat {seat}", index=higher, name=describe_bid(bids[higher]),
+        seat=bids[higher].seat)
+    return Comparison("fipsen", _rules_json(rules), higher, say.freeze())
+
+
+def _say_why(say: Explanation, bids: tuple[Bid, ...], ranks: list[Rank], win: int, lose: int,
+             rules: Rules) -> None:
+    """One line: the first criterion of the bid order on which the winner and another bid differ."""
+    w, lo = ranks[win], ranks[lose]
+    both = {"win": win, "win_name": describe_bid(bids[win]),
+            "lose": lose, "lose_name": describe_bid(bids[lose])}
+    if w.height != lo.height:
+        say("bid {win} ({win_name}) beats bid {lose} ({lose_name}): higher trick count, {a} over {b}",
+            **both, a=_height_words(bids[win]), b=_height_words(bids[lose]))
+    elif w.add_ons != lo.add_ons:
+        say("bid {win} ({win_name}) beats bid {lose} ({lose_name}): same trick count, more add-ons, "
+            "{a} over {b}", **both, a=w.add_ons, b=lo.add_ons)
+    elif w.durch != lo.durch:
+        say("bid {win} ({win_name}) beats bid {lose} ({lose_name}): same trick count and add-ons, and "
+            "Durch beats no Durch (durch_outranks)", **both)
+    else:
+        seats = {"a": bids[win].seat, "ta": 1 - w.nearness, "b": bids[lose].seat, "tb": 1 - lo.nearness}
+        if rules.durch_outranks:
+            say("bid {win} ({win_name}) beats bid {lose} ({lose_name}): same trick count, add-ons and Durch, "
+                "so the seat nearer the dealer's left: seat {a} (turn {ta}) before seat {b} (turn {tb})",
+                **both, **seats)
+        else:
+            say("bid {win} ({win_name}) beats bid {lose} ({lose_name}): same trick count and add-ons, so the "
+                "seat nearer the dealer's left: seat {a} (turn {ta}) before seat {b} (turn {tb})",
+                **both, **seats)
