@@ -1,0 +1,137 @@
+"""The adjudication contract over HTTP: ``POST /api/adjudicate`` (shared/spec/ADJUDICATION.md).
+
+One JSON object in; the verdict out with 200, or the rejection with 400. Stateless: no login, no
+session, no CSRF token, no cookies. Whatever arrives — a wrong method, a wrong content type, an
+empty, oversized or non-UTF-8 body, text that is not JSON — the answer is a JSON rejection that
+names the field and says what is allowed, never a server error.
+
+`loads`, `dumps`, `rejection` and `adjudicate_safely` are shared with ``manage.py adjudicate``, so the
+command line and the API read JSON and refuse it in the same words.
+"""
+
+import json
+import logging
+from typing import Any
+
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+
+from . import rules
+
+MAX_BODY = 64 * 1024
+"""Bytes accepted in one request body; one deal is a few hundred bytes."""
+
+EXAMPLE = '{"game": "skat", "deal": {"contract": "grand", "declarer": 0, "bid": 48, ...}}'
+
+logger = logging.getLogger(__name__)
+
+
+def rejection(message: str, field: str = "request") -> dict[str, Any]:
+    """The contract's rejection with one error."""
+    return {"ok": False, "errors": [{"field": field, "message": message}]}
+
+
+class Refused(ValueError):
+    """Well-formed JSON that a request may still not be: NaN, a repeated key, a huge number."""
+
+
+def _no_constant(name: str) -> object:
+    raise Refused(f"{name} is not a JSON number")
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise Refused(f'the key "{key}" appears twice in one object; give each field once')
+            seen.add(key)
+    return obj
+
+
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, object_pairs_hook=_object)
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
+def loads(text: str) -> object:
+    """Parse JSON strictly: NaN and Infinity, repeated keys and absurdly long numbers are refused.
+
+    Raises `json.JSONDecodeError` (with the parser's position) for malformed text and `Refused`
+    for well-formed JSON that no request can be.
+    """
+    try:
+        return _DECODER.decode(text.removeprefix("\ufeff"))
+    except (json.JSONDecodeError, Refused):
+        raise
+    except RecursionError:
+        raise Refused("it is nested too deeply for a request") from None
+    except ValueError:
+        # The one other refusal of the parser: Python's limit of 4300 digits in an integer.
+        raise Refused("a number in it has thousands of digits; no field takes numbers that long") from None
+
+
+def dumps(answer: dict[str, Any]) -> str:
+    """One verdict or rejection as compact JSON, non-ASCII characters kept as they are."""
+    return _ENCODER.encode(answer)
+
+
+def adjudicate_safely(request: object) -> dict[str, Any]:
+    """`rules.adjudicate`, guarded: an engine bug becomes a rejection (and a log entry), not a crash.
+
+    The engine is built never to raise; this is the last line of defence, not a code path.
+    """
+    try:
+        return rules.adjudicate(request)
+    except Exception:
+        logger.exception("the rules engine raised instead of answering; request: %.500r", request)
+        return rejection("could not be adjudicated because of an internal error in scorekeep; "
+                         "please report this request to the maintainers")
+
+
+def _answer(answer: dict[str, Any], status: int | None = None) -> JsonResponse:
+    if status is None:
+        status = 200 if answer.get("ok") is True else 400
+    return JsonResponse(answer, status=status, json_dumps_params={"ensure_ascii": False})
+
+
+def _problem(request: HttpRequest) -> str | None:
+    """What is wrong with the request's headers, or None."""
+    if request.content_type != "application/json":
+        got = request.content_type or "none"
+        return f"must be sent with Content-Type: application/json, not {got}"
+    charset = request.content_params.get("charset", "utf-8").lower()
+    if charset not in {"utf-8", "utf8"}:
+        return f"must be UTF-8 JSON (Content-Type: application/json; charset=utf-8), not charset={charset}"
+    return None
+
+
+@csrf_exempt
+def adjudicate(request: HttpRequest) -> JsonResponse:
+    """Adjudicate the one JSON object in the body: 200 with the verdict, 400 with the rejection."""
+    if request.method != "POST":
+        message = f"must be sent with POST (one JSON object as the body), not {request.method}"
+        response = _answer(rejection(message), status=405)
+        response["Allow"] = "POST"
+        return response
+    body = request.read(MAX_BODY + 1)  # not request.body: that would read any size into memory
+    if len(body) > MAX_BODY:
+        return _answer(rejection(f"is over {MAX_BODY} bytes (64 KiB), the most accepted; one deal needs far less"))
+    if not body.strip():
+        return _answer(rejection(f"has an empty body: send one JSON object such as {EXAMPLE}"))
+    problem = _problem(request)
+    if problem:
+        return _answer(rejection(problem))
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as err:
+        return _answer(rejection(f"is not UTF-8 text (byte {err.start + 1} of the body): "
+                                 "send JSON encoded as UTF-8"))
+    try:
+        obj = loads(text)
+    except json.JSONDecodeError as err:
+        return _answer(rejection(f"is not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}; "
+                                 f"send one JSON object such as {EXAMPLE}"))
+    except ValueError as err:
+        return _answer(rejection(f"is not valid JSON for a request: {err}"))
+    return _answer(adjudicate_safely(obj))

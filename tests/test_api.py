@@ -1,0 +1,216 @@
+"""``POST /api/adjudicate``: the contract over HTTP (shared/spec/ADJUDICATION.md).
+
+None of these tests may touch the database (pytest-django refuses it without a marker): the API
+is stateless.
+"""
+
+import json
+from typing import Any
+
+import pytest
+from django.test import Client
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorekeep import rules
+from scorekeep.api import MAX_BODY
+
+URL = "/api/adjudicate"
+ANYONE = Client()  # one client for the Hypothesis examples: the API keeps no state between requests
+
+
+def post(client: Client, body: bytes | str, content_type: str = "application/json") -> Any:
+    # The test client leaves out Content-Type for an empty body; a real client sends what it is told.
+    return client.generic("POST", URL, body, content_type=content_type, headers={"Content-Type": content_type})
+
+
+def post_json(client: Client, request: object) -> Any:
+    return post(client, json.dumps(request))
+
+
+def the_error(response: Any) -> dict[str, str]:
+    assert response.status_code == 400, response.content
+    assert response["Content-Type"] == "application/json"
+    answer = response.json()
+    assert answer["ok"] is False
+    [error] = answer["errors"]
+    return error
+
+
+def test_a_deal_gets_200_with_the_engines_verdict(client: Client, grand_with_two: dict) -> None:
+    response = post_json(client, grand_with_two)
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == rules.adjudicate(grand_with_two)
+    assert response.json()["value"] == 72
+
+
+def test_a_bidding_dispute_gets_200_with_the_higher_bid(client: Client) -> None:
+    dispute = {"game": "fipsen", "compare": [{"bid": 3, "hand": True, "seat": 0}, {"bid": 3, "ruten": True, "seat": 2}],
+               "dealer": 3}
+
+    response = post_json(client, dispute)
+
+    assert response.status_code == 200
+    assert response.json()["higher"] == 0
+
+
+def test_non_ascii_is_sent_as_utf8_text(client: Client, grand_with_two: dict) -> None:
+    response = post_json(client, grand_with_two)
+
+    assert "24 × 3 = 72".encode() in response.content
+
+
+def test_no_csrf_token_login_or_cookie_is_needed_and_none_is_set(grand_with_two: dict) -> None:
+    client = Client(enforce_csrf_checks=True)
+
+    response = post_json(client, grand_with_two)
+
+    assert response.status_code == 200
+    assert not response.cookies
+    assert "Set-Cookie" not in response.headers
+
+
+def test_a_rejection_is_set_without_a_cookie_too() -> None:
+    response = post(Client(enforce_csrf_checks=True), b"{")
+
+    assert response.status_code == 400
+    assert not response.cookies
+
+
+def with_deal(request: dict, **deal: object) -> dict:
+    return {**request, "deal": {**request["deal"], **deal}}
+
+
+@pytest.mark.parametrize(("change", "field", "says"), [
+    (lambda r: {**r, "colour": "red"}, "colour", "is not a field here"),
+    (lambda r: with_deal(r, trump="C"), "deal.trump", "is not a field here"),
+    (lambda r: with_deal(r, card_points="70"), "deal.card_points", "must be a whole number from 0 to 120"),
+    (lambda r: with_deal(r, card_points=None, declarer=True), "deal.declarer", "must be a whole number"),
+    (lambda r: with_deal(r, card_points=121), "deal.card_points", "must be from 0 to 120, not 121"),
+    (lambda r: {**r, "dealer": 3}, "dealer", "must be from 0 to 2"),
+    (lambda r: {**r, "rules": {"preset": "tournament"}}, "rules.preset", '"isko"'),
+    (lambda r: {key: value for key, value in r.items() if key != "game"}, "game", "is required"),
+], ids=["unknown-top-field", "unknown-deal-field", "text-for-number", "boolean-for-seat", "out-of-range",
+        "dealer-out-of-range", "unknown-preset", "no-game"])
+def test_bad_fields_get_400_naming_the_field(client: Client, grand_with_two: dict, change, field: str,
+                                             says: str) -> None:
+    error = the_error(post_json(client, change(grand_with_two)))
+
+    assert error["field"] == field
+    assert says in error["message"]
+
+
+@pytest.mark.parametrize(("body", "content_type", "says"), [
+    (b'{"game": "skat",', "application/json", "is not valid JSON: Expecting property name"),
+    (b'{"game": "skat" "deal": {}}', "application/json", "line 1, column 17"),
+    (b"[1, 2]", "application/json", "must be a JSON object"),
+    (b'"skat"', "application/json", "must be a JSON object"),
+    (b"null", "application/json", "must be a JSON object"),
+    (b"", "application/json", "has an empty body: send one JSON object"),
+    (b" \n", "application/json", "has an empty body"),
+    (b'{"game": "skat"}', "text/plain", "must be sent with Content-Type: application/json, not text/plain"),
+    (b"game=skat", "application/x-www-form-urlencoded", "must be sent with Content-Type: application/json"),
+    (b'{"game": "skat"}', "", "must be sent with Content-Type: application/json, not none"),
+    (b'{"game": "sk\xe4t"}', "application/json", "is not UTF-8 text (byte 13 of the body)"),
+    (b'{"game": "skat"}', "application/json; charset=latin-1", "must be UTF-8 JSON"),
+    (b'{"a": 1, "a": 2}', "application/json", 'the key "a" appears twice'),
+    (b'{"card_points": Infinity}', "application/json", "Infinity is not a JSON number"),
+], ids=["cut-off", "missing-comma", "list", "string", "null", "empty", "blank", "text-plain", "form",
+        "no-content-type", "latin-1-bytes", "latin-1-charset", "repeated-key", "infinity"])
+def test_what_is_not_one_json_object_gets_400_naming_the_request(client: Client, body: bytes,
+                                                                 content_type: str, says: str) -> None:
+    error = the_error(post(client, body, content_type))
+
+    assert error["field"] == "request"
+    assert says in error["message"]
+
+
+def test_utf8_charset_is_accepted(client: Client, grand_with_two: dict) -> None:
+    response = post(client, json.dumps(grand_with_two), "application/json; charset=UTF-8")
+
+    assert response.status_code == 200
+
+
+def test_a_body_over_64_kib_gets_400_saying_the_limit(client: Client, grand_with_two: dict) -> None:
+    padded = json.dumps(grand_with_two).replace("{", "{" + " " * MAX_BODY, 1)
+    assert json.loads(padded) == grand_with_two  # valid JSON, just too big
+
+    error = the_error(post(client, padded))
+
+    assert error["field"] == "request"
+    assert "is over 65536 bytes (64 KiB), the most accepted" in error["message"]
+
+
+def test_a_body_of_exactly_64_kib_is_read(client: Client, grand_with_two: dict) -> None:
+    text = json.dumps(grand_with_two)
+    padded = text.replace("{", "{" + " " * (MAX_BODY - len(text)), 1)
+
+    assert post(client, padded).status_code == 200
+
+
+def test_an_empty_post_without_content_type_is_told_to_send_an_object(client: Client) -> None:
+    error = the_error(client.generic("POST", URL))
+
+    assert error == {"field": "request", "message": error["message"]}
+    assert error["message"].startswith("has an empty body: send one JSON object such as {")
+
+
+@pytest.mark.parametrize("method", ["GET", "PUT", "PATCH", "DELETE", "OPTIONS"])
+def test_other_methods_get_405_with_allow_post_and_a_json_rejection(client: Client, method: str) -> None:
+    response = client.generic(method, URL)
+
+    assert response.status_code == 405
+    assert response["Allow"] == "POST"
+    assert response.json() == {"ok": False, "errors": [
+        {"field": "request", "message": f"must be sent with POST (one JSON object as the body), not {method}"}]}
+
+
+def test_an_engine_bug_becomes_a_rejection_not_a_500(client: Client, monkeypatch, grand_with_two: dict,
+                                                     caplog) -> None:
+    def broken(request: object) -> dict:
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(rules, "adjudicate", broken)
+
+    error = the_error(post_json(client, grand_with_two))
+
+    assert error["field"] == "request"
+    assert "internal error" in error["message"]
+    assert "KeyError" in caplog.text
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner),
+    max_leaves=20,
+)
+# Values shaped like requests, so the engine's deeper checks get arbitrary input too.
+request_like = st.fixed_dictionaries(
+    {"game": st.sampled_from(["skat", "schafkopf", "kop", "fipsen"])},
+    optional={"deal": json_values | st.dictionaries(st.sampled_from(
+        ["contract", "declarer", "bid", "card_points", "matadors", "hand", "partner", "old", "tricks_taken",
+         "doublings", "points", "tricks", "trump"]), json_values)},
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(json_values | request_like)
+def test_any_json_value_gets_a_verdict_or_a_rejection_never_a_500(value: object) -> None:
+    response = post(ANYONE, json.dumps(value))
+
+    assert response.status_code in (200, 400)
+    answer = response.json()
+    assert answer["ok"] is (response.status_code == 200)
+    if not answer["ok"]:
+        assert all(error["field"] and error["message"] for error in answer["errors"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=300))
+def test_any_bytes_get_a_verdict_or_a_rejection_never_a_500(body: bytes) -> None:
+    response = post(ANYONE, body)
+
+    assert response.status_code in (200, 400)
+    assert response.json()["ok"] is (response.status_code == 200)
