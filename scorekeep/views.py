@@ -1,0 +1,35 @@
+"""The pages: the home page and /adjudicate/, the dispute page.
+
+Views stay thin: bind the form, let it call the engine, render. The dispute page answers htmx
+requests with one named partial of ``adjudicate.html`` and everything else with the whole page,
+so the form works the same without JavaScript.
+"""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
+
+from .forms import DisputeForm
+
+# Which partial answers an htmx request, by the id of the element it swaps (the HX-Target header):
+# inputs that change the set of inputs swap their region (#dispute or #deal); every other edit
+# swaps the verdict and refreshes the messages beside the inputs out of band (forms.REGIONS).
+PARTIAL_FOR_TARGET = {"dispute": "dispute", "deal": "deal_update", "verdict": "update"}
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html")
+
+
+def adjudicate_page(request: HttpRequest) -> HttpResponse:
+    # A GET form rather than POST + redirect: judging a deal changes nothing on the server, so the
+    # verdict belongs at a URL — a table can bookmark it, share it, or reload it, and it works
+    # without JavaScript. (POST would need a place to keep the entries across the redirect.)
+    form = DisputeForm(request.GET, url=request.path)
+    form.is_valid()  # binds and judges; the form keeps the verdict or the errors at their inputs
+    template = "adjudicate.html"
+    if request.htmx and not request.htmx.history_restore_request:
+        template += "#" + PARTIAL_FOR_TARGET.get(request.htmx.target or "", "update")
+    response = render(request, template, {"form": form})
+    patch_vary_headers(response, ("HX-Request", "HX-Target"))
+    return response

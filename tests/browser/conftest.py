@@ -1,0 +1,54 @@
+"""Chromium through Playwright's sync API against pytest-django's live server.
+
+Playwright's sync API runs an event loop in this thread, which Django's async-safety check would
+take for async code touching the database; the live server runs in its own thread, so the check
+is switched off here, for the browser tests only.
+"""
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not CHROMIUM.exists():
+        reason = f"the browser tests need Chromium at {CHROMIUM} (apt-get install chromium, or `make browser`)"
+        if os.environ.get("CI"):
+            pytest.fail(reason + "; CI is set, so this is a failure, not a skip")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser: object) -> Iterator[object]:
+    """A phone-sized page (390 × 844, touch) with JavaScript on."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,  # type: ignore[attr-defined]
+                                  is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def page_without_js(browser: object) -> Iterator[object]:
+    """The same phone, with JavaScript off: the form must work on its own."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
