@@ -24,7 +24,9 @@ GAMES: dict[str, ModuleType] = {"skat": skat, "schafkopf": schafkopf, "kop": kop
 __all__ = ["GAMES", "Comparison", "IllegalDeal", "Step", "Table", "Verdict", "adjudicate", "judge"]
 
 _ENVELOPE = frozenset({"game", "rules", "players", "dealer", "deal"})
-_ENVELOPE_WITH_COMPARE = _ENVELOPE | {"compare"}
+# The request fields each game takes: Fipsen also settles bidding disputes ("compare").
+_FIELDS = {game: _ENVELOPE | {"compare"} if hasattr(module, "compare") else _ENVELOPE
+           for game, module in GAMES.items()}
 
 
 def judge(request: object) -> Verdict | Comparison:
@@ -37,8 +39,7 @@ def judge(request: object) -> Verdict | Comparison:
         raise IllegalDeal("game", "is required: one of {allowed}", allowed=words(f'"{g}"' for g in GAMES))
     check_choice(game, "game", GAMES)
     module = GAMES[game]
-    compares = hasattr(module, "compare")
-    r = Reader(request, "", _ENVELOPE_WITH_COMPARE if compares else _ENVELOPE)
+    r = Reader(request, "", _FIELDS[game])
     players = request.get("players", module.DEFAULT_SEATS)
     if players is None:
         players = module.DEFAULT_SEATS
@@ -48,7 +49,7 @@ def judge(request: object) -> Verdict | Comparison:
     dealer = r.int("dealer", 0, players - 1, default=players - 1)
     rules = _rules(module, request.get("rules"))
     table = Table(players, dealer)
-    if compares and r.has("compare"):
+    if r.has("compare"):
         if r.has("deal"):
             raise IllegalDeal("compare", "a request settles either a deal or a bidding dispute: "
                               "give \"deal\" or \"compare\", not both")

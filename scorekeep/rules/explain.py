@@ -2,19 +2,72 @@
 
 The English line is ``text.format(**params)``; the web pages translate `text` (it doubles as the
 message id) and fill in the same values, so every language shows the numbers the engine used.
+
+Seats inside a step are `Seat` and `Seats` values. The contract's English writes them as the
+contract numbers seats ("seat 0", "seats 1 and 3"); a page that knows the players renders the same
+step with names or its own seat labels through `Step.render`.
 """
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+def joined(items: Iterable[str], last: str = "and") -> str:
+    """``a, b and c``."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+class Seat(int):
+    """A seat (0 … players−1) named in an explanation: "seat 2" in the contract's English."""
+
+    __slots__ = ()
+
+    def __format__(self, spec: str) -> str:
+        return f"seat {int(self)}"
+
+
+class Seats(tuple):
+    """Several seats named together: "seats 0 and 2" (or "seat 1" when there is one)."""
+
+    __slots__ = ()
+
+    def __format__(self, spec: str) -> str:
+        if len(self) == 1:
+            return f"seat {self[0]}"
+        return "seats " + joined(str(seat) for seat in self)
+
+
+SeatName = Callable[[int], str]
+
+
+class Step(NamedTuple):
     text: str
-    params: Mapping[str, object] = field(default_factory=dict)
+    params: Mapping[str, object] = {}
 
     def __str__(self) -> str:
-        return self.text.format(**self.params) if self.params else self.text
+        return self.text.format_map(self.params) if self.params else self.text
+
+    def render(self, seat_name: SeatName, text: str | None = None) -> str:
+        """The step with every seat written by `seat_name` (a player's name, a 1-based label) and,
+        optionally, a translated `text` in place of the English template."""
+        template = self.text if text is None else text
+        if not self.params:
+            return template
+        return template.format(**{key: _relabel(value, seat_name) for key, value in self.params.items()})
+
+
+def _relabel(value: object, seat_name: SeatName) -> object:
+    if isinstance(value, Seat):
+        return seat_name(int(value))
+    if isinstance(value, Seats):
+        return joined(seat_name(seat) for seat in value)
+    return value
+
+
+_new_step = tuple.__new__
 
 
 class Explanation:
@@ -26,7 +79,8 @@ class Explanation:
         self.steps: list[Step] = []
 
     def __call__(self, text: str, **params: object) -> None:
-        self.steps.append(Step(text, params))
+        # tuple.__new__ skips NamedTuple's Python-level constructor: this runs ~8 times a deal.
+        self.steps.append(_new_step(Step, (text, params)))
 
     def freeze(self) -> tuple[Step, ...]:
         return tuple(self.steps)

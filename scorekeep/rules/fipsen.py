@@ -15,13 +15,12 @@ the number of add-ons, then (option ``durch_outranks``) Durch, then the seat nea
 
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .errors import IllegalDeal
 from .explain import Explanation
 from .fields import Option, Reader, boolean, check_choice, describe, is_empty, read_rules
-from .verdict import Comparison, Table, Verdict, options_json
+from .verdict import Comparison, RulesMemo, Table, Verdict, options_json
 
 SEATS: tuple[int, ...] = (3, 4)
 DEFAULT_SEATS = 4
@@ -177,7 +176,7 @@ def parse_rules(obj: object) -> Rules:
     return Rules(preset=values["preset"], durch_outranks=values["durch_outranks"])
 
 
-@lru_cache(maxsize=16)
+@RulesMemo
 def _rules_json(rules: Rules) -> dict[str, Any]:
     """The verdict's ``rules`` object, the same for every deal under one rule set."""
     return options_json(rules)

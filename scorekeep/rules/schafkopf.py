@@ -27,7 +27,7 @@ from .fields import (
     read_rules,
     words,
 )
-from .verdict import Table, Verdict, options_json
+from .verdict import RulesMemo, Table, Verdict, options_json
 
 SEATS: tuple[int, ...] = (4,)
 DEFAULT_SEATS = 4
@@ -447,7 +447,7 @@ def _read_ramsch(r: Reader, klopfer: int, bock: bool, table: Table) -> Deal:
 
 # --- scoring ----------------------------------------------------------------------------------
 
-_rules_json = functools.lru_cache(maxsize=256)(options_json)
+_rules_json = RulesMemo(options_json)
 
 
 def score(deal: Deal, rules: Rules, table: Table) -> Verdict:

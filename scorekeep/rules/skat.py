@@ -7,13 +7,12 @@ Three players; a fourth may sit in as dealer and sits the deal out.
 
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import lru_cache
 
 from .cards import ALL_CARDS, CARD_POINTS, parse_cards
 from .errors import IllegalDeal
 from .explain import Explanation
 from .fields import Reader, boolean, integer, is_empty, nullable, one_of, read_rules, words
-from .verdict import Table, Verdict, options_json
+from .verdict import RulesMemo, Table, Verdict, options_json
 
 SEATS = (3, 4)
 DEFAULT_SEATS = 3
@@ -139,6 +138,9 @@ CONTRACTS: dict[str, tuple[str, ...]] = {
     Contract.PASSED.value: (),
 }
 _CONTRACT_NAMES = tuple(c.value for c in Contract)
+_CONTRACT_BY_NAME = {c.value: c for c in Contract}
+# Members bound once: looking one up on the enum class costs a descriptor call on every deal.
+_GRAND, _NULL, _RAMSCH = Contract.GRAND, Contract.NULL, Contract.RAMSCH
 _ALL_FIELDS = frozenset({"contract"}.union(*CONTRACTS.values()))
 _WHAT = {
     **{c.value: f"a {c.value.capitalize()} game" for c in TRUMP_GAMES},
@@ -179,47 +181,52 @@ def parse_rules(obj: object) -> Rules:
     return Rules(**read_rules(obj, PRESETS, DEFAULT_PRESET, OPTIONS))
 
 
-@lru_cache(maxsize=256)
-def _rules_json(rules: Rules) -> dict:
-    return options_json(rules)
+_rules_json = RulesMemo(options_json)
 
 
-@lru_cache(maxsize=256)
+@RulesMemo
 def contracts(rules: Rules) -> tuple[str, ...]:
     """All contracts; when all pass the rule set plays either Ramsch or a void deal, not both."""
     skipped = Contract.PASSED if rules.passed == "ramsch" else Contract.RAMSCH
     return tuple(c.value for c in Contract if c is not skipped)
 
 
-@lru_cache(maxsize=1024)
-def deal_fields(contract: str, rules: Rules, table: Table) -> tuple[str, ...]:
+@RulesMemo
+def _fields(rules: Rules) -> dict[str, tuple[str, ...]]:
     gated = {"kontra": rules.kontra, "re": rules.kontra, "bock": rules.bock}
-    return tuple(f for f in CONTRACTS[contract] if gated.get(f, True))
+    return {contract: tuple(f for f in fields if gated.get(f, True)) for contract, fields in CONTRACTS.items()}
+
+
+def deal_fields(contract: str, rules: Rules, table: Table) -> tuple[str, ...]:
+    """The deal fields `contract` uses: Kontra, Re and Bock only where the rule set has them."""
+    return _fields(rules)[contract]
 
 
 # --- reading a deal ------------------------------------------------------------------------------
 
 def parse_deal(obj: object, rules: Rules, table: Table) -> Deal:
     r = Reader(obj, "deal", _ALL_FIELDS)
-    contract = Contract(r.choice("contract", _CONTRACT_NAMES, required=True))
-    if contract.value not in contracts(rules):
+    name = r.choice("contract", _CONTRACT_NAMES, required=True)
+    contract = _CONTRACT_BY_NAME[name]
+    if name not in contracts(rules):
         if contract is Contract.RAMSCH:
             raise IllegalDeal("deal.contract", "this rule set plays no Ramsch: when all pass the deal is void "
                               "(enter \"passed\"), unless the rules option passed is \"ramsch\"")
         raise IllegalDeal("deal.contract", "under this rule set a deal that all pass is played as Ramsch: "
                           "enter contract \"ramsch\" with each seat's card points and tricks")
-    for key, allowed, name, option in (("kontra", rules.kontra, "Kontra", "kontra"),
-                                       ("re", rules.kontra, "Re", "kontra"),
-                                       ("bock", rules.bock, "Bock", "bock")):
-        if not allowed and not is_empty(r.obj.get(key)):
-            raise IllegalDeal(f"deal.{key}", "{name} is not played under this rule set (the rules option "
-                              "{option} is off)", name=name, option=option)
-    r.reject_unused(deal_fields(contract.value, rules, table), _WHAT[contract.value])
+    if not (rules.kontra and rules.bock):
+        for key, allowed, said, option in (("kontra", rules.kontra, "Kontra", "kontra"),
+                                           ("re", rules.kontra, "Re", "kontra"),
+                                           ("bock", rules.bock, "Bock", "bock")):
+            if not allowed and not is_empty(r.obj.get(key)):
+                raise IllegalDeal(f"deal.{key}", "{name} is not played under this rule set (the rules option "
+                                  "{option} is off)", name=said, option=option)
+    r.reject_unused(_fields(rules)[name], _WHAT[name])
     if contract in TRUMP_GAMES:
         return _parse_trump_game(r, contract, rules, table)
-    if contract is Contract.NULL:
+    if contract is _NULL:
         return _parse_null(r, rules, table)
-    if contract is Contract.RAMSCH:
+    if contract is _RAMSCH:
         return _parse_ramsch(r, rules, table)
     return Deal(contract)
 
@@ -305,7 +312,7 @@ def _parse_trump_game(r: Reader, contract: Contract, rules: Rules, table: Table)
     tricks = r.int("declarer_tricks", 0, 10)
     if card_points is not None:
         _check_declarer_points(card_points, tricks)
-    if (fixed := rules.grand_ouvert_fixed) is not None and contract is Contract.GRAND and ouvert and bid > fixed:
+    if (fixed := rules.grand_ouvert_fixed) is not None and contract is _GRAND and ouvert and bid > fixed:
         raise IllegalDeal("deal.bid", "a Grand Ouvert is worth {fixed} under this rule set, so it cannot be "
                           "played on a bid of {bid}", fixed=fixed, bid=bid)
     kontra, re, bock = _doublings(r)
@@ -395,9 +402,9 @@ def _parse_ramsch(r: Reader, rules: Rules, table: Table) -> Deal:
 def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
     if deal.contract in TRUMP_GAMES:
         return _score_trump_game(deal, rules, table)
-    if deal.contract is Contract.NULL:
+    if deal.contract is _NULL:
         return _score_null(deal, rules, table)
-    if deal.contract is Contract.RAMSCH:
+    if deal.contract is _RAMSCH:
         return _score_ramsch(deal, rules, table)
     say = Explanation()
     say("All passed: the deal is void under this rule set (option passed = void); it counts as a deal, "
@@ -484,7 +491,7 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
     say("Multiplier {terms} = {multiplier}", terms=terms, multiplier=multiplier)
 
     overbid = False
-    if contract is Contract.GRAND and deal.ouvert and rules.grand_ouvert_fixed is not None:
+    if contract is _GRAND and deal.ouvert and rules.grand_ouvert_fixed is not None:
         value = rules.grand_ouvert_fixed
         say("A Grand Ouvert has the fixed value {value} under this rule set (option grand_ouvert_fixed)",
             value=value)

@@ -1,9 +1,10 @@
 """What every game's scoring returns: the table it was played at and the verdict."""
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .explain import Step
+from .explain import SeatName, Step
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +33,12 @@ class Verdict:
 
     @property
     def explanation(self) -> list[str]:
-        return [str(step) for step in self.steps]
+        """The contract's English lines (seats written as the contract numbers them)."""
+        return [text.format_map(params) if params else text for text, params in self.steps]
+
+    def explain(self, seat_name: SeatName) -> list[str]:
+        """The lines with each seat written by `seat_name` — a player's name or a page's label."""
+        return [step.render(seat_name) for step in self.steps]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -58,7 +64,12 @@ class Comparison:
 
     @property
     def explanation(self) -> list[str]:
-        return [str(step) for step in self.steps]
+        """The contract's English lines (seats written as the contract numbers them)."""
+        return [text.format_map(params) if params else text for text, params in self.steps]
+
+    def explain(self, seat_name: SeatName) -> list[str]:
+        """The lines with each seat written by `seat_name` — a player's name or a page's label."""
+        return [step.render(seat_name) for step in self.steps]
 
     def to_json(self) -> dict[str, Any]:
         return {"ok": True, "game": self.game, "rules": self.rules, "higher": self.higher,
@@ -79,3 +90,27 @@ def _jsonable(value: object) -> object:
     if isinstance(value, dict):
         return {k: _jsonable(v) for k, v in value.items()}
     return value
+
+
+class RulesMemo:
+    """A value derived from a rule set, computed once per rule-set object.
+
+    A table sends the same rule set with every deal (and `judge` reuses the parsed object), so
+    deriving per object beats hashing a dataclass of a dozen options on every deal. The memo keeps
+    the rule set alive beside its value, so an id is never reused while it is remembered.
+    """
+
+    __slots__ = ("compute", "memo")
+
+    def __init__(self, compute: Callable[[Any], Any]) -> None:
+        self.compute = compute
+        self.memo: dict[int, tuple[object, Any]] = {}
+
+    def __call__(self, rules: object) -> Any:
+        entry = self.memo.get(id(rules))
+        if entry is not None and entry[0] is rules:
+            return entry[1]
+        value = self.compute(rules)
+        if len(self.memo) < 4096:
+            self.memo[id(rules)] = (rules, value)
+        return value

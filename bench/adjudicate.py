@@ -1,0 +1,240 @@
+"""Benchmark the scoring engine: in-process per game, and through one `manage.py adjudicate` process.
+
+    .venv/bin/python bench/adjudicate.py [--deals N] [--cli-deals N] [--seconds S] [--seed K]
+
+Random valid deals are made by dealing a real shuffled pack into tricks, so card points and tricks
+always agree; each candidate goes through the engine once and only accepted ones are kept (a
+benchmark of valid deals). Run by hand, never by the test suite; results go to docs/PERFORMANCE.md.
+Targets (issue 2): >= 50,000 deals/s in-process for each game; 100,000 deals through the command
+line in under 10 s on the 2-core machine.
+"""
+
+import argparse
+import json
+import os
+import platform
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from scorekeep.rules import adjudicate, skat  # noqa: E402
+
+SKAT_POINTS = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
+SKAT_PACK = [s + r for s in "CSHD" for r in SKAT_POINTS]
+KOP_POINTS = {"A": 11, "10": 10, "Q": 3, "J": 2}
+KOP_PACK = [s + r for s in "CSHD" for r in KOP_POINTS]
+
+
+def deal_tricks(rng: random.Random, pack: list[str], points: dict[str, int], per_trick: int, takers: list[int],
+                seats: int, leftover: int = 0, skat_to: int | None = None) -> tuple[list[int], list[int]]:
+    """Shuffle the pack, give each trick to a random taker; returns points and tricks per seat. The
+    cards left over (the skat) go to `skat_to`, or with the last trick."""
+    cards = pack[:]
+    rng.shuffle(cards)
+    pts, tricks = [0] * seats, [0] * seats
+    n_tricks = (len(cards) - leftover) // per_trick
+    seat = 0
+    for i in range(n_tricks):
+        seat = rng.choice(takers)
+        tricks[seat] += 1
+        pts[seat] += sum(points[c[1:]] for c in cards[i * per_trick:(i + 1) * per_trick])
+    pts[seat if skat_to is None else skat_to] += sum(points[c[1:]] for c in cards[n_tricks * per_trick:])
+    return pts, tricks
+
+
+def skat_request(rng: random.Random) -> dict:
+    preset = rng.choice(["classic", "isko"])
+    players = rng.choice([3, 3, 4])
+    dealer = rng.randrange(players)
+    active = [s for s in range(players) if not (players == 4 and s == dealer)]
+    declarer = rng.choice(active)
+    kind = rng.random()
+    request = {"game": "skat", "rules": {"preset": preset}, "players": players, "dealer": dealer}
+    if kind < 0.08:
+        pts, tricks = deal_tricks(rng, SKAT_PACK, SKAT_POINTS, 3, active, players, leftover=2)
+        if preset == "isko":
+            request["rules"]["passed"] = "ramsch"
+        request["deal"] = {"contract": "ramsch", "points": pts, "tricks": tricks}
+        return request
+    if kind < 0.18:
+        hand, ouvert = rng.random() < 0.3, rng.random() < 0.2
+        request["deal"] = {"contract": "null", "declarer": declarer, "bid": rng.choice([18, 20, 22, 23]),
+                           "hand": hand, "ouvert": ouvert, "declarer_tricks": rng.choice([0, 0, 0, 1, 2])}
+        return request
+    contract = rng.choice(["clubs", "spades", "hearts", "diamonds", "grand"])
+    # The declarer (side 0) against the defence (side 1); the skat counts for the declarer.
+    pts, tricks = deal_tricks(rng, SKAT_PACK, SKAT_POINTS, 3, [0, 0, 1], 2, leftover=2, skat_to=0)
+    cards = SKAT_PACK[:]
+    rng.shuffle(cards)
+    hand = rng.random() < 0.25
+    top = 4 if contract == "grand" else 11
+    deal = {"contract": contract, "declarer": declarer,
+            "bid": rng.choice([b for b in sorted(skat.BID_VALUES) if b <= 72]),
+            "hand": hand, "card_points": pts[0], "declarer_tricks": tricks[0]}
+    if rng.random() < 0.3:
+        deal["cards"] = cards[:12]
+    else:
+        deal["matadors"] = rng.randint(1, min(top, 4)) * rng.choice([1, -1])
+    if hand and rng.random() < 0.15:
+        deal["announced"] = "schneider"
+    if preset == "classic" and rng.random() < 0.1:
+        deal["kontra"] = True
+    request["deal"] = deal
+    return request
+
+
+def schafkopf_request(rng: random.Random) -> dict:
+    preset = rng.choice(["classic", "bsv", "sauspiel"])
+    request = {"game": "schafkopf", "rules": {"preset": preset}, "players": 4}
+    declarer = rng.randrange(4)
+    kind = rng.random()
+    if kind < 0.08 and preset != "classic":
+        pts, tricks = deal_tricks(rng, SKAT_PACK, SKAT_POINTS, 4, [0, 1, 2, 3], 4)
+        request["deal"] = {"contract": "ramsch", "points": pts, "tricks": tricks}
+        return request
+    side = [declarer]
+    if kind < 0.7:
+        contract = "sauspiel"
+        partner = rng.choice([s for s in range(4) if s != declarer])
+        side.append(partner)
+    else:
+        contract = rng.choice(["wenz", "solo", "solo"])
+        partner = None
+    takers = [0] * len(side) + [1] * (4 - len(side))
+    pts, tricks = deal_tricks(rng, SKAT_PACK, SKAT_POINTS, 4, takers, 2)
+    deal = {"contract": contract, "declarer": declarer, "card_points": pts[0], "declarer_tricks": tricks[0],
+            "laufende": rng.choice([0, 0, 1, 2, 3, 4])}
+    if partner is not None:
+        deal["partner"] = partner
+    if contract == "solo":
+        deal["trump"] = rng.choice("CSHD")
+    if rng.random() < 0.2:
+        deal["doublings"] = 1
+    if preset != "classic" and rng.random() < 0.2:
+        deal["klopfer"] = rng.randint(1, 2)
+    request["deal"] = deal
+    return request
+
+
+def kop_request(rng: random.Random) -> dict:
+    preset = rng.choice(["classic", "wolsztyn", "koscian"])
+    contract = rng.choice(["normal", "normal", "normal", "wesele", "cicha", "zolo", "zolo_du"])
+    seats = list(range(4))
+    rng.shuffle(seats)
+    old = sorted(seats[:2]) if contract in ("normal", "wesele") else [seats[0]]
+    takers = [0] * len(old) + [1] * (4 - len(old))
+    pts, tricks = deal_tricks(rng, KOP_PACK, KOP_POINTS, 4, takers, 2)
+    doublings: list[int] = []
+    young = [s for s in range(4) if s not in old]
+    for i in range(rng.choice([0, 0, 1, 2])):
+        doublings.append(rng.choice(young) if i % 2 == 0 else old[0])
+    deal = {"contract": contract, "old": old, "card_points": pts[0], "old_tricks": tricks[0],
+            "doublings": doublings}
+    return {"game": "kop", "rules": {"preset": preset}, "players": 4, "dealer": 3, "deal": deal}
+
+
+def fipsen_request(rng: random.Random) -> dict:
+    players = rng.choice([3, 4])
+    declarer = rng.randrange(players)
+    kind = rng.random()
+    if kind < 0.1:
+        deal = {"contract": "kieker", "declarer": declarer, "ruten": rng.random() < 0.3}
+        if rng.random() < 0.3:
+            deal["surrendered"] = True
+        else:
+            deal["tricks_taken"] = rng.randint(3, 5)
+    elif kind < 0.13:
+        deal = {"contract": "siebener_fips", "declarer": declarer}
+    else:
+        bid = rng.randint(2, 5)
+        deal = {"contract": "tricks", "declarer": declarer, "bid": bid, "hand": rng.random() < 0.3,
+                "ruten": rng.random() < 0.2, "durch": rng.random() < 0.1, "tricks_taken": rng.randint(0, 5)}
+    return {"game": "fipsen", "rules": {"preset": "classic"}, "players": players, "dealer": players - 1,
+            "deal": deal}
+
+
+MAKERS = {"skat": skat_request, "schafkopf": schafkopf_request, "kop": kop_request, "fipsen": fipsen_request}
+
+
+def valid_requests(game: str, n: int, rng: random.Random) -> list[dict]:
+    made: list[dict] = []
+    refused = 0
+    while len(made) < n:
+        request = MAKERS[game](rng)
+        if adjudicate(request)["ok"]:
+            made.append(request)
+        else:
+            refused += 1
+            if refused > 10 * n:
+                raise SystemExit(f"{game}: the generator makes too many refused deals: "
+                                 f"{adjudicate(request)['errors']}")
+    return made
+
+
+def in_process(requests: list[dict], seconds: float) -> float:
+    """Deals per CPU-second through adjudicate(), best of three runs of about `seconds` each.
+
+    CPU time, not wall time: the work is single-threaded and CPU-bound, and CPU time stays fair when
+    other work shares the 2 cores (the wall-clock rate is the same on an idle machine).
+    """
+    best = 0.0
+    for _ in range(3):
+        count, start = 0, time.process_time()
+        while (elapsed := time.process_time() - start) < seconds:
+            for request in requests:
+                adjudicate(request)
+            count += len(requests)
+        best = max(best, count / elapsed)
+    return best
+
+
+def through_cli(requests: list[dict]) -> tuple[float, int, int]:
+    """Wall seconds, exit status and peak memory (KiB) of one `manage.py adjudicate` run over a file."""
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as fh:
+        for request in requests:
+            fh.write(json.dumps(request) + "\n")
+        path = fh.name
+    try:
+        start = time.perf_counter()
+        with open(os.devnull, "w") as sink:
+            proc = subprocess.run([sys.executable, "manage.py", "adjudicate", path], cwd=ROOT, stdout=sink)
+        elapsed = time.perf_counter() - start
+    finally:
+        os.unlink(path)
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return elapsed, proc.returncode, peak
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deals", type=int, default=2000, help="distinct valid deals per game in process")
+    ap.add_argument("--cli-deals", type=int, default=100_000, help="deals through the command line")
+    ap.add_argument("--seconds", type=float, default=2.0, help="length of each in-process run")
+    ap.add_argument("--seed", type=int, default=2026)
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+
+    print(f"# {platform.python_implementation()} {platform.python_version()} on {platform.machine()}, "
+          f"{os.cpu_count()} cores")
+    pools = {game: valid_requests(game, args.deals, rng) for game in MAKERS}
+    for game, requests in pools.items():
+        rate = in_process(requests, args.seconds)
+        print(f"in-process  {game:<10} {rate:>10,.0f} deals per CPU-second  "
+              f"({'meets' if rate >= 50_000 else 'MISSES'} 50,000)")
+
+    mixed = [pools[game][i % args.deals] for i in range(args.cli_deals) for game in (list(MAKERS)[i % 4],)]
+    elapsed, status, peak = through_cli(mixed)
+    verdict = "meets" if elapsed < 10 and status == 0 else "MISSES"
+    print(f"command line {len(mixed):,} mixed deals in {elapsed:.2f} s = {len(mixed) / elapsed:,.0f} deals/s, "
+          f"exit {status}, peak memory {peak / 1024:.0f} MiB  ({verdict} 10 s)")
+
+
+if __name__ == "__main__":
+    main()
