@@ -19,16 +19,20 @@ CARD_POINTS = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0
 ALL_CARDS = frozenset(s + r for s in SUITS for r in RANKS)
 
 
-def parse_cards(value: object, field: str, count: int, pack: frozenset[str] = ALL_CARDS) -> tuple[str, ...]:
-    """A list of `count` distinct cards from `pack`, as written in the contract."""
-    if not isinstance(value, list) or len(value) != count:
+def parse_cards(value: object, field: str, count: int | tuple[int, ...],
+                pack: frozenset[str] = ALL_CARDS) -> tuple[str, ...]:
+    """A list of `count` distinct cards from `pack` (a count, or the counts allowed), as the
+    contract writes cards."""
+    counts = (count,) if isinstance(count, int) else count
+    ranks = ", ".join(rank for rank in RANKS if any(card[1:] == rank for card in pack))
+    if not isinstance(value, list) or len(value) not in counts:
         raise IllegalDeal(field, "must be a list of {n} cards such as \"CJ\" or \"H10\", not {got}",
-                          n=count, got=describe(value))
+                          n=" or ".join(map(str, counts)), got=describe(value))
     seen: set[str] = set()
     for i, card in enumerate(value):
         if type(card) is not str or card not in pack:
             raise IllegalDeal(f"{field}.{i}", "is not a card of this pack: write suit (C, S, H, D) and rank "
-                              "(A, 10, K, Q, J, 9, 8, 7), e.g. \"CJ\", not {got}", got=describe(card))
+                              "({ranks}), e.g. \"CJ\", not {got}", ranks=ranks, got=describe(card))
         if card in seen:
             raise IllegalDeal(f"{field}.{i}", "{card} is listed twice", card=card)
         seen.add(card)

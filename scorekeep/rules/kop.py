@@ -20,7 +20,7 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
 
-from .cards import SUITS
+from .cards import SUITS, parse_cards
 from .errors import IllegalDeal
 from .explain import Explanation, Seat, Seats
 from .fields import Option, Reader, boolean, check_int, describe, integer, nullable, one_of, read_rules, words
@@ -147,19 +147,7 @@ class TrumpOrder:
     kind = "json"
 
     def __call__(self, value: object, field: str) -> list[str]:
-        if not isinstance(value, list) or len(value) not in (12, 14):
-            raise IllegalDeal(field, "must be a list of 12 or 14 cards of the Kop pack from the highest "
-                              "trump down, such as [\"HA\", \"H10\", \"CQ\", …], not {got}",
-                              got=describe(value))
-        seen: set[str] = set()
-        for i, card in enumerate(value):
-            if type(card) is not str or card not in CARDS:
-                raise IllegalDeal(f"{field}.{i}", "is not a card of the Kop pack: write suit (C, S, H, D) "
-                                  "and rank (A, 10, Q, J), e.g. \"CQ\", not {got}", got=describe(card))
-            if card in seen:
-                raise IllegalDeal(f"{field}.{i}", "{card} is listed twice", card=card)
-            seen.add(card)
-        return list(value)
+        return list(parse_cards(value, field, (12, 14), CARDS))
 
 
 class RoundPlacing:

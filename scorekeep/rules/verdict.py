@@ -33,11 +33,9 @@ class Verdict:
 
     @property
     def explanation(self) -> list[str]:
-        """The contract's English lines (seats written as the contract numbers them)."""
-        return [text.format_map(params) if params else text for text, params in self.steps]
+        return english(self.steps)
 
     def explain(self, seat_name: SeatName) -> list[str]:
-        """The lines with each seat written by `seat_name` — a player's name or a page's label."""
         return [step.render(seat_name) for step in self.steps]
 
     def to_json(self) -> dict[str, Any]:
@@ -64,16 +62,20 @@ class Comparison:
 
     @property
     def explanation(self) -> list[str]:
-        """The contract's English lines (seats written as the contract numbers them)."""
-        return [text.format_map(params) if params else text for text, params in self.steps]
+        return english(self.steps)
 
     def explain(self, seat_name: SeatName) -> list[str]:
-        """The lines with each seat written by `seat_name` — a player's name or a page's label."""
         return [step.render(seat_name) for step in self.steps]
 
     def to_json(self) -> dict[str, Any]:
         return {"ok": True, "game": self.game, "rules": self.rules, "higher": self.higher,
                 "explanation": self.explanation}
+
+
+def english(steps: tuple[Step, ...]) -> list[str]:
+    """The contract's English lines (seats written as the contract numbers them); `explain(seat_name)`
+    on a verdict writes each seat by `seat_name` instead — a player's name or a page's label."""
+    return [text.format_map(params) if params else text for text, params in steps]
 
 
 def options_json(rules: object) -> dict[str, Any]:
