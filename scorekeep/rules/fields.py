@@ -27,7 +27,7 @@ def describe(value: object) -> str:
     if isinstance(value, (int, float)):
         return str(value)
     if isinstance(value, list):
-        return "a list"
+        return f"a list of {len(value)}"
     return "an object"
 
 
