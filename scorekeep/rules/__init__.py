@@ -35,10 +35,11 @@ def judge(request: object) -> Verdict | Comparison:
         raise IllegalDeal("request", "must be a JSON object with \"game\" and \"deal\", not {got}",
                           got=describe(request))
     game = request.get("game")
-    if game is None:
-        raise IllegalDeal("game", "is required: one of {allowed}", allowed=words(f'"{g}"' for g in GAMES))
-    check_choice(game, "game", GAMES)
-    module = GAMES[game]
+    module = GAMES.get(game) if type(game) is str else None
+    if module is None:
+        if game is None:
+            raise IllegalDeal("game", "is required: one of {allowed}", allowed=words(f'"{g}"' for g in GAMES))
+        check_choice(game, "game", GAMES)
     r = Reader(request, "", _FIELDS[game])
     players = request.get("players", module.DEFAULT_SEATS)
     if players is None:
@@ -48,7 +49,7 @@ def judge(request: object) -> Verdict | Comparison:
                           seats=words(module.SEATS), got=describe(players))
     dealer = r.int("dealer", 0, players - 1, default=players - 1)
     rules = _rules(module, request.get("rules"))
-    table = Table(players, dealer)
+    table = _TABLES[players, dealer]
     if r.has("compare"):
         if r.has("deal"):
             raise IllegalDeal("compare", "a request settles either a deal or a bidding dispute: "
@@ -61,6 +62,10 @@ def judge(request: object) -> Verdict | Comparison:
     return module.score(deal, rules, table)
 
 
+# Every table there can be, made once (seats are few): Table objects are immutable.
+_TABLES = {(players, dealer): Table(players, dealer)
+           for module in GAMES.values() for players in module.SEATS for dealer in range(players)}
+
 _RULES_CACHE: dict[tuple, object] = {}
 
 
@@ -72,11 +77,14 @@ def _rules(module: ModuleType, obj: object) -> object:
     """
     if not isinstance(obj, dict) or len(_RULES_CACHE) > 4096:
         return module.parse_rules(obj)
-    try:
-        key = (module.__name__, *((k, type(v), v) for k, v in obj.items()))
-        hash(key)
-    except TypeError:
-        return module.parse_rules(obj)
+    if len(obj) == 1 and type(preset := obj.get("preset")) is str:
+        key: tuple = (module.__name__, preset)  # the common case: a preset alone
+    else:
+        try:
+            key = (module.__name__, *((k, type(v), v) for k, v in obj.items()))
+            hash(key)
+        except TypeError:
+            return module.parse_rules(obj)
     rules = _RULES_CACHE.get(key)
     if rules is None:
         rules = _RULES_CACHE[key] = module.parse_rules(obj)

@@ -26,7 +26,8 @@ class Seat(int):
     __slots__ = ()
 
     def __format__(self, spec: str) -> str:
-        return f"seat {int(self)}"
+        text = _SEAT_TEXT.get(self)
+        return text if text is not None else f"seat {int(self)}"
 
 
 class Seats(tuple):
@@ -35,9 +36,17 @@ class Seats(tuple):
     __slots__ = ()
 
     def __format__(self, spec: str) -> str:
-        if len(self) == 1:
-            return f"seat {self[0]}"
-        return "seats " + joined(str(seat) for seat in self)
+        text = _SEATS_TEXT.get(self)
+        if text is None:
+            text = f"seat {self[0]}" if len(self) == 1 else "seats " + joined(str(seat) for seat in self)
+            if len(_SEATS_TEXT) < 1024:
+                _SEATS_TEXT[tuple(self)] = text
+        return text
+
+
+# The English of seats, written once: explanations name seats on every deal.
+_SEAT_TEXT = {seat: f"seat {seat}" for seat in range(8)}
+_SEATS_TEXT: dict[tuple[int, ...], str] = {}
 
 
 SeatName = Callable[[int], str]
