@@ -238,7 +238,8 @@ BARE_WORD = re.compile(r"(?=[0-9]*[A-Za-z_])[A-Za-z0-9_]+")
 
 
 def seat_label(seat: int) -> str:
-    """Seats are numbered from 0 in the contract; people count from 1."""
+    """How the page names a seat, in its inputs and in the engine's sentences alike: the contract
+    numbers seats from 0; people count from 1."""
     return gettext("Seat %(number)s") % {"number": seat + 1}
 
 
@@ -248,9 +249,9 @@ def signed(number: int) -> str:
 
 
 def engine_message(err: IllegalDeal) -> str:
-    """The engine's sentence, its template translated and filled with the engine's own values."""
-    text = gettext(err.text)
-    return text.format(**err.params) if err.params else text
+    """The engine's sentence, its template translated and filled with the engine's own values,
+    each seat named as the page names it."""
+    return err.render(seat_label, gettext(err.text))
 
 
 def carries(value: object) -> bool:
@@ -929,8 +930,8 @@ class DisputeForm(forms.Form):
 
 
 def translated(result: Verdict | Comparison | None) -> list[str]:
-    """The explanation lines, each template translated and filled with the engine's values."""
+    """The explanation lines, each template translated and filled with the engine's values, each
+    seat named as the page names it (what `result.explain(seat_label)` gives, translated)."""
     if result is None:
         return []
-    return [gettext(step.text).format(**step.params) if step.params else gettext(step.text)
-            for step in result.steps]
+    return [step.render(seat_label, gettext(step.text)) for step in result.steps]

@@ -102,6 +102,23 @@ def test_bad_fields_get_400_naming_the_field(client: Client, grand_with_two: dic
     assert says in error["message"]
 
 
+DEALER_DECLARES = {"game": "skat", "players": 4, "dealer": 1,
+                   "deal": {"contract": "clubs", "declarer": 1, "bid": 18, "matadors": 1, "card_points": 70}}
+SAUSPIEL = {"game": "schafkopf", "deal": {"contract": "sauspiel", "declarer": 2, "partner": 0, "called_ace": "C",
+                                          "card_points": 70}}
+
+
+def test_seats_are_written_as_the_contract_numbers_them_from_0(client: Client) -> None:
+    """Pages name seats their own way (Seat 1 …); the contract's English counts from 0."""
+    assert the_error(post_json(client, DEALER_DECLARES))["message"] == (
+        "seat 1 deals at this 4-seat table and sits the deal out, so cannot declare; the declarer is one of "
+        "seats 0, 2 and 3")
+    explanation = post_json(client, SAUSPIEL).json()["explanation"]
+    assert explanation[0] == ("Sauspiel: seat 2 called the Sau of Eichel (clubs), partner seat 0; price 10 "
+                              "(price_partner)")
+    assert explanation[-1] == "value 10, a partner game: seats 2 and 0 each receive it, seats 1 and 3 each pay it"
+
+
 @pytest.mark.parametrize(("body", "content_type", "says"), [
     (b'{"game": "skat",', "application/json", "is not valid JSON: Expecting property name"),
     (b'{"game": "skat" "deal": {}}', "application/json", "line 1, column 17"),

@@ -218,6 +218,22 @@ def test_bad_fields_are_rejected_naming_the_field(grand_with_two: dict, change, 
     assert says in error["message"]
 
 
+DEALER_DECLARES = {"game": "skat", "players": 4, "dealer": 1,
+                   "deal": {"contract": "clubs", "declarer": 1, "bid": 18, "matadors": 1, "card_points": 70}}
+SAUSPIEL = {"game": "schafkopf", "deal": {"contract": "sauspiel", "declarer": 2, "partner": 0, "called_ace": "C",
+                                          "card_points": 70}}
+
+
+def test_seats_are_written_as_the_contract_numbers_them_from_0() -> None:
+    """Pages name seats their own way (Seat 1 …); the contract's English counts from 0."""
+    status, [rejected, verdict] = adjudicate(line(DEALER_DECLARES) + line(SAUSPIEL))
+
+    assert status == 1
+    assert the_error(rejected)["message"].startswith("seat 1 deals at this 4-seat table")
+    assert the_error(rejected)["message"].endswith("the declarer is one of seats 0, 2 and 3")
+    assert verdict["explanation"][0].startswith("Sauspiel: seat 2 called the Sau of Eichel (clubs), partner seat 0")
+
+
 @pytest.mark.parametrize(("text", "says"), [
     (b'{"game": "skat", "game": "kop"}', 'the key "game" appears twice'),
     (b'{"game": "skat", "deal": {"card_points": NaN}}', "NaN is not a JSON number"),

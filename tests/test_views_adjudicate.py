@@ -14,7 +14,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeep.rules import adjudicate
+from scorekeep.rules import IllegalDeal, adjudicate, judge
 from tests.rules import vectors
 
 URL = "/adjudicate/"
@@ -178,6 +178,11 @@ def shown_request(page: Page) -> dict:
     return json.loads(unescape(page.html[start:page.html.index("</code></pre>", start)]))
 
 
+def page_seat(seat: int) -> str:
+    """How the page names a seat, everywhere it shows one: Seat 1 … Seat n (the contract counts from 0)."""
+    return f"Seat {seat + 1}"
+
+
 def minus(number: int) -> str:
     return f"{number:+d}".replace("-", "\N{MINUS SIGN}") if number else "0"
 
@@ -298,7 +303,6 @@ def test_inputs_fit_their_values(client: Client) -> None:
     page = get(client, values)[1]
     # seats: 1-based labels, the contract's 0-based values
     assert '<option value="0">Seat 1</option>' in page.html and '<option value="2">Seat 3</option>' in page.html
-    assert "count from 0" in page.html
     # numbers: a number keypad and the contract's range
     card_points = page.input("card_points")
     assert (card_points["type"], card_points["inputmode"], card_points["min"], card_points["max"]) == (
@@ -427,7 +431,7 @@ def test_a_deal_entered_on_the_page_gets_the_engines_verdict(client: Client, vec
             assert f"Seat {seat + 1} {minus(score)} {minus(points)}" in verdict
     if "won" in expect:
         assert {True: "Won", False: "Lost", None: "No declaring side"}[expect["won"]] in verdict
-    for line in engine["explanation"]:
+    for line in judge(request).explain(page_seat):
         assert " ".join(line.split()) in verdict
     assert adjudicate(shown_request(page))["scores"] == engine["scores"]
 
@@ -468,13 +472,14 @@ def test_fipsen_bidding_dispute_says_which_bid_is_higher(client: Client) -> None
                    "compare-1-bid": ["kieker"], "compare-1-seat": ["2"], "compare": ["1"]})
     status, page = get(client, values)
     assert status == 200
-    engine = adjudicate({"game": "fipsen", "players": 4, "dealer": 3, "rules": {"preset": "classic"},
-                         "compare": [{"bid": 3, "hand": True, "seat": 0}, {"kieker": True, "seat": 2}]})
-    assert engine["higher"] == 1
+    engine = judge({"game": "fipsen", "players": 4, "dealer": 3, "rules": {"preset": "classic"},
+                    "compare": [{"bid": 3, "hand": True, "seat": 0}, {"kieker": True, "seat": 2}]})
+    assert engine.higher == 1
     comparison = page.text("comparison")
     assert comparison.startswith("Second bid is higher")
-    for line in engine["explanation"]:
+    for line in engine.explain(page_seat):
         assert " ".join(line.split()) in comparison
+    assert "bid 0: 3 Hand by Seat 1: trick count 3" in comparison
     assert "Enter the deal above" in page.text("verdict")  # the deal itself was not asked about
 
 
@@ -524,13 +529,13 @@ def test_comparison_comes_along_with_a_verdict_update(client: Client) -> None:
         "schafkopf-partner-is-declarer", "kop-same-seat-twice", "kop-no-trick-but-points", "fipsen-bid-6"])
 def test_an_illegal_deal_shows_the_message_at_its_input_and_keeps_what_was_typed(
         client: Client, request_: dict, slot: str, says: str) -> None:
-    engine = adjudicate(request_)
-    assert engine["ok"] is False
+    with pytest.raises(IllegalDeal) as caught:
+        judge(request_)
     status, page = enter(client, request_)
     assert status == 200
     message = page.text(f"err-{slot}")
     assert message and says in message
-    assert engine["errors"][0]["message"] in message
+    assert caught.value.render(page_seat) in message
     assert "Not settled yet" in page.text("verdict")
     assert f'href="#row-{slot}"' in page.html
     for key, value in request_["deal"].items():  # nothing entered is lost
@@ -541,6 +546,50 @@ def test_an_illegal_deal_shows_the_message_at_its_input_and_keeps_what_was_typed
         assert page.value("cards") == " ".join(request_["deal"]["cards"])
     if "doublings" in request_["deal"]:
         assert page.value("doublings") == " ".join(str(s + 1) for s in request_["deal"]["doublings"])
+
+
+SAUSPIEL = {"game": "schafkopf", "rules": {"preset": "classic"}, "players": 4,
+            "deal": {"contract": "sauspiel", "declarer": 2, "partner": 0, "called_ace": "C", "card_points": 70}}
+DEALER_DECLARES = {"game": "skat", "rules": {"preset": "classic"}, "players": 4, "dealer": 1,
+                   "deal": {"contract": "clubs", "declarer": 1, "bid": 18, "matadors": 1, "card_points": 70}}
+
+
+def test_the_explanation_names_seats_as_the_page_does(client: Client) -> None:
+    _status, page = enter(client, SAUSPIEL)
+    verdict = page.text("verdict")
+    assert "Sauspiel: Seat 3 called the Sau of Eichel (clubs), partner Seat 1; price 10 (price_partner)" in verdict
+    assert "value 10, a partner game: Seat 3 and Seat 1 each receive it, Seat 2 and Seat 4 each pay it" in verdict
+    assert "seat 2" not in verdict  # no line counts from 0 …
+    assert "The explanation counts" not in page.html
+    # … only the JSON request does, as the contract says, and the page says so beside it
+    assert shown_request(page)["deal"]["declarer"] == 2
+    assert "In the request seats count from 0" in verdict
+    assert adjudicate(SAUSPIEL)["explanation"][0] == (
+        "Sauspiel: seat 2 called the Sau of Eichel (clubs), partner seat 0; price 10 (price_partner)")
+
+
+def test_an_engine_message_names_seats_as_the_page_does(client: Client) -> None:
+    _status, page = enter(client, DEALER_DECLARES)
+    said = ("Seat 2 deals at this 4-seat table and sits the deal out, so cannot declare; the declarer is one of "
+            "Seat 1, Seat 3 and Seat 4")
+    assert page.text("err-declarer") == said
+    assert said in page.text("verdict")  # the list of what to check repeats it
+    assert adjudicate(DEALER_DECLARES)["errors"] == [{"field": "deal.declarer", "message": (
+        "seat 1 deals at this 4-seat table and sits the deal out, so cannot declare; the declarer is one of "
+        "seats 0, 2 and 3")}]
+
+
+@pytest.mark.parametrize(("typed", "says"), [
+    ("4 3 3", "Seat 3 doubles twice in a row"),
+    ("3 1", "the lone player (Seat 3) may not make the first call"),
+], ids=["same-seat-twice", "lone-player-calls-first"])
+def test_kop_doubling_messages_name_seats_as_typed(client: Client, typed: str, says: str) -> None:
+    values = opened(client, "kop").form()
+    values.update({"contract": ["zolo"]})
+    values = get(client, values)[1].form()
+    values.update({"old": ["2"], "card_points": ["61"], "old_tricks": ["2"], "doublings": [typed]})
+    _status, page = get(client, values)
+    assert says in page.text("err-doublings")
 
 
 def test_a_missing_value_is_asked_for_quietly_where_it_goes(client: Client) -> None:

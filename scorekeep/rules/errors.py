@@ -2,6 +2,8 @@
 
 from collections.abc import Mapping
 
+from .explain import SeatName, Step
+
 
 class IllegalDeal(ValueError):
     """A request the rules cannot score: the field at fault and a sentence a player understands.
@@ -9,7 +11,8 @@ class IllegalDeal(ValueError):
     `field` is the dotted path from the request's top (``deal.card_points``, ``rules.kontra``,
     ``compare.1.bid``). `text` is an English template in ``str.format`` style and `params` its
     values, so the web pages can translate the template and fill in the same numbers; `message`
-    is the English sentence the contract returns.
+    is the English sentence the contract returns. Seats among the params are `Seat` and `Seats`
+    values, as in an explanation step, so `render` can write them the way a page names them.
     """
 
     def __init__(self, field: str, text: str, **params: object) -> None:
@@ -18,6 +21,11 @@ class IllegalDeal(ValueError):
         self.params: Mapping[str, object] = params
         self.message = text.format(**params) if params else text
         super().__init__(f"{field}: {self.message}")
+
+    def render(self, seat_name: SeatName, text: str | None = None) -> str:
+        """The message with every seat written by `seat_name` (a player's name, a 1-based label) and,
+        optionally, a translated `text` in place of the English template — as `Step.render` does."""
+        return Step(self.text, self.params).render(seat_name, text)
 
     def to_json(self) -> dict:
         return {"field": self.field, "message": self.message}

@@ -18,7 +18,7 @@ from enum import StrEnum
 from typing import Any, NamedTuple
 
 from .errors import IllegalDeal
-from .explain import Explanation
+from .explain import Explanation, Seat
 from .fields import Option, Reader, boolean, check_choice, describe, is_empty, read_rules
 from .verdict import Comparison, RulesMemo, Table, Verdict, options_json
 
@@ -246,8 +246,8 @@ def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
         return _score_kieker(deal, rules, table)
     say = Explanation()
     if deal.contract is Contract.SIEBENER_FIPS:
-        say("Siebener Fips: seat {seat} holds it and scores +{value}; the deal ends (RULES.md Fipsen)",
-            seat=deal.declarer, value=SIEBENER_FIPS_VALUE)
+        say("Siebener Fips: {seat} holds it and scores +{value}; the deal ends (RULES.md Fipsen)",
+            seat=Seat(deal.declarer), value=SIEBENER_FIPS_VALUE)
         return _verdict(rules, table, True, SIEBENER_FIPS_VALUE, deal.declarer, SIEBENER_FIPS_VALUE, say)
     say("all passed: no game is played and every entry is 0 (RULES.md Fipsen)")
     return Verdict("fipsen", _rules_json(rules), None, 0, (0,) * table.players, say.freeze())
@@ -257,20 +257,20 @@ def _score_tricks(deal: Deal, rules: Rules, table: Table) -> Verdict:
     """A trick bid of n with k add-ons is worth n × 2^k; won with at least n tricks, with Durch all
     five; won +value, lost −2 × value (RULES.md Fipsen)."""
     say = Explanation()
-    bid, seat, taken = deal.bid, deal.declarer, deal.tricks_taken
+    bid, seat, taken = deal.bid, Seat(deal.declarer), deal.tricks_taken
     names = add_ons(bid, deal.hand, deal.ruten, deal.durch)
     multiplier = 1 << len(names)
     value = bid * multiplier
-    say("{name} by seat {seat}: the bid doubled for each add-on, {bid} × 2^{k} (add-ons: {add_ons}) = {value}",
+    say("{name} by {seat}: the bid doubled for each add-on, {bid} × 2^{k} (add-ons: {add_ons}) = {value}",
         name=spoken(bid, deal.hand, deal.ruten, deal.durch), seat=seat, bid=bid, k=len(names),
         add_ons=_add_on_list(names, bid), value=value)
     if carries_durch(bid, deal.durch):
         won = taken == TRICKS
-        say("Durch is won only with all {all} tricks; seat {seat} took {taken}",
+        say("Durch is won only with all {all} tricks; {seat} took {taken}",
             all=TRICKS, seat=seat, taken=taken)
     else:
         won = taken >= bid
-        say("a bid of {bid} is won with at least {bid} tricks; seat {seat} took {taken}",
+        say("a bid of {bid} is won with at least {bid} tricks; {seat} took {taken}",
             bid=bid, seat=seat, taken=taken)
     extra = {"add_ons": len(names), "multiplier": multiplier}
     return _verdict(rules, table, won, value, seat, _entry(won, value, seat, say), say, extra)
@@ -280,32 +280,32 @@ def _score_kieker(deal: Deal, rules: Rules, table: Table) -> Verdict:
     """A Kieker is worth 10, with Ruten 20, and is won only with all five tricks; surrendered after
     the exchange it costs −5 whatever its value (RULES.md Fipsen)."""
     say = Explanation()
-    seat = deal.declarer
+    seat = Seat(deal.declarer)
     multiplier = 2 if deal.ruten else 1
     value = KIEKER_VALUE * multiplier
     if deal.ruten:
-        say("Kieker with Ruten by seat {seat}: {base} doubled by Ruten = {value}",
+        say("Kieker with Ruten by {seat}: {base} doubled by Ruten = {value}",
             seat=seat, base=KIEKER_VALUE, value=value)
     else:
-        say("Kieker by seat {seat}: value {value}", seat=seat, value=value)
+        say("Kieker by {seat}: value {value}", seat=seat, value=value)
     extra = {"add_ons": multiplier - 1, "multiplier": multiplier}
     if deal.surrendered:
-        say("surrendered after the exchange: lost, seat {seat} enters {entry} whatever the Kieker's value",
+        say("surrendered after the exchange: lost, {seat} enters {entry} whatever the Kieker's value",
             seat=seat, entry=KIEKER_SURRENDERED)
         return _verdict(rules, table, False, value, seat, KIEKER_SURRENDERED, say, extra)
     won = deal.tricks_taken == TRICKS
-    say("a Kieker is won only with all {all} tricks; seat {seat} took {taken}",
+    say("a Kieker is won only with all {all} tricks; {seat} took {taken}",
         all=TRICKS, seat=seat, taken=deal.tricks_taken)
     return _verdict(rules, table, won, value, seat, _entry(won, value, seat, say), say, extra)
 
 
-def _entry(won: bool, value: int, seat: int, say: Explanation) -> int:
+def _entry(won: bool, value: int, seat: Seat, say: Explanation) -> int:
     """Won +value, lost −2 × value (RULES.md Fipsen: a lost game counts double)."""
     if won:
-        say("won: seat {seat} enters +{value}", seat=seat, value=value)
+        say("won: {seat} enters +{value}", seat=seat, value=value)
         return value
     entry = -2 * value
-    say("lost: a lost game counts double, seat {seat} enters -2 × {value} = {entry}",
+    say("lost: a lost game counts double, {seat} enters -2 × {value} = {entry}",
         seat=seat, value=value, entry=entry)
     return entry
 
@@ -337,8 +337,8 @@ def parse_compare(obj: object, rules: Rules, table: Table) -> tuple[Bid, ...]:
         r = Reader(item, f"compare.{index}", _BID_KEYS)
         seat = r.int("seat", 0, last_seat, required=True, why=" (the seat that made this bid)")
         if seat in bid_of_seat:
-            raise IllegalDeal(r.field("seat"), "seat {seat} already made bid {other}: compare one bid per "
-                              "seat, each from a different seat", seat=seat, other=bid_of_seat[seat])
+            raise IllegalDeal(r.field("seat"), "{seat} already made bid {other}: compare one bid per "
+                              "seat, each from a different seat", seat=Seat(seat), other=bid_of_seat[seat])
         bid_of_seat[seat] = index
         if r.bool("kieker"):
             _refuse_kieker_extras(r)
@@ -380,24 +380,24 @@ def compare(bids: tuple[Bid, ...], rules: Rules, table: Table) -> Comparison:
     if rules.durch_outranks:
         say("bid order (Fipsen, rule set {preset}, durch_outranks on): trick count first, Kieker between 4 "
             "and 5; then the number of add-ons, a 5 carrying Durch; then Durch over no Durch; then the seat "
-            "nearer the dealer's left, the dealer (seat {dealer}) last", preset=rules.preset, dealer=table.dealer)
+            "nearer the dealer's left, the dealer ({dealer}) last", preset=rules.preset, dealer=Seat(table.dealer))
     else:
         say("bid order (Fipsen, rule set {preset}, durch_outranks off): trick count first, Kieker between 4 "
             "and 5; then the number of add-ons, a 5 carrying Durch; then the seat nearer the dealer's left, "
-            "the dealer (seat {dealer}) last", preset=rules.preset, dealer=table.dealer)
+            "the dealer ({dealer}) last", preset=rules.preset, dealer=Seat(table.dealer))
     ranks = [rank(bid, rules, table) for bid in bids]
     for index, bid in enumerate(bids):
         names = add_ons(bid.bid, bid.hand, bid.ruten, bid.durch)
-        say("bid {index}: {name} by seat {seat}: trick count {height}; add-ons {count} ({add_ons}); "
+        say("bid {index}: {name} by {seat}: trick count {height}; add-ons {count} ({add_ons}); "
             "turn {turn} of {players} from the dealer's left", index=index, name=describe_bid(bid),
-            seat=bid.seat, height=_height_words(bid), count=len(names), add_ons=_add_on_list(names, bid.bid),
+            seat=Seat(bid.seat), height=_height_words(bid), count=len(names), add_ons=_add_on_list(names, bid.bid),
             turn=1 - ranks[index].nearness, players=table.players)
     higher = max(range(len(bids)), key=ranks.__getitem__)
     for index in range(len(bids)):
         if index != higher:
             _say_why(say, bids, ranks, higher, index, rules)
-    say("higher: bid {index}, {name} by seat {seat}", index=higher, name=describe_bid(bids[higher]),
-        seat=bids[higher].seat)
+    say("higher: bid {index}, {name} by {seat}", index=higher, name=describe_bid(bids[higher]),
+        seat=Seat(bids[higher].seat))
     return Comparison("fipsen", _rules_json(rules), higher, say.freeze())
 
 
@@ -417,12 +417,12 @@ def _say_why(say: Explanation, bids: tuple[Bid, ...], ranks: list[Rank], win: in
         say("bid {win} ({win_name}) beats bid {lose} ({lose_name}): same trick count and add-ons, and "
             "Durch beats no Durch (durch_outranks)", **both)
     else:
-        seats = {"a": bids[win].seat, "ta": 1 - w.nearness, "b": bids[lose].seat, "tb": 1 - lo.nearness}
+        seats = {"a": Seat(bids[win].seat), "ta": 1 - w.nearness, "b": Seat(bids[lose].seat), "tb": 1 - lo.nearness}
         if rules.durch_outranks:
             say("bid {win} ({win_name}) beats bid {lose} ({lose_name}): same trick count, add-ons and Durch, "
-                "so the seat nearer the dealer's left: seat {a} (turn {ta}) before seat {b} (turn {tb})",
+                "so the seat nearer the dealer's left: {a} (turn {ta}) before {b} (turn {tb})",
                 **both, **seats)
         else:
             say("bid {win} ({win_name}) beats bid {lose} ({lose_name}): same trick count and add-ons, so the "
-                "seat nearer the dealer's left: seat {a} (turn {ta}) before seat {b} (turn {tb})",
+                "seat nearer the dealer's left: {a} (turn {ta}) before {b} (turn {tb})",
                 **both, **seats)

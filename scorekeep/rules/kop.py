@@ -335,8 +335,8 @@ def _parse_old(value: object, contract: Contract, table: Table) -> tuple[int, ..
         return (first,)
     second = check_int(value[1], "deal.old.1", 0, last)
     if first == second:
-        raise IllegalDeal("deal.old.1", "seat {seat} is listed twice; the old side is two different seats",
-                          seat=first)
+        raise IllegalDeal("deal.old.1", "{seat} is listed twice; the old side is two different seats",
+                          seat=Seat(first))
     return (first, second) if first < second else (second, first)
 
 
@@ -399,12 +399,12 @@ def _parse_doublings(value: object, contract: Contract, old: tuple[int, ...], ru
         if type(seat) is not int or not 0 <= seat <= last:
             check_int(seat, f"deal.doublings.{i}", 0, last)  # raises, naming the call
         if i and seat == calls[i - 1]:
-            raise IllegalDeal(f"deal.doublings.{i}", "seat {seat} doubles twice in a row; the same seat may "
-                              "not call twice running", seat=seat)
+            raise IllegalDeal(f"deal.doublings.{i}", "{seat} doubles twice in a row; the same seat may "
+                              "not call twice running", seat=Seat(seat))
     if calls and contract in LONE and calls[0] in old:
-        raise IllegalDeal("deal.doublings.0", "in a {contract} the lone player (seat {seat}) may not make "
+        raise IllegalDeal("deal.doublings.0", "in a {contract} the lone player ({seat}) may not make "
                           "the first call; the first doubling comes from one of the three others",
-                          contract=CONTRACT_NAMES[contract], seat=calls[0])
+                          contract=CONTRACT_NAMES[contract], seat=Seat(calls[0]))
     counted = sum(counted_calls(calls, old))
     limit: int = getattr(rules.max_doublings, contract)
     if counted > limit:

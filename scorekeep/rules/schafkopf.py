@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from . import cards
 from .errors import IllegalDeal
-from .explain import Explanation
+from .explain import Explanation, Seat, Seats
 from .fields import (
     Option,
     Reader,
@@ -341,7 +341,7 @@ def parse_deal(obj: object, rules: Rules, table: Table) -> Deal:
         partner = r.int("partner", 0, table.players - 1, required=True, why=why)
         if partner == declarer:
             raise IllegalDeal("deal.partner", "the partner must sit at another seat than the declarer "
-                              "(seat {declarer})", declarer=declarer)
+                              "({declarer})", declarer=Seat(declarer))
         if contract is C.SAUSPIEL and r.has("called_ace"):
             if r.obj["called_ace"] == "H":
                 raise IllegalDeal("deal.called_ace", "the Sau of hearts cannot be called, hearts are trump; "
@@ -440,8 +440,8 @@ def _read_ramsch(r: Reader, klopfer: int, bock: bool, table: Table) -> Deal:
         raise IllegalDeal("deal.tricks", "the seats' tricks must add up to 8, not {got}", got=sum(tricks))
     for seat in range(seats):
         if tricks[seat] == 0 and points[seat]:
-            raise IllegalDeal(f"deal.points.{seat}", "seat {seat} took no trick, so it has no card points, "
-                              "not {got}", seat=seat, got=points[seat])
+            raise IllegalDeal(f"deal.points.{seat}", "{seat} took no trick, so it has no card points, "
+                              "not {got}", seat=Seat(seat), got=points[seat])
     return Deal(C.RAMSCH, klopfer=klopfer, bock=bock, points=points, tricks=tricks)
 
 
@@ -523,20 +523,20 @@ def _point_game(deal: Deal, rules: Rules, say: Explanation) -> _Result:
 
 def _announce(deal: Deal, price: int, option: str, say: Explanation) -> int:
     """The game, who plays it, and its price (the option that sets it); returns the price."""
-    game = NAMES[deal.contract]
+    game, declarer = NAMES[deal.contract], Seat(deal.declarer)
     if deal.partner is not None:
         if deal.called_ace is not None:
-            say("{game}: seat {declarer} called the Sau of {suit}, partner seat {partner}; price {price} "
-                "({option})", game=game, declarer=deal.declarer, suit=SUIT_NAMES[deal.called_ace],
-                partner=deal.partner, price=price, option=option)
+            say("{game}: {declarer} called the Sau of {suit}, partner {partner}; price {price} ({option})",
+                game=game, declarer=declarer, suit=SUIT_NAMES[deal.called_ace], partner=Seat(deal.partner),
+                price=price, option=option)
         else:
-            say("{game}: seat {declarer} with partner seat {partner}; price {price} ({option})", game=game,
-                declarer=deal.declarer, partner=deal.partner, price=price, option=option)
+            say("{game}: {declarer} with partner {partner}; price {price} ({option})", game=game,
+                declarer=declarer, partner=Seat(deal.partner), price=price, option=option)
     elif deal.trump is not None:
-        say("{game} in {suit}: seat {declarer} alone; price {price} ({option})", game=game,
-            suit=SUIT_NAMES[deal.trump], declarer=deal.declarer, price=price, option=option)
+        say("{game} in {suit}: {declarer} alone; price {price} ({option})", game=game,
+            suit=SUIT_NAMES[deal.trump], declarer=declarer, price=price, option=option)
     else:
-        say("{game}: seat {declarer} alone; price {price} ({option})", game=game, declarer=deal.declarer,
+        say("{game}: {declarer} alone; price {price} ({option})", game=game, declarer=declarer,
             price=price, option=option)
     return price
 
@@ -599,8 +599,8 @@ def _partner_payments(deal: Deal, won: bool, value: int, say: Explanation) -> tu
         scores[seat] = value
     for seat in losers:
         scores[seat] = -value
-    say("value {value}, a partner game: seats {w1} and {w2} each receive it, seats {l1} and {l2} each pay it",
-        w1=winners[0], w2=winners[1], l1=losers[0], l2=losers[1], value=value)
+    say("value {value}, a partner game: {winners} each receive it, {losers} each pay it",
+        winners=Seats(winners), losers=Seats(losers), value=value)
     return tuple(scores)
 
 
@@ -612,14 +612,14 @@ def _single_payments(soloist: int, won: bool, value: int, say: Explanation,
     scores = [each] * 4
     scores[soloist] = -3 * each
     if ramsch:
-        say("value {value}: seat {seat} receives it from each of the three others, {total} in all",
-            seat=soloist, value=value, total=3 * value)
+        say("value {value}: {seat} receives it from each of the three others, {total} in all",
+            seat=Seat(soloist), value=value, total=3 * value)
     elif won:
-        say("value {value}, a single game: seat {seat} receives it from each of the three others, {total} in all",
-            seat=soloist, value=value, total=3 * value)
+        say("value {value}, a single game: {seat} receives it from each of the three others, {total} in all",
+            seat=Seat(soloist), value=value, total=3 * value)
     else:
-        say("value {value}, a single game: seat {seat} pays it to each of the three others, {total} in all",
-            seat=soloist, value=value, total=3 * value)
+        say("value {value}, a single game: {seat} pays it to each of the three others, {total} in all",
+            seat=Seat(soloist), value=value, total=3 * value)
     return tuple(scores)
 
 
@@ -659,8 +659,8 @@ def _sie(deal: Deal, rules: Rules, say: Explanation) -> _Result:
     "4x_solo_8_laufende" is 4 × (price_solo + 8 × per_laufender); those two are multiplied."""
     if type(rules.sie) is int:
         value, multiplier = rules.sie, 1
-        say("Sie: seat {seat} holds all four Ober and Unter and wins without play; fixed value {value} (sie), "
-            "never doubled", seat=deal.declarer, value=value)
+        say("Sie: {seat} holds all four Ober and Unter and wins without play; fixed value {value} (sie), "
+            "never doubled", seat=Seat(deal.declarer), value=value)
         if deal.klopfer:
             say("the {n} Klopfer do not double a Sie at a fixed value", n=deal.klopfer)
         if deal.bock:
@@ -668,12 +668,12 @@ def _sie(deal: Deal, rules: Rules, say: Explanation) -> _Result:
     else:
         if rules.sie == "4x_solo":
             base = 4 * rules.price_solo
-            say("Sie: seat {seat} holds all four Ober and Unter and wins without play; 4 × the Solo price "
-                "{price} = {base} (sie: 4x_solo)", seat=deal.declarer, price=rules.price_solo, base=base)
+            say("Sie: {seat} holds all four Ober and Unter and wins without play; 4 × the Solo price "
+                "{price} = {base} (sie: 4x_solo)", seat=Seat(deal.declarer), price=rules.price_solo, base=base)
         else:
             base = 4 * (rules.price_solo + 8 * rules.per_laufender)
-            say("Sie: seat {seat} holds all four Ober and Unter and wins without play; 4 × (Solo price "
-                "{price} + 8 Laufende × {each}) = {base} (sie: 4x_solo_8_laufende)", seat=deal.declarer,
+            say("Sie: {seat} holds all four Ober and Unter and wins without play; 4 × (Solo price "
+                "{price} + 8 Laufende × {each}) = {base} (sie: 4x_solo_8_laufende)", seat=Seat(deal.declarer),
                 price=rules.price_solo, each=rules.per_laufender, base=base)
         value, multiplier = _stakes(base, deal, say)
     scores = _single_payments(deal.declarer, True, value, say)
@@ -712,8 +712,8 @@ def _ramsch(deal: Deal, rules: Rules, say: Explanation) -> _Result:
     if bsv and TRICKS in tricks:
         winner = tricks.index(TRICKS)
         base = rules.price_solo + rules.schneider + rules.schwarz
-        say("Durchmarsch: seat {seat} took every trick and is paid as a won Solo schwarz, {price} + "
-            "{schneider} + {schwarz} = {base} (price_solo, schneider, schwarz)", seat=winner,
+        say("Durchmarsch: {seat} took every trick and is paid as a won Solo schwarz, {price} + "
+            "{schneider} + {schwarz} = {base} (price_solo, schneider, schwarz)", seat=Seat(winner),
             price=rules.price_solo, schneider=rules.schneider, schwarz=rules.schwarz, base=base)
         value, multiplier = _stakes(base, deal, say)
         scores = _single_payments(winner, True, value, say, ramsch=True)
@@ -723,8 +723,8 @@ def _ramsch(deal: Deal, rules: Rules, say: Explanation) -> _Result:
     price = rules.price_partner
     if not bsv and top >= SCHNEIDER_WON:
         winner = points.index(top)
-        say("seat {seat} took {points} card points, 91 or more: wins the Ramsch and is paid {price} "
-            "(price_partner) by each other player", seat=winner, points=top, price=price)
+        say("{seat} took {points} card points, 91 or more: wins the Ramsch and is paid {price} "
+            "(price_partner) by each other player", seat=Seat(winner), points=top, price=price)
         value, multiplier = _stakes(price, deal, say, _jungfrau_doubling(tricks, say))
         scores = _single_payments(winner, True, value, say, ramsch=True)
         return None, value, scores, {"losers": [s for s in seats if s != winner], "multiplier": multiplier}
@@ -749,16 +749,15 @@ def _ramsch(deal: Deal, rules: Rules, say: Explanation) -> _Result:
             scores[seat] += 2 * value
         scores[loser] = -(len(paid) + 2 * len(doubled)) * value
         if doubled and paid:
-            say("value {value}: seat {seat} pays it to seat(s) {paid}, double ({double}) to the Jungfrau at "
-                "seat(s) {doubled}; {total} in all", value=value, seat=loser, paid=_seats(paid), double=2 * value,
-                doubled=_seats(doubled), total=-scores[loser])
+            say("value {value}: {seat} pays it to {paid}, double ({double}) to the Jungfrau at {doubled}; "
+                "{total} in all", value=value, seat=Seat(loser), paid=Seats(paid), double=2 * value,
+                doubled=Seats(doubled), total=-scores[loser])
         elif doubled:
-            say("value {value}: seat {seat} pays double ({double}) to the Jungfrau at seat(s) {doubled}; "
-                "{total} in all", value=value, seat=loser, double=2 * value, doubled=_seats(doubled),
-                total=-scores[loser])
+            say("value {value}: {seat} pays double ({double}) to the Jungfrau at {doubled}; {total} in all",
+                value=value, seat=Seat(loser), double=2 * value, doubled=Seats(doubled), total=-scores[loser])
         else:
-            say("value {value}: seat {seat} pays it to seat(s) {paid}, {total} in all", value=value,
-                seat=loser, paid=_seats(paid), total=-scores[loser])
+            say("value {value}: {seat} pays it to {paid}, {total} in all", value=value, seat=Seat(loser),
+                paid=Seats(paid), total=-scores[loser])
     return None, value, tuple(scores), {"losers": losers, "multiplier": multiplier}
 
 
@@ -767,17 +766,17 @@ def _ramsch_losers(points: tuple[int, ...], tricks: tuple[int, ...], top: int, s
     as the common Bavarian rule, the tied player with more tricks loses; still tied, all of them."""
     tied = [s for s in range(len(points)) if points[s] == top]
     if len(tied) == 1:
-        say("seat {seat} has the most card points, {points}, and loses the Ramsch", seat=tied[0], points=top)
+        say("{seat} has the most card points, {points}, and loses the Ramsch", seat=Seat(tied[0]), points=top)
         return tied
     most = max(tricks[s] for s in tied)
     losers = [s for s in tied if tricks[s] == most]
     if len(losers) == 1:
-        say("seats {seats} tie on {points} card points; the one with more tricks loses (the common Bavarian "
-            "rule, a reading of RULES.md): seat {seat} with {tricks}", seats=_seats(tied), points=top,
-            seat=losers[0], tricks=most)
+        say("{seats} tie on {points} card points; the one with more tricks loses (the common Bavarian "
+            "rule, a reading of RULES.md): {seat} with {tricks}", seats=Seats(tied), points=top,
+            seat=Seat(losers[0]), tricks=most)
     else:
-        say("seats {seats} tie on {points} card points and {tricks} tricks: each of them loses and pays "
-            "every player who did not lose (a reading of RULES.md)", seats=_seats(losers), points=top, tricks=most)
+        say("{seats} tie on {points} card points and {tricks} tricks: each of them loses and pays "
+            "every player who did not lose (a reading of RULES.md)", seats=Seats(losers), points=top, tricks=most)
     return losers
 
 
@@ -787,15 +786,8 @@ def _jungfrau_doubling(tricks: tuple[int, ...], say: Explanation) -> int:
     if not jungfrauen:
         return 1
     factor = 1 << len(jungfrauen)
-    say("Jungfrau (no trick) at seat(s) {seats}, each doubles: × {factor}", seats=_seats(jungfrauen),
-        factor=factor)
+    say("Jungfrau (no trick) at {seats}, each doubles: × {factor}", seats=Seats(jungfrauen), factor=factor)
     return factor
-
-
-def _seats(seats: list[int]) -> str:
-    """``0, 1 and 3`` for a line of the explanation."""
-    names = [str(s) for s in seats]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _seat_list(values: tuple[int, ...]) -> str:

@@ -10,8 +10,8 @@ from enum import StrEnum
 
 from .cards import ALL_CARDS, CARD_POINTS, parse_cards
 from .errors import IllegalDeal
-from .explain import Explanation
-from .fields import Reader, boolean, integer, is_empty, nullable, one_of, read_rules, words
+from .explain import Explanation, Seat, Seats
+from .fields import Reader, boolean, integer, is_empty, nullable, one_of, read_rules
 from .verdict import RulesMemo, Table, Verdict, options_json
 
 SEATS = (3, 4)
@@ -234,9 +234,9 @@ def parse_deal(obj: object, rules: Rules, table: Table) -> Deal:
 def _declarer(r: Reader, table: Table) -> int:
     seat = r.int("declarer", 0, table.players - 1, required=True, why=" (the declarer's seat)")
     if table.players == 4 and seat == table.dealer:
-        raise IllegalDeal("deal.declarer", "seat {seat} deals at this 4-seat table and sits the deal out, so "
-                          "cannot declare; the declarer is one of seats {others}", seat=seat,
-                          others=words(s for s in range(4) if s != table.dealer))
+        raise IllegalDeal("deal.declarer", "{seat} deals at this 4-seat table and sits the deal out, so "
+                          "cannot declare; the declarer is one of {others}", seat=Seat(seat),
+                          others=Seats(s for s in range(4) if s != table.dealer))
     return seat
 
 
@@ -379,8 +379,8 @@ def _parse_ramsch(r: Reader, rules: Rules, table: Table) -> Deal:
     tricks = r.int_list("tricks", table.players, 0, 10, required=True, why=why)
     assert points is not None and tricks is not None
     if table.players == 4 and (points[table.dealer] or tricks[table.dealer]):
-        raise IllegalDeal(f"deal.points.{table.dealer}", "seat {seat} deals at this 4-seat table and sits the "
-                          "deal out: its card points and tricks are 0", seat=table.dealer)
+        raise IllegalDeal(f"deal.points.{table.dealer}", "{seat} deals at this 4-seat table and sits the "
+                          "deal out: its card points and tricks are 0", seat=Seat(table.dealer))
     if sum(points) != 120:
         raise IllegalDeal("deal.points", "the card points must add up to 120 (skat included), not {total}",
                           total=sum(points))
@@ -390,10 +390,10 @@ def _parse_ramsch(r: Reader, rules: Rules, table: Table) -> Deal:
         # A seat holds 3 cards a trick, plus the skat's 2 if the skat went to it.
         if p not in _SUMS[3 * t] and (t == 0 or p not in _SUMS[3 * t + 2]):
             if t == 0:
-                raise IllegalDeal(f"deal.points.{seat}", "seat {seat} took no trick, so it has no card points, "
-                                  "not {points}", seat=seat, points=p)
-            raise IllegalDeal(f"deal.points.{seat}", "seat {seat} cannot hold {points} card points with {tricks} "
-                              "tricks", seat=seat, points=p, tricks=t)
+                raise IllegalDeal(f"deal.points.{seat}", "{seat} took no trick, so it has no card points, "
+                                  "not {points}", seat=Seat(seat), points=p)
+            raise IllegalDeal(f"deal.points.{seat}", "{seat} cannot hold {points} card points with {tricks} "
+                              "tricks", seat=Seat(seat), points=p, tricks=t)
     return Deal(Contract.RAMSCH, points=points, tricks=tricks, bock=r.bool("bock"))
 
 
@@ -598,8 +598,10 @@ def _score_ramsch(deal: Deal, rules: Rules, table: Table) -> Verdict:
     seats = [s for s in range(table.players) if not (table.players == 4 and s == table.dealer)]
     skat_note = "the skat went with the last trick" if rules.ramsch_skat == "last_trick" else \
         "the skat went to the loser"
-    say("Ramsch: only the jacks are trump; card points per seat {points} ({skat})",
-        points=", ".join(f"seat {s}: {points[s]}" for s in seats), skat=skat_note)
+    first, second, third = seats  # three play: at a 4-seat table the dealer sits out
+    say("Ramsch: only the jacks are trump; card points {first}: {first_points}, {second}: {second_points}, "
+        "{third}: {third_points} ({skat})", first=Seat(first), first_points=points[first], second=Seat(second),
+        second_points=points[second], third=Seat(third), third_points=points[third], skat=skat_note)
     scores = [0] * table.players
     sweeper = next((s for s in seats if tricks[s] == 10), None)
     if sweeper is not None and rules.ramsch_durchmarsch is not None:
@@ -607,29 +609,28 @@ def _score_ramsch(deal: Deal, rules: Rules, table: Table) -> Verdict:
         if deal.bock:
             value *= 2
         scores[sweeper] = value
-        say("Durchmarsch: seat {seat} took every trick and scores +{value}{bock} (option ramsch_durchmarsch)",
-            seat=sweeper, value=value, bock=" (doubled in a Bock deal)" if deal.bock else "")
+        say("Durchmarsch: {seat} took every trick and scores +{value}{bock} (option ramsch_durchmarsch)",
+            seat=Seat(sweeper), value=value, bock=" (doubled in a Bock deal)" if deal.bock else "")
         return _ramsch_verdict(value, scores, rules, say)
     most = max(points[s] for s in seats)
     losers = [s for s in seats if points[s] == most]
     if len(losers) > 1:
-        say("Seats {seats} tie on {most} card points: each of them loses (option ramsch_tie = all_lose)",
-            seats=words(losers), most=most)
+        say("{seats} tie on {most} card points: each of them loses (option ramsch_tie = all_lose)",
+            seats=Seats(losers), most=most)
     else:
-        say("Seat {seat} has the most card points, {most}, and loses them", seat=losers[0], most=most)
+        say("{seat} has the most card points, {most}, and loses them", seat=Seat(losers[0]), most=most)
     charge = most
     virgins = [s for s in seats if tricks[s] == 0]
     if virgins and rules.ramsch_jungfrau == "double":
         charge *= 2
-        say("Jungfrau: seat{s} {seats} took no trick, so the loss doubles: {charge} (option ramsch_jungfrau)",
-            s="s" if len(virgins) > 1 else "", seats=words(virgins), charge=charge)
+        say("Jungfrau: {seats} took no trick, so the loss doubles: {charge} (option ramsch_jungfrau)",
+            seats=Seats(virgins), charge=charge)
     if deal.bock:
         charge *= 2
         say("Bock deal: doubled again: {charge}", charge=charge)
     for s in losers:
         scores[s] = -charge
-    say("List: −{charge} for {who}; everyone else 0", charge=charge,
-        who="seat " + words(losers) if len(losers) == 1 else "seats " + words(losers))
+    say("List: −{charge} for {losers}; everyone else 0", charge=charge, losers=Seats(losers))
     return _ramsch_verdict(charge, scores, rules, say)
 
 

@@ -5,6 +5,7 @@ otherwise), so Anna is forehand, the seat at the dealer's left.
 """
 
 import itertools
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -385,6 +386,58 @@ def test_seat_three_does_not_exist_at_three_seats():
 def test_a_kieker_bid_may_carry_empty_trick_fields():
     answer = dispute({"kieker": True, "bid": None, "hand": False, "durch": 0, "seat": 0}, {"bid": 4, "seat": 1})
     assert answer["higher"] == 0
+
+
+# --- seats as a page names them -------------------------------------------------------------------
+
+NAMES = ["Anna", "Bernd", "Clara", "Dieter"]
+SEAT_NUMBER = re.compile(r"\bseats? \d", re.IGNORECASE)
+
+
+def named(request: dict) -> list[str]:
+    """The explanation as a page that knows the players writes it."""
+    return judge(request).explain(NAMES.__getitem__)
+
+
+def test_explanation_names_seats_so_a_page_can_write_the_players():
+    request = {"game": "fipsen", "compare": [{"bid": 3, "seat": ANNA}, {"bid": 3, "seat": BERND}]}
+    assert adjudicate(request)["explanation"][-2].endswith("seat 0 (turn 1) before seat 1 (turn 2)")
+    lines = named(request)
+    assert lines[0].endswith("the dealer (Dieter) last")
+    assert lines[1].startswith("bid 0: 3 by Anna: trick count 3")
+    assert lines[-2].endswith("Anna (turn 1) before Bernd (turn 2)")
+    assert lines[-1] == "higher: bid 0, 3 by Anna"
+    deal = {"game": "fipsen", "deal": {"contract": "tricks", "declarer": CLARA, "bid": 3, "tricks_taken": 2}}
+    assert named(deal)[1:] == ["a bid of 3 is won with at least 3 tricks; Clara took 2",
+                               "lost: a lost game counts double, Clara enters -2 × 3 = -6"]
+
+
+@pytest.mark.parametrize("request_", [
+    pytest.param({"game": "fipsen", "deal": {"contract": "tricks", "declarer": 1, "bid": 5, "tricks_taken": 5}},
+                 id="durch-won"),
+    pytest.param({"game": "fipsen", "deal": {"contract": "kieker", "declarer": 0, "surrendered": True}},
+                 id="kieker-surrendered"),
+    pytest.param({"game": "fipsen", "deal": {"contract": "kieker", "declarer": 0, "ruten": True,
+                                             "tricks_taken": 4}}, id="kieker-ruten-lost"),
+    pytest.param({"game": "fipsen", "deal": {"contract": "siebener_fips", "declarer": 2}}, id="siebener-fips"),
+    pytest.param({"game": "fipsen", "rules": {"durch_outranks": True},
+                  "compare": [{"bid": 3, "seat": 1}, {"bid": 3, "seat": 0}, {"kieker": True, "seat": 2}]},
+                 id="three-bids-durch-outranks"),
+    *(pytest.param(param.values[0]["input"], id=param.id) for param in vectors.load("fipsen")
+      if param.values[0] and param.values[0]["expect"].get("ok")),
+])
+def test_every_seat_in_the_explanation_is_named_by_the_page(request_):
+    lines = named(request_)
+    assert not [line for line in lines if SEAT_NUMBER.search(line)]
+    assert len(lines) == len(adjudicate(request_)["explanation"])
+
+
+def test_a_seat_that_bids_twice_is_named_so_a_page_can_write_the_player():
+    with pytest.raises(IllegalDeal) as caught:
+        judge({"game": "fipsen", "compare": [{"bid": 2, "seat": CLARA}, {"bid": 3, "seat": CLARA}]})
+    assert caught.value.message == ("seat 2 already made bid 0: compare one bid per seat, each from a different "
+                                    "seat")
+    assert caught.value.render(NAMES.__getitem__).startswith("Clara already made bid 0")
 
 
 # --- properties -----------------------------------------------------------------------------------

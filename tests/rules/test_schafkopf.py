@@ -1,5 +1,7 @@
 """Schafkopf scoring (scorekeep/rules/schafkopf.py) against RULES.md and ADJUDICATION.md."""
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -661,6 +663,60 @@ def test_verdict_extra_keys() -> None:
     verdict = play(sauspiel(95, 6, laufende=4), "bsv")
     assert (verdict["schneider"], verdict["schwarz"], verdict["laufende_counted"], verdict["multiplier"]) == (
         True, False, 4, 1)
+
+
+NAMES = ["Anna", "Bernd", "Clara", "Dieter"]
+SEAT_NUMBER = re.compile(r"\bseats? \d", re.IGNORECASE)
+
+
+def test_explanation_names_seats_so_a_page_can_write_the_players() -> None:
+    deal = sauspiel(70, called_ace="C")
+    english = play(deal)["explanation"]
+    assert english[0] == "Sauspiel: seat 0 called the Sau of Eichel (clubs), partner seat 2; price 10 (price_partner)"
+    assert english[-1] == "value 10, a partner game: seats 0 and 2 each receive it, seats 1 and 3 each pay it"
+    lines = judge(request(deal)).explain(NAMES.__getitem__)
+    assert lines[0] == "Sauspiel: Anna called the Sau of Eichel (clubs), partner Clara; price 10 (price_partner)"
+    assert lines[-1] == "value 10, a partner game: Anna and Clara each receive it, Bernd and Dieter each pay it"
+
+
+@pytest.mark.parametrize("request_", [
+    pytest.param(request(solo("solo", 50)), id="solo-lost"),
+    pytest.param(request(solo("wenz", 70)), id="wenz-won"),
+    pytest.param(request({"contract": "hochzeit", "declarer": 1, "partner": 3, "card_points": 70}, "bsv"),
+                 id="hochzeit"),
+    pytest.param(request(solo("solo_tout", 120, 8)), id="tout"),
+    pytest.param(request(solo("bettel", 0, 0), "bsv"), id="bettel"),
+    *(pytest.param(request({"contract": "sie", "declarer": 2}, "classic", sie=sie), id=f"sie-{sie}")
+      for sie in (540, "4x_solo", "4x_solo_8_laufende")),
+    pytest.param(request(ramsch([20, 45, 30, 25], [2, 3, 2, 1]), "bsv"), id="ramsch-loser-pays-each"),
+    pytest.param(request(ramsch([70, 40, 10, 0], [5, 2, 1, 0]), "bsv"), id="ramsch-jungfrau-gets-double"),
+    pytest.param(request(ramsch([0, 0, 120, 0], [0, 0, 8, 0]), "bsv"), id="ramsch-durchmarsch"),
+    pytest.param(request(ramsch([50, 50, 20, 0], [3, 4, 1, 0]), "bsv"), id="ramsch-tie-more-tricks-loses"),
+    pytest.param(request(ramsch([60, 60, 0, 0], [4, 4, 0, 0]), "bsv"), id="ramsch-full-tie"),
+    pytest.param(request(ramsch([80, 40, 0, 0], [6, 2, 0, 0]), "sauspiel"), id="ramsch-two-jungfrauen"),
+    pytest.param(request(ramsch([91, 19, 10, 0], [6, 1, 1, 0]), "sauspiel"), id="ramsch-91-wins"),
+    pytest.param(request(ramsch([40, 40, 40, 0], [3, 3, 2, 0]), "sauspiel"), id="ramsch-three-tied"),
+    *(pytest.param(param.values[0]["input"], id=param.id) for param in vectors.load("schafkopf")
+      if param.values[0] and param.values[0]["expect"].get("ok")),
+])
+def test_every_seat_in_the_explanation_is_named_by_the_page(request_: dict) -> None:
+    lines = judge(request_).explain(NAMES.__getitem__)
+    assert not [line for line in lines if SEAT_NUMBER.search(line)]
+    assert len(lines) == len(adjudicate(request_)["explanation"])
+
+
+@pytest.mark.parametrize("deal, preset, english, names", [
+    pytest.param(sauspiel(70, partner=0), "classic", "the partner must sit at another seat than the declarer (seat 0)",
+                 "the partner must sit at another seat than the declarer (Anna)", id="partner-is-the-declarer"),
+    pytest.param(ramsch([20, 45, 30, 25], [2, 3, 3, 0]), "bsv", "seat 3 took no trick, so it has no card points, "
+                 "not 25", "Dieter took no trick, so it has no card points, not 25", id="points-without-a-trick"),
+])
+def test_a_rejection_names_its_seats_so_a_page_can_write_the_players(deal: dict, preset: str, english: str,
+                                                                     names: str) -> None:
+    with pytest.raises(IllegalDeal) as caught:
+        judge(request(deal, preset))
+    assert caught.value.message == english
+    assert caught.value.render(NAMES.__getitem__) == names
 
 
 # --- properties -------------------------------------------------------------------------------

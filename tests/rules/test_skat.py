@@ -1,5 +1,7 @@
 """Skat scoring: rule-book examples, every option of both presets, rejections, invariants."""
 
+import re
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -321,6 +323,74 @@ def test_explanation_names_each_step_of_the_arithmetic() -> None:
     assert "Game value 11 × 2 = 22" in lines
     assert any("overbid" in line and "33" in line for line in lines)
     assert any("−66" in line for line in lines)
+
+
+# --- seats in the explanation and the messages ------------------------------------------------------
+
+NAMES = ["Anna", "Bernd", "Clara", "Dieter"]
+SEAT_NUMBER = re.compile(r"\bseats? \d", re.IGNORECASE)
+
+
+def named(request: dict) -> list[str]:
+    """The explanation as a page that knows the players writes it."""
+    return judge(request).explain(NAMES.__getitem__)
+
+
+def test_ramsch_explanation_names_seats_so_a_page_can_write_the_players() -> None:
+    request = {"game": "skat", "rules": CLASSIC, "players": 4, "dealer": 1,
+               "deal": ramsch([55, 0, 55, 10], [4, 0, 4, 2])}
+    english = adjudicate(request)["explanation"]
+    assert english[0] == ("Ramsch: only the jacks are trump; card points seat 0: 55, seat 2: 55, seat 3: 10 "
+                          "(the skat went with the last trick)")
+    assert english[1] == "seats 0 and 2 tie on 55 card points: each of them loses (option ramsch_tie = all_lose)"
+    assert english[2] == "List: −55 for seats 0 and 2; everyone else 0"
+    lines = named(request)
+    assert lines[0].startswith("Ramsch: only the jacks are trump; card points Anna: 55, Clara: 55, Dieter: 10")
+    assert lines[1].startswith("Anna and Clara tie on 55 card points")
+    assert lines[2] == "List: −55 for Anna and Clara; everyone else 0"
+
+
+@pytest.mark.parametrize("request_", [
+    pytest.param({"game": "skat", "rules": CLASSIC, "deal": ramsch([70, 50, 0], [6, 4, 0])}, id="jungfrau"),
+    pytest.param({"game": "skat", "rules": {**CLASSIC, "ramsch_durchmarsch": 120},
+                  "deal": ramsch([0, 120, 0], [0, 10, 0])}, id="durchmarsch"),
+    pytest.param({"game": "skat", "rules": ISKO, "players": 4, "dealer": 0,
+                  "deal": game("null", declarer=2, bid=23, declarer_tricks=1)}, id="null-lost"),
+    *(pytest.param(param.values[0]["input"], id=param.id) for param in vectors.load("skat")
+      if param.values[0] and param.values[0]["expect"].get("ok")),
+])
+def test_every_seat_in_the_explanation_is_named_by_the_page(request_: dict) -> None:
+    lines = named(request_)
+    assert not [line for line in lines if SEAT_NUMBER.search(line)]
+    assert len(lines) == len(adjudicate(request_)["explanation"])
+
+
+@pytest.mark.parametrize("request_, english, names", [
+    pytest.param({"game": "skat", "players": 4, "dealer": 1, "deal": game("clubs", declarer=1, matadors=1,
+                                                                         card_points=70)},
+                 "seat 1 deals at this 4-seat table and sits the deal out, so cannot declare; the declarer is one "
+                 "of seats 0, 2 and 3",
+                 "Bernd deals at this 4-seat table and sits the deal out, so cannot declare; the declarer is one "
+                 "of Anna, Clara and Dieter", id="declarer-is-the-sitting-dealer"),
+    pytest.param({"game": "skat", "players": 4, "dealer": 0, "rules": CLASSIC,
+                  "deal": ramsch([50, 0, 40, 30], [4, 0, 3, 3])},
+                 "seat 0 deals at this 4-seat table and sits the deal out: its card points and tricks are 0",
+                 "Anna deals at this 4-seat table and sits the deal out: its card points and tricks are 0",
+                 id="ramsch-points-for-the-sitting-dealer"),
+    pytest.param({"game": "skat", "rules": CLASSIC, "deal": ramsch([50, 40, 30], [5, 5, 0])},
+                 "seat 2 took no trick, so it has no card points, not 30",
+                 "Clara took no trick, so it has no card points, not 30", id="ramsch-points-without-a-trick"),
+    pytest.param({"game": "skat", "rules": CLASSIC, "deal": ramsch([100, 10, 10], [1, 5, 4])},
+                 "seat 0 cannot hold 100 card points with 1 tricks",
+                 "Anna cannot hold 100 card points with 1 tricks", id="ramsch-points-beyond-the-tricks"),
+])
+def test_a_rejection_names_its_seats_so_a_page_can_write_the_players(request_: dict, english: str,
+                                                                     names: str) -> None:
+    with pytest.raises(IllegalDeal) as caught:
+        judge(request_)
+    assert caught.value.message == english
+    assert adjudicate(request_)["errors"][0]["message"] == english
+    assert caught.value.render(NAMES.__getitem__) == names
 
 
 # --- invariants -----------------------------------------------------------------------------------
