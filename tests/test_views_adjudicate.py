@@ -5,7 +5,7 @@ change what a person would change, submit. `Page` is a small HTML reader for tha
 """
 
 import json
-from html import unescape
+from html import escape, unescape
 from html.parser import HTMLParser
 from urllib.parse import urlencode
 
@@ -14,6 +14,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scorekeep.forms import seat_label
 from scorekeep.rules import IllegalDeal, adjudicate, judge
 from tests.rules import vectors
 
@@ -442,9 +443,10 @@ def test_skat_verdict_shows_scores_seeger_fabian_and_the_explanation_in_order(cl
     verdict = page.text("verdict")
     assert "Lost Value 27" in verdict
     assert "Seat 1 0 +40 Seat 2 \N{MINUS SIGN}54 \N{MINUS SIGN}50 Seat 3 0 +40" in verdict
-    explanation = adjudicate(DEAL)["explanation"]
+    explanation = judge(DEAL).explain(seat_label)  # the engine's lines, seats as the page labels them
+    assert explanation[0].startswith("Diamonds game by Seat 2")
     assert page.html.count("<li>") >= len(explanation)
-    positions = [page.html.index(line) for line in explanation]
+    positions = [page.html.index(escape(line)) for line in explanation]
     assert positions == sorted(positions)
     assert shown_request(page) == {**DEAL, "dealer": 2}
 

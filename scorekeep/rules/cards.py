@@ -24,13 +24,13 @@ def parse_cards(value: object, field: str, count: int | tuple[int, ...],
     """A list of `count` distinct cards from `pack` (a count, or the counts allowed), as the
     contract writes cards."""
     counts = (count,) if isinstance(count, int) else count
-    ranks = ", ".join(rank for rank in RANKS if any(card[1:] == rank for card in pack))
     if not isinstance(value, list) or len(value) not in counts:
         raise IllegalDeal(field, "must be a list of {n} cards such as \"CJ\" or \"H10\", not {got}",
                           n=" or ".join(map(str, counts)), got=describe(value))
     seen: set[str] = set()
     for i, card in enumerate(value):
         if type(card) is not str or card not in pack:
+            ranks = ", ".join(rank for rank in RANKS if any(c[1:] == rank for c in pack))
             raise IllegalDeal(f"{field}.{i}", "is not a card of this pack: write suit (C, S, H, D) and rank "
                               "({ranks}), e.g. \"CJ\", not {got}", ranks=ranks, got=describe(card))
         if card in seen:

@@ -59,6 +59,7 @@ TRUMPS = {
 }
 
 LEVELS = ("hand", "schneider", "schneider announced", "schwarz", "schwarz announced", "ouvert")
+_LEVEL_TERMS = {level: f" + 1 ({level})" for level in LEVELS}
 
 PRESETS: dict[str, dict[str, object]] = {
     "classic": {
@@ -139,6 +140,7 @@ CONTRACTS: dict[str, tuple[str, ...]] = {
 }
 _CONTRACT_NAMES = tuple(c.value for c in Contract)
 _CONTRACT_BY_NAME = {c.value: c for c in Contract}
+_NAMES = {c: c.value.capitalize() for c in Contract}
 # Members bound once: looking one up on the enum class costs a descriptor call on every deal.
 _GRAND, _NULL, _RAMSCH = Contract.GRAND, Contract.NULL, Contract.RAMSCH
 _ALL_FIELDS = frozenset({"contract"}.union(*CONTRACTS.values()))
@@ -197,6 +199,10 @@ def _fields(rules: Rules) -> dict[str, tuple[str, ...]]:
     return {contract: tuple(f for f in fields if gated.get(f, True)) for contract, fields in CONTRACTS.items()}
 
 
+# The same as sets, for refusing the fields a contract does not use.
+_used_fields = RulesMemo(lambda rules: {contract: frozenset(f) for contract, f in _fields(rules).items()})
+
+
 def deal_fields(contract: str, rules: Rules, table: Table) -> tuple[str, ...]:
     """The deal fields `contract` uses: Kontra, Re and Bock only where the rule set has them."""
     return _fields(rules)[contract]
@@ -221,7 +227,7 @@ def parse_deal(obj: object, rules: Rules, table: Table) -> Deal:
             if not allowed and not is_empty(r.obj.get(key)):
                 raise IllegalDeal(f"deal.{key}", "{name} is not played under this rule set (the rules option "
                                   "{option} is off)", name=said, option=option)
-    r.reject_unused(_fields(rules)[name], _WHAT[name])
+    r.reject_unused(_used_fields(rules)[name], _WHAT[name])
     if contract in TRUMP_GAMES:
         return _parse_trump_game(r, contract, rules, table)
     if contract is _NULL:
@@ -417,12 +423,13 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
     say = Explanation()
     contract = deal.contract
     base = BASE[contract]
-    name = contract.value.capitalize()
+    name = _NAMES[contract]
     matadors = deal.matadors
     assert matadors is not None and deal.bid is not None
     source = " (counted from the declarer's cards and the skat)" if deal.matadors_from_cards else ""
-    say("{name} game, {with_}{source}: base value {base}", name=name, with_=_with(matadors), source=source,
-        base=base)
+    with_ = _with(matadors)
+    say("{name} game by {declarer}, {with_}{source}: base value {base}", name=name, declarer=Seat(deal.declarer),
+        with_=with_, source=source, base=base)
 
     points, tricks = deal.card_points, deal.declarer_tricks
     isko_ouvert = deal.ouvert and rules.ouvert == "isko"
@@ -487,7 +494,7 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
     if deal.ouvert:
         levels.append("ouvert")
     multiplier = abs(matadors) + 1 + len(levels)
-    terms = " + ".join([f"{abs(matadors)} ({_with(matadors)})", "1 (game)", *(f"1 ({level})" for level in levels)])
+    terms = f"{abs(matadors)} ({with_}) + 1 (game)" + "".join(_LEVEL_TERMS[level] for level in levels)
     say("Multiplier {terms} = {multiplier}", terms=terms, multiplier=multiplier)
 
     overbid = False
@@ -535,7 +542,8 @@ def _won_word(won: bool) -> str:
 def _score_null(deal: Deal, rules: Rules, table: Table) -> Verdict:
     say = Explanation()
     value = NULL_VALUES[deal.hand, deal.ouvert]
-    say("{game}: fixed value {value}", game=NULL_NAMES[deal.hand, deal.ouvert], value=value)
+    say("{game} by {declarer}: fixed value {value}", game=NULL_NAMES[deal.hand, deal.ouvert],
+        declarer=Seat(deal.declarer), value=value)
     if deal.conceded:
         won = False
         say("The declarer conceded: lost")
