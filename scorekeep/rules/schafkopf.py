@@ -285,6 +285,12 @@ def deal_fields(contract: str, rules: Rules, table: Table) -> tuple[str, ...]:
 
 
 @functools.cache
+def _used_fields(fields: tuple[str, ...]) -> frozenset[str]:
+    """`deal_fields` as a set, for refusing the fields a contract does not use."""
+    return frozenset(fields)
+
+
+@functools.cache
 def _deal_fields(contract: str, klopfen: bool, bock: bool, doublings: bool) -> tuple[str, ...]:
     dropped = {"klopfer"} if not klopfen else set()
     if not bock:
@@ -323,7 +329,7 @@ def parse_deal(obj: object, rules: Rules, table: Table) -> Deal:
     """The facts of one deal, read strictly (ADJUDICATION.md, Schafkopf)."""
     r = Reader(obj, "deal", _DEAL_KEYS)
     contract = _read_contract(r, rules)
-    used = deal_fields(contract, rules, table)
+    used = _used_fields(deal_fields(contract, rules, table))
     _check_stakes_allowed(r, contract, rules)
     r.reject_unused(used, _A[contract])
     if contract is C.PASSED:
@@ -589,10 +595,14 @@ def _stakes(base: int, deal: Deal, say: Explanation, multiplier: int = 1) -> tup
     return value, multiplier
 
 
+# The two seats not in a partnership, for every partnership.
+_OTHERS = {(a, b): tuple(seat for seat in range(4) if seat not in (a, b)) for a in range(4) for b in range(4)}
+
+
 def _partner_payments(deal: Deal, won: bool, value: int, say: Explanation) -> tuple[int, ...]:
     """Partner game: each player of the winning side receives the value, each loser pays it."""
     side = (deal.declarer, deal.partner)
-    others = tuple(seat for seat in range(4) if seat not in side)
+    others = _OTHERS[side]
     winners, losers = (side, others) if won else (others, side)
     scores = [0] * 4
     for seat in winners:
