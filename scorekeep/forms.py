@@ -251,7 +251,7 @@ def signed(number: int) -> str:
 def engine_message(err: IllegalDeal) -> str:
     """The engine's sentence, its template translated and filled with the engine's own values,
     each seat named as the page names it."""
-    return err.render(seat_label, gettext(err.text))
+    return err.render(seat_label, gettext(err.text), gettext)
 
 
 def carries(value: object) -> bool:
@@ -931,7 +931,7 @@ class DisputeForm(forms.Form):
 
 def translated(result: Verdict | Comparison | None) -> list[str]:
     """The explanation lines, each template translated and filled with the engine's values, each
-    seat named as the page names it (what `result.explain(seat_label)` gives, translated)."""
+    seat named as the page names it."""
     if result is None:
         return []
-    return [step.render(seat_label, gettext(step.text)) for step in result.steps]
+    return result.explain(seat_label, gettext)

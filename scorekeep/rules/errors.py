@@ -2,7 +2,7 @@
 
 from collections.abc import Mapping
 
-from .explain import SeatName, Step
+from .explain import SeatName, Step, Translate
 
 
 class IllegalDeal(ValueError):
@@ -22,10 +22,10 @@ class IllegalDeal(ValueError):
         self.message = text.format(**params) if params else text
         super().__init__(f"{field}: {self.message}")
 
-    def render(self, seat_name: SeatName, text: str | None = None) -> str:
-        """The message with every seat written by `seat_name` (a player's name, a 1-based label) and,
-        optionally, a translated `text` in place of the English template — as `Step.render` does."""
-        return Step(self.text, self.params).render(seat_name, text)
+    def render(self, seat_name: SeatName, text: str | None = None, translate: Translate | None = None) -> str:
+        """The message with every seat written by `seat_name` (a player's name, a 1-based label),
+        optionally a translated `text`, and its `Word`s translated — as `Step.render` does."""
+        return Step(self.text, self.params).render(seat_name, text, translate)
 
     def to_json(self) -> dict:
         return {"field": self.field, "message": self.message}

@@ -49,7 +49,15 @@ _SEAT_TEXT = {seat: f"seat {seat}" for seat in range(8)}
 _SEATS_TEXT: dict[tuple[int, ...], str] = {}
 
 
+class Word(str):
+    """A word or phrase of the games' vocabulary inside a step ("won", "schneider announced"): the
+    English text as it stands, and its own message id, so a page can translate it like a template."""
+
+    __slots__ = ()
+
+
 SeatName = Callable[[int], str]
+Translate = Callable[[str], str]
 
 
 class Step(NamedTuple):
@@ -59,20 +67,23 @@ class Step(NamedTuple):
     def __str__(self) -> str:
         return self.text.format_map(self.params) if self.params else self.text
 
-    def render(self, seat_name: SeatName, text: str | None = None) -> str:
-        """The step with every seat written by `seat_name` (a player's name, a 1-based label) and,
-        optionally, a translated `text` in place of the English template."""
+    def render(self, seat_name: SeatName, text: str | None = None, translate: Translate | None = None) -> str:
+        """The step with every seat written by `seat_name` (a player's name, a 1-based label),
+        optionally a translated `text` in place of the English template, and every `Word` passed
+        through `translate`."""
         template = self.text if text is None else text
         if not self.params:
             return template
-        return template.format(**{key: _relabel(value, seat_name) for key, value in self.params.items()})
+        return template.format(**{key: _relabel(value, seat_name, translate) for key, value in self.params.items()})
 
 
-def _relabel(value: object, seat_name: SeatName) -> object:
+def _relabel(value: object, seat_name: SeatName, translate: Translate | None) -> object:
     if isinstance(value, Seat):
         return seat_name(int(value))
     if isinstance(value, Seats):
         return joined(seat_name(seat) for seat in value)
+    if translate is not None and isinstance(value, Word):
+        return translate(value)
     return value
 
 

@@ -10,7 +10,7 @@ from enum import StrEnum
 
 from .cards import ALL_CARDS, CARD_POINTS, parse_cards
 from .errors import IllegalDeal
-from .explain import Explanation, Seat, Seats
+from .explain import Explanation, Seat, Seats, Word
 from .fields import Reader, boolean, integer, is_empty, nullable, one_of, read_rules
 from .verdict import RulesMemo, Table, Verdict, options_json
 
@@ -140,7 +140,7 @@ CONTRACTS: dict[str, tuple[str, ...]] = {
 }
 _CONTRACT_NAMES = tuple(c.value for c in Contract)
 _CONTRACT_BY_NAME = {c.value: c for c in Contract}
-_NAMES = {c: c.value.capitalize() for c in Contract}
+_NAMES = {c: Word(c.value.capitalize()) for c in Contract}
 # Members bound once: looking one up on the enum class costs a descriptor call on every deal.
 _GRAND, _NULL, _RAMSCH = Contract.GRAND, Contract.NULL, Contract.RAMSCH
 _ALL_FIELDS = frozenset({"contract"}.union(*CONTRACTS.values()))
@@ -426,10 +426,10 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
     name = _NAMES[contract]
     matadors = deal.matadors
     assert matadors is not None and deal.bid is not None
-    source = " (counted from the declarer's cards and the skat)" if deal.matadors_from_cards else ""
     with_ = _with(matadors)
-    say("{name} game by {declarer}, {with_}{source}: base value {base}", name=name, declarer=Seat(deal.declarer),
-        with_=with_, source=source, base=base)
+    say("{name} game by {declarer}, {with_} {n}{source}: base value {base}", name=name,
+        declarer=Seat(deal.declarer), with_=_WITH[matadors > 0], n=abs(matadors),
+        source=_FROM_CARDS if deal.matadors_from_cards else _NOTHING, base=base)
 
     points, tricks = deal.card_points, deal.declarer_tricks
     isko_ouvert = deal.ouvert and rules.ouvert == "isko"
@@ -446,7 +446,7 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
     reverse = rules.reverse_levels == "always" or not deal.hand
     if (declarer_schneider or declarer_schwarz) and not reverse:
         say("The declarer was {what} himself, but in a hand game that adds no level under this rule set "
-            "(option reverse_levels = skat_taken)", what="Schwarz" if declarer_schwarz else "Schneider")
+            "(option reverse_levels = skat_taken)", what=_SCHWARZ if declarer_schwarz else _SCHNEIDER)
 
     # Won or lost on the cards (ISkO 4.1.5-4.1.7): 61 points; 90 with Schneider announced; every trick
     # with Schwarz announced.
@@ -455,18 +455,23 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
         say("The declarer conceded: the game is lost at the levels entered")
     elif announced_schwarz:
         won = opponents_schwarz
-        say("Schwarz announced: the declarer needs all ten tricks; {got}: {result}",
-            got="he took them all" if won else _tricks_words(tricks, points), result=_won_word(won))
+        if won:
+            say("Schwarz announced: the declarer needs all ten tricks and took them all: won")
+        elif tricks is not None:
+            say("Schwarz announced: the declarer needs all ten tricks and took {tricks}: lost", tricks=tricks)
+        else:
+            say("Schwarz announced: the declarer needs all ten tricks; without a trick count, {points} card "
+                "points are not all ten tricks: lost", points=points)
     elif announced_schneider:
         assert points is not None
         won = points >= 90
         say("Schneider announced: the declarer needs 90 card points; he has {points}: {result}",
-            points=points, result=_won_word(won))
+            points=points, result=_RESULT[won])
     else:
         assert points is not None
         won = points >= 61
         say("The declarer has {points} card points, the opponents {rest}: {result} (61 needed; 60 loses)",
-            points=points, rest=120 - points, result=_won_word(won))
+            points=points, rest=120 - points, result=_RESULT[won])
 
     if opponents_schwarz:
         say("The opponents took no trick: Schwarz")
@@ -529,20 +534,18 @@ def signed(n: int) -> str:
     return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
 
 
-def _tricks_words(tricks: int | None, points: int | None) -> str:
-    if tricks is not None:
-        return f"he took {tricks}"
-    return f"without a trick count, {points} card points are not all ten tricks"
-
-
-def _won_word(won: bool) -> str:
-    return "won" if won else "lost"
+# The vocabulary that goes into explanation steps as values (a page translates each `Word`).
+_RESULT = {True: Word("won"), False: Word("lost")}
+_WITH = {True: Word("with"), False: Word("without")}
+_SCHNEIDER, _SCHWARZ = Word("Schneider"), Word("Schwarz")
+_FROM_CARDS = Word(" (counted from the declarer's cards and the skat)")
+_NOTHING = Word("")
 
 
 def _score_null(deal: Deal, rules: Rules, table: Table) -> Verdict:
     say = Explanation()
     value = NULL_VALUES[deal.hand, deal.ouvert]
-    say("{game} by {declarer}: fixed value {value}", game=NULL_NAMES[deal.hand, deal.ouvert],
+    say("{game} by {declarer}: fixed value {value}", game=Word(NULL_NAMES[deal.hand, deal.ouvert]),
         declarer=Seat(deal.declarer), value=value)
     if deal.conceded:
         won = False
@@ -550,7 +553,7 @@ def _score_null(deal: Deal, rules: Rules, table: Table) -> Verdict:
     else:
         won = deal.declarer_tricks == 0
         say("The declarer took {tricks} tricks: {result} (a Null game is won by taking no trick)",
-            tricks=deal.declarer_tricks, result=_won_word(won))
+            tricks=deal.declarer_tricks, result=_RESULT[won])
     entry = _entry(value, won, deal, rules, say)
     scores = [0] * table.players
     scores[deal.declarer] = entry  # type: ignore[index]
@@ -567,19 +570,20 @@ def _entry(value: int, won: bool, deal: Deal, rules: Rules, say: Explanation) ->
     else:
         if deal.conceded:
             factor = 1 if rules.conceded == "single" else 2
-            why = f"a conceded game counts {factor} × its value (option conceded = {rules.conceded})"
+            entry = -factor * value
+            say("Lost: a conceded game counts {factor} × its value (option conceded = {option}): −{factor} × "
+                "{value} = {entry}", factor=factor, option=rules.conceded, value=value, entry=signed(entry))
         elif deal.hand and not rules.lost_hand_doubled:
-            factor = 1
-            why = "a lost hand game counts single under this rule set (option lost_hand_doubled off)"
+            entry = -value
+            say("Lost: a lost hand game counts single under this rule set (option lost_hand_doubled off): "
+                "−1 × {value} = {entry}", value=value, entry=signed(entry))
         else:
-            factor = 2
-            why = "a lost game counts double"
-        entry = -factor * value
-        say("Lost: {why}: −{factor} × {value} = {entry}", why=why, factor=factor, value=value, entry=signed(entry))
+            entry = -2 * value
+            say("Lost: a lost game counts double: −2 × {value} = {entry}", value=value, entry=signed(entry))
     for said, name in ((deal.kontra, "Kontra"), (deal.re, "Re"), (deal.bock, "Bock deal")):
         if said:
             entry *= 2
-            say("{name} doubles: {entry}", name=name, entry=signed(entry))
+            say("{name} doubles: {entry}", name=Word(name), entry=signed(entry))
     return entry
 
 
@@ -604,8 +608,8 @@ def _score_ramsch(deal: Deal, rules: Rules, table: Table) -> Verdict:
     points, tricks = deal.points, deal.tricks
     assert points is not None and tricks is not None
     seats = [s for s in range(table.players) if not (table.players == 4 and s == table.dealer)]
-    skat_note = "the skat went with the last trick" if rules.ramsch_skat == "last_trick" else \
-        "the skat went to the loser"
+    skat_note = Word("the skat went with the last trick" if rules.ramsch_skat == "last_trick" else
+                     "the skat went to the loser")
     first, second, third = seats  # three play: at a 4-seat table the dealer sits out
     say("Ramsch: only the jacks are trump; card points {first}: {first_points}, {second}: {second_points}, "
         "{third}: {third_points} ({skat})", first=Seat(first), first_points=points[first], second=Seat(second),

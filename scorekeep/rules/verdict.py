@@ -4,7 +4,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .explain import SeatName, Step
+from .explain import SeatName, Step, Translate
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,8 +35,8 @@ class Verdict:
     def explanation(self) -> list[str]:
         return english(self.steps)
 
-    def explain(self, seat_name: SeatName) -> list[str]:
-        return [step.render(seat_name) for step in self.steps]
+    def explain(self, seat_name: SeatName, translate: Translate | None = None) -> list[str]:
+        return explained(self.steps, seat_name, translate)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -64,8 +64,8 @@ class Comparison:
     def explanation(self) -> list[str]:
         return english(self.steps)
 
-    def explain(self, seat_name: SeatName) -> list[str]:
-        return [step.render(seat_name) for step in self.steps]
+    def explain(self, seat_name: SeatName, translate: Translate | None = None) -> list[str]:
+        return explained(self.steps, seat_name, translate)
 
     def to_json(self) -> dict[str, Any]:
         return {"ok": True, "game": self.game, "rules": self.rules, "higher": self.higher,
@@ -76,6 +76,14 @@ def english(steps: tuple[Step, ...]) -> list[str]:
     """The contract's English lines (seats written as the contract numbers them); `explain(seat_name)`
     on a verdict writes each seat by `seat_name` instead — a player's name or a page's label."""
     return [text.format_map(params) if params else text for text, params in steps]
+
+
+def explained(steps: tuple[Step, ...], seat_name: SeatName, translate: Translate | None = None) -> list[str]:
+    """The lines for a page: each seat written by `seat_name`, and with `translate` (gettext) each
+    template and each `Word` in the page's language."""
+    if translate is None:
+        return [step.render(seat_name) for step in steps]
+    return [step.render(seat_name, translate(step.text), translate) for step in steps]
 
 
 def options_json(rules: object) -> dict[str, Any]:

@@ -482,3 +482,14 @@ def test_every_request_gets_a_verdict_or_a_rejection(contract: str, deal: dict, 
 def test_ramsch_per_seat_lists_of_any_shape_get_a_verdict_or_a_rejection(points: object, tricks: object) -> None:
     result = adjudicate({"game": "skat", "deal": {"contract": "ramsch", "points": points, "tricks": tricks}})
     assert result["ok"] in (True, False)
+
+
+def test_a_page_can_name_the_players_and_translate_the_vocabulary() -> None:
+    """Steps keep seats and game words as values, so a page writes names and its own language."""
+    result = judge({"game": "skat", "rules": ISKO, "deal": game("grand", declarer=1, matadors=-1, hand=True,
+                                                                    bid=72, card_points=63)})
+    german = {"Grand": "Grand", "with": "mit", "without": "ohne", "won": "gewonnen", "lost": "verloren"}
+    lines = result.explain(["Anna", "Bernd", "Clara"].__getitem__, lambda text: german.get(text, text))
+    assert lines[0] == "Grand game by Bernd, ohne 1: base value 24"
+    assert "gewonnen" in lines[1] and "won" not in lines[1].replace("gewonnen", "")
+    assert result.explanation[0] == "Grand game by seat 1, without 1: base value 24"  # the contract's English
