@@ -39,5 +39,23 @@ def parse_cards(value: object, field: str, count: int | tuple[int, ...],
     return tuple(value)
 
 
+def totals_by_count(card_points: Iterable[int]) -> tuple[frozenset[int], ...]:
+    """Index n: every card-point total that n cards of a pack (given by their points) can add up to.
+
+    The engines check entered card points against it: 119 of 120 cannot be (no card is worth 1),
+    nor can one Schafkopf trick hold 50 (four cards are worth 44 at most).
+    """
+    values = list(card_points)
+    by_count: list[set[int]] = [{0}] + [set() for _ in values]
+    for value in values:
+        for n in range(len(values) - 1, -1, -1):
+            by_count[n + 1].update(total + value for total in by_count[n])
+    return tuple(frozenset(totals) for totals in by_count)
+
+
+TOTALS_BY_COUNT = totals_by_count(CARD_POINTS[card[1:]] for card in ALL_CARDS)
+"""The 32-card pack's totals by number of cards: Skat and Schafkopf."""
+
+
 def points(cards: Iterable[str]) -> int:
     return sum(CARD_POINTS[card[1:]] for card in cards)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
 
-from .cards import SUITS, parse_cards
+from .cards import SUITS, parse_cards, totals_by_count
 from .errors import IllegalDeal
 from .explain import Explanation, Seat, Seats
 from .fields import Option, Reader, boolean, check_int, describe, integer, nullable, one_of, read_rules, words
@@ -45,16 +45,7 @@ TRICKS = 4
 CARDS_PER_TRICK = 4
 
 
-def _totals_by_tricks() -> tuple[frozenset[int], ...]:
-    """The card-point totals a side can hold after t tricks (4t cards of the pack), for t = 0 … 4."""
-    by_count: list[set[int]] = [{0}] + [set() for _ in range(len(CARDS))]
-    for card in CARDS:
-        for count in range(len(CARDS) - 1, -1, -1):
-            by_count[count + 1].update(total + CARD_POINTS[card[1:]] for total in by_count[count])
-    return tuple(frozenset(by_count[t * CARDS_PER_TRICK]) for t in range(TRICKS + 1))
-
-
-TOTALS_BY_TRICKS = _totals_by_tricks()
+TOTALS_BY_TRICKS = totals_by_count(CARD_POINTS[card[1:]] for card in CARDS)[::CARDS_PER_TRICK]
 """Index t: every card-point total that exactly t tricks can hold (e.g. 1 trick: 8 … 44, not 13)."""
 POSSIBLE_TOTALS = frozenset().union(*TOTALS_BY_TRICKS)
 

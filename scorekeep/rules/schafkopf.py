@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from . import cards
+from .cards import TOTALS_BY_COUNT
 from .errors import IllegalDeal
 from .explain import Explanation, Seat, Seats
 from .fields import (
@@ -172,10 +173,14 @@ class _Variants:
     choices = tuple(Variant)
 
     def __call__(self, value: object, field: str) -> tuple[str, ...]:
-        if not isinstance(value, list) or not all(type(v) is str and v in self.choices for v in value):
+        if not isinstance(value, list):
             raise IllegalDeal(field, "must be a list of the optional games allowed, each one of {allowed} "
                               "([] for none), not {got}",
                               allowed=words(f'"{v}"' for v in self.choices), got=describe(value))
+        for i, variant in enumerate(value):
+            if type(variant) is not str or variant not in self.choices:
+                raise IllegalDeal(f"{field}.{i}", "must be one of the optional games {allowed}, not {got}",
+                                  allowed=words(f'"{v}"' for v in self.choices), got=describe(variant))
         return tuple(v.value for v in self.choices if v in value)
 
 
@@ -422,16 +427,32 @@ def _check_stakes_allowed(r: Reader, contract: Contract, rules: Rules) -> None:
 
 
 def _check_points_and_tricks(card_points: int | None, tricks: int | None) -> None:
-    """All eight tricks hold all 120 card points; no trick holds none (there is no skat). A side
-    with tricks may still have 0 points, or the other side 0: a trick of 9, 8 and 7s is possible."""
-    if card_points is None or tricks is None:
+    """The card points must be holdable with the tricks: 4 cards a trick, no skat. All eight tricks
+    hold all 120 points and no trick none; a trick of 9, 8 and 7s holds 0, so 120 points with seven
+    tricks can be, but not with four (the 20 cards that count do not fit in 16)."""
+    if card_points is None:
         return
-    if tricks == TRICKS and card_points != TOTAL_POINTS:
+    if tricks is None:
+        if card_points not in _ANY_TOTAL:
+            raise IllegalDeal("deal.card_points", "{points} card points cannot be: the other side would hold "
+                              "{rest}, and no cards add up to that (A 11, 10 10, K 4, O 3, U 2, 9 8 7 0)",
+                              points=card_points, rest=TOTAL_POINTS - card_points)
+        return
+    if card_points in TOTALS_BY_COUNT[4 * tricks]:
+        return
+    if tricks == TRICKS:
         raise IllegalDeal("deal.card_points", "with all eight tricks the declaring side has all 120 card "
                           "points, not {got}", got=card_points)
-    if tricks == 0 and card_points != 0:
+    if tricks == 0:
         raise IllegalDeal("deal.card_points", "with no trick the declaring side has no card points, "
                           "not {got}", got=card_points)
+    possible = sorted(TOTALS_BY_COUNT[4 * tricks])
+    raise IllegalDeal("deal.card_points", "{got} card points cannot be taken with {tricks} tricks (4 cards a "
+                      "trick: {lo} … {hi} card points)", got=card_points, tricks=tricks, lo=possible[0],
+                      hi=possible[-1])
+
+
+_ANY_TOTAL = frozenset().union(*(TOTALS_BY_COUNT[4 * t] for t in range(TRICKS + 1)))
 
 
 def _read_ramsch(r: Reader, klopfer: int, bock: bool, table: Table) -> Deal:
@@ -445,9 +466,12 @@ def _read_ramsch(r: Reader, klopfer: int, bock: bool, table: Table) -> Deal:
     if sum(tricks) != TRICKS:
         raise IllegalDeal("deal.tricks", "the seats' tricks must add up to 8, not {got}", got=sum(tricks))
     for seat in range(seats):
-        if tricks[seat] == 0 and points[seat]:
-            raise IllegalDeal(f"deal.points.{seat}", "{seat} took no trick, so it has no card points, "
-                              "not {got}", seat=Seat(seat), got=points[seat])
+        if points[seat] not in TOTALS_BY_COUNT[4 * tricks[seat]]:
+            if tricks[seat] == 0:
+                raise IllegalDeal(f"deal.points.{seat}", "{seat} took no trick, so it has no card points, "
+                                  "not {got}", seat=Seat(seat), got=points[seat])
+            raise IllegalDeal(f"deal.points.{seat}", "{seat} cannot hold {got} card points with {tricks} tricks",
+                              seat=Seat(seat), got=points[seat], tricks=tricks[seat])
     return Deal(C.RAMSCH, klopfer=klopfer, bock=bock, points=points, tricks=tricks)
 
 
@@ -517,7 +541,17 @@ def _point_game(deal: Deal, rules: Rules, say: Explanation) -> _Result:
             say("schwarz, the declaring side took {tricks} of 8 tricks: + {bonus} (schwarz)",
                 tricks=tricks, bonus=rules.schwarz)
     counted = _laufende(deal, rules, say)
+    price = rules.price_partner if partner_game else rules.price_solo
+    parts = [f"{price} (price)"]
+    if schneider and rules.schneider:
+        parts.append(f"{rules.schneider} (schneider)")
+    if schwarz and rules.schwarz:
+        parts.append(f"{rules.schwarz} (schwarz)")
+    if counted and rules.per_laufender:
+        parts.append(f"{counted * rules.per_laufender} (Laufende)")
     base += counted * rules.per_laufender
+    if len(parts) > 1:
+        say("{parts} = {base}", parts=" + ".join(parts), base=base)
     value, multiplier = _stakes(base, deal, say)
     if partner_game:
         scores = _partner_payments(deal, won, value, say)
@@ -574,10 +608,16 @@ def _multiplier(deal: Deal, say: Explanation) -> int:
     multiplier = 1
     if deal.doublings:
         multiplier = 1 << deal.doublings
-        say("{n} doubling(s) said (Stoß, Gegenstoß, …): × {factor}", n=deal.doublings, factor=multiplier)
+        if deal.doublings == 1:
+            say("1 doubling said (Stoß): × 2")
+        else:
+            say("{n} doublings said (Stoß, Gegenstoß, …): × {factor}", n=deal.doublings, factor=multiplier)
     if deal.klopfer:
         multiplier <<= deal.klopfer
-        say("{n} player(s) knocked (Klopfer): × {factor}", n=deal.klopfer, factor=1 << deal.klopfer)
+        if deal.klopfer == 1:
+            say("1 player knocked (Klopfer): × 2")
+        else:
+            say("{n} players knocked (Klopfer): × {factor}", n=deal.klopfer, factor=1 << deal.klopfer)
     if deal.bock:
         multiplier *= 2
         say("Bock deal: × 2")
@@ -699,8 +739,8 @@ def _bettel(deal: Deal, rules: Rules, say: Explanation) -> _Result:
     if won:
         say("no trick: the Bettel is won; no schneider, schwarz or Laufende")
     else:
-        say("{tricks} trick(s): the Bettel is lost (it needs none); no schneider, schwarz or Laufende",
-            tricks=tricks)
+        say("the declarer took {tricks} of 8 tricks: the Bettel is lost (it needs none); no schneider, schwarz "
+            "or Laufende", tricks=tricks)
     value, multiplier = _stakes(base, deal, say)
     scores = _single_payments(deal.declarer, won, value, say)
     return won, value, scores, {"multiplier": multiplier}
@@ -712,7 +752,8 @@ def _ramsch(deal: Deal, rules: Rules, say: Explanation) -> _Result:
     bsv: a player who took every trick (Durchmarsch) is paid as a won Solo schwarz by each;
     otherwise each loser pays each other player `price_partner`, a Jungfrau (no trick) double.
     sauspiel: each loser pays each other player `price_partner`, doubled for each Jungfrau; a
-    player with 91 or more wins instead and is paid that by each. Klopfer and Bock multiply.
+    player with 91 or more wins instead and is paid `price_partner` by each, not doubled by
+    Jungfrauen. Klopfer and Bock multiply.
     """
     points, tricks = deal.points, deal.tricks
     seats = range(len(points))
@@ -733,9 +774,13 @@ def _ramsch(deal: Deal, rules: Rules, say: Explanation) -> _Result:
     price = rules.price_partner
     if not bsv and top >= SCHNEIDER_WON:
         winner = points.index(top)
+        # RULES.md's sauspiel settlement: "loser pays each price_partner, each Jungfrau doubles all; a
+        # player with 91 or more wins and is paid price_partner by each". The Jungfrau doubling is part
+        # of the loser's payment; the 91-or-more win is a clause of its own, paid at the plain price.
         say("{seat} took {points} card points, 91 or more: wins the Ramsch and is paid {price} "
-            "(price_partner) by each other player", seat=Seat(winner), points=top, price=price)
-        value, multiplier = _stakes(price, deal, say, _jungfrau_doubling(tricks, say))
+            "(price_partner) by each other player; a Jungfrau doubles only a loser's payment (a reading of "
+            "RULES.md)", seat=Seat(winner), points=top, price=price)
+        value, multiplier = _stakes(price, deal, say)
         scores = _single_payments(winner, True, value, say, ramsch=True)
         return None, value, scores, {"losers": [s for s in seats if s != winner], "multiplier": multiplier}
 

@@ -8,7 +8,7 @@ Three players; a fourth may sit in as dealer and sits the deal out.
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .cards import ALL_CARDS, CARD_POINTS, parse_cards
+from .cards import TOTALS_BY_COUNT, parse_cards
 from .errors import IllegalDeal
 from .explain import Explanation, Seat, Seats, Word
 from .fields import Reader, boolean, integer, is_empty, nullable, one_of, read_rules
@@ -327,18 +327,7 @@ def _parse_trump_game(r: Reader, contract: Contract, rules: Rules, table: Table)
                 conceded=conceded, kontra=kontra, re=re, bock=bock)
 
 
-def _reachable_sums() -> list[frozenset[int]]:
-    """For n cards of the 32-card pack, every card-point total n cards can hold."""
-    sums: list[set[int]] = [set() for _ in range(33)]
-    sums[0].add(0)
-    for card in sorted(ALL_CARDS):
-        value = CARD_POINTS[card[1:]]
-        for n in range(31, -1, -1):
-            sums[n + 1].update(s + value for s in sums[n])
-    return [frozenset(s) for s in sums]
-
-
-_SUMS = _reachable_sums()
+_SUMS = TOTALS_BY_COUNT
 _ANY_SUM_WITH_SKAT = frozenset().union(*(_SUMS[3 * t + 2] for t in range(11)))
 
 

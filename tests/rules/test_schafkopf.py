@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeep.rules import IllegalDeal, adjudicate, judge, schafkopf
+from scorekeep.rules import IllegalDeal, adjudicate, cards, judge, schafkopf
 from scorekeep.rules.verdict import Table
 from tests.rules import vectors
 
@@ -139,7 +139,7 @@ def test_variants_are_kept_in_rules_order_whatever_the_request_order() -> None:
     pytest.param({"tout": True}, "rules.tout", id="tout-boolean"),
     pytest.param({"sie": "4x_wenz"}, "rules.sie", id="sie-unknown-name"),
     pytest.param({"sie": 0}, "rules.sie", id="sie-zero"),
-    pytest.param({"variants": ["ramsch"]}, "rules.variants", id="variants-unknown-game"),
+    pytest.param({"variants": ["ramsch"]}, "rules.variants.0", id="variants-unknown-game"),
     pytest.param({"variants": "geier"}, "rules.variants", id="variants-not-a-list"),
     pytest.param({"variants": None}, "rules.variants", id="variants-null"),
     pytest.param({"price_bettel": 0}, "rules.price_bettel", id="price-bettel-zero"),
@@ -247,7 +247,7 @@ def test_a_side_with_tricks_may_have_no_card_points() -> None:
 def test_schwarz_without_trick_count_is_read_from_120_or_0_points() -> None:
     assert play(sauspiel(120))["schwarz"] is True
     assert play(sauspiel(0))["schwarz"] is True
-    assert play(sauspiel(119))["schwarz"] is False
+    assert play(sauspiel(118))["schwarz"] is False
     assert any("taken as 8 of 8 tricks" in line for line in play(sauspiel(120))["explanation"])
 
 
@@ -516,12 +516,12 @@ def ramsch(points: list[int], tricks: list[int], **more: object) -> dict:
                  id="sauspiel-one-jungfrau-doubles-all"),
     pytest.param("sauspiel", [80, 40, 0, 0], [6, 2, 0, 0], [-240, 80, 80, 80], 80,
                  id="sauspiel-two-jungfrauen"),
-    pytest.param("sauspiel", [91, 19, 10, 0], [6, 1, 1, 0], [120, -40, -40, -40], 40,
-                 id="sauspiel-91-wins"),
+    pytest.param("sauspiel", [91, 19, 10, 0], [6, 1, 1, 0], [60, -20, -20, -20], 20,
+                 id="sauspiel-91-wins-at-the-plain-price"),
     pytest.param("sauspiel", [90, 20, 10, 0], [6, 1, 1, 0], [-120, 40, 40, 40], 40,
                  id="sauspiel-90-loses"),
-    pytest.param("sauspiel", [0, 120, 0, 0], [0, 8, 0, 0], [-160, 480, -160, -160], 160,
-                 id="sauspiel-durchmarsch-wins-with-three-jungfrauen"),
+    pytest.param("sauspiel", [0, 120, 0, 0], [0, 8, 0, 0], [-20, 60, -20, -20], 20,
+                 id="sauspiel-durchmarsch-wins-jungfrauen-double-only-a-loss"),
     pytest.param("sauspiel", [40, 40, 40, 0], [3, 3, 2, 0], [-80, -80, 80, 80], 40,
                  id="sauspiel-three-tied-two-with-most-tricks-lose"),
 ])
@@ -764,19 +764,18 @@ def test_any_well_typed_request_gives_a_verdict_or_a_rejection(deal: dict, rules
     assert verdict.explanation and all(isinstance(line, str) for line in verdict.explanation)
 
 
-def _split(total: int, parts: int) -> st.SearchStrategy:
-    return st.lists(st.integers(0, total), min_size=parts - 1, max_size=parts - 1).map(
-        lambda cuts: [b - a for a, b in zip([0, *sorted(cuts)], [*sorted(cuts), total], strict=True)])
+PACK = sorted(cards.ALL_CARDS)
 
 
 @st.composite
 def ramsch_deals(draw: st.DrawFn) -> dict:
-    tricks = draw(_split(8, 4))
-    with_tricks = [seat for seat in range(4) if tricks[seat]]
-    shares = draw(_split(120, len(with_tricks)))
-    points = [0] * 4
-    for seat, share in zip(with_tricks, shares, strict=True):
-        points[seat] = share
+    """A Ramsch as it can be played: a shuffled pack, each trick of four cards to some seat."""
+    shuffled = draw(st.permutations(PACK))
+    takers = draw(st.lists(st.integers(0, 3), min_size=8, max_size=8))
+    points, tricks = [0] * 4, [0] * 4
+    for trick, seat in enumerate(takers):
+        tricks[seat] += 1
+        points[seat] += cards.points(shuffled[4 * trick:4 * trick + 4])
     return ramsch(points, tricks, klopfer=draw(st.integers(0, 4)))
 
 
@@ -791,13 +790,15 @@ def test_ramsch_payments_sum_to_zero_and_the_losers_pay(deal: dict, preset: str)
 
 
 POINT_GAMES = ["sauspiel", "hochzeit", "wenz", "solo", "geier", "farbwenz"]
+# Every total a side can hold in 1 … 7 tricks (0 and 120 are read as no trick and all tricks).
+POSSIBLE_POINTS = sorted(set().union(*(cards.TOTALS_BY_COUNT[4 * t] for t in range(1, 8))) - {0, 120})
 
 
 @st.composite
 def point_game_deals(draw: st.DrawFn) -> dict:
     contract = draw(st.sampled_from(POINT_GAMES))
     declarer = draw(st.integers(0, 3))
-    deal = {"contract": contract, "declarer": declarer, "card_points": draw(st.integers(1, 119)),
+    deal = {"contract": contract, "declarer": declarer, "card_points": draw(st.sampled_from(POSSIBLE_POINTS)),
             "laufende": draw(st.integers(0, schafkopf.TRUMPS[contract])),
             "doublings": draw(st.integers(0, 4)), "klopfer": draw(st.integers(0, 4))}
     if contract in ("sauspiel", "hochzeit"):
@@ -808,10 +809,11 @@ def point_game_deals(draw: st.DrawFn) -> dict:
 
 
 @settings(max_examples=300, deadline=None)
-@given(deal=point_game_deals())
-def test_more_card_points_never_turn_a_won_game_into_a_lost_one(deal: dict) -> None:
+@given(deal=point_game_deals(), data=st.data())
+def test_more_card_points_never_turn_a_won_game_into_a_lost_one(deal: dict, data: st.DataObject) -> None:
+    more = data.draw(st.sampled_from([p for p in POSSIBLE_POINTS if p > deal["card_points"]] or [120]))
     lower = play(deal, "bsv")
-    higher = play({**deal, "card_points": deal["card_points"] + 1}, "bsv")
+    higher = play({**deal, "card_points": more}, "bsv")
     assert lower["won"] <= higher["won"]
 
 
@@ -835,3 +837,21 @@ def test_one_more_doubling_doubles_the_value(deal: dict) -> None:
         return
     base = play(deal, "bsv")["value"]
     assert play({**deal, "doublings": deal["doublings"] + 1}, "bsv")["value"] == 2 * base
+
+
+@pytest.mark.parametrize("points, tricks", [(120, 4), (50, 1), (1, None), (119, None), (45, 1)],
+                         ids=["120-in-four-tricks", "50-in-one-trick", "1-point", "119-points", "45-in-one-trick"])
+def test_card_points_that_the_tricks_cannot_hold_are_refused(points: int, tricks: int | None) -> None:
+    result = adjudicate(request(sauspiel(points, tricks), "classic"))
+    assert result["ok"] is False and result["errors"][0]["field"] == "deal.card_points"
+
+
+@pytest.mark.parametrize("points, tricks", [(120, 5), (120, 7), (0, 1), (44, 1)],
+                         ids=["all-points-in-five", "all-points-in-seven", "a-blank-trick", "four-aces"])
+def test_card_points_the_tricks_can_hold_are_scored(points: int, tricks: int) -> None:
+    assert play(sauspiel(points, tricks))["ok"] is True
+
+
+def test_a_ramsch_seat_cannot_hold_more_than_its_tricks_allow() -> None:
+    result = adjudicate(request(ramsch([50, 40, 30, 0], [1, 4, 3, 0]), "bsv"))
+    assert result["ok"] is False and result["errors"][0]["field"] == "deal.points.0"
