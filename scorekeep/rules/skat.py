@@ -433,9 +433,6 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
     opponents_schneider = points is not None and points >= 90
     declarer_schneider = points is not None and points <= 30
     reverse = rules.reverse_levels == "always" or not deal.hand
-    if (declarer_schneider or declarer_schwarz) and not reverse:
-        say("The declarer was {what} himself, but in a hand game that adds no level under this rule set "
-            "(option reverse_levels = skat_taken)", what=_SCHWARZ if declarer_schwarz else _SCHNEIDER)
 
     # Won or lost on the cards (ISkO 4.1.5-4.1.7): 61 points; 90 with Schneider announced; every trick
     # with Schwarz announced.
@@ -455,22 +452,30 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
         assert points is not None
         won = points >= 90
         say("Schneider announced: the declarer needs 90 card points; he has {points}: {result}",
-            points=points, result=_RESULT[won])
+            points=points, result=_ENOUGH[won])
     else:
         assert points is not None
         won = points >= 61
         say("The declarer has {points} card points, the opponents {rest}: {result} (61 needed; 60 loses)",
-            points=points, rest=120 - points, result=_RESULT[won])
+            points=points, rest=120 - points, result=_ENOUGH[won])
 
     if opponents_schwarz:
         say("The opponents took no trick: Schwarz")
     elif opponents_schneider:
         say("The opponents have {rest} card points, 30 or fewer: Schneider", rest=120 - points)
-    if reverse and declarer_schwarz:
-        say("The declarer took no trick: Schwarz counts for the declarer's game too (option reverse_levels)")
-    elif reverse and declarer_schneider:
-        say("The declarer has {points} card points, 30 or fewer: Schneider counts for his game too "
-            "(option reverse_levels)", points=points)
+    if declarer_schwarz or declarer_schneider:
+        what = _SCHNEIDER_AND_SCHWARZ if declarer_schwarz else _SCHNEIDER
+        if reverse and declarer_schwarz:
+            say("The declarer took no trick ({points} card points): he is Schneider and Schwarz himself, and "
+                "both count as levels of his game (option reverse_levels = {option})", points=points,
+                option=rules.reverse_levels)
+        elif reverse:
+            say("The declarer has {points} card points, 30 or fewer: he is Schneider himself, and that counts "
+                "as a level of his game (option reverse_levels = {option})", points=points,
+                option=rules.reverse_levels)
+        else:
+            say("The declarer was {what} himself, but in a hand game that adds no level under this rule set "
+                "(option reverse_levels = skat_taken)", what=what)
 
     # Levels count whether they happen or were announced; a level is never counted twice (ISkO 4.1.4).
     levels = []
@@ -487,16 +492,15 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
         levels.append("schwarz announced")
     if deal.ouvert:
         levels.append("ouvert")
-    multiplier = abs(matadors) + 1 + len(levels)
-    terms = f"{abs(matadors)} ({with_}) + 1 (game)" + "".join(_LEVEL_TERMS[level] for level in levels)
-    say("Multiplier {terms} = {multiplier}", terms=terms, multiplier=multiplier)
-
     overbid = False
+    multiplier: int | None = abs(matadors) + 1 + len(levels)
     if contract is _GRAND and deal.ouvert and rules.grand_ouvert_fixed is not None:
-        value = rules.grand_ouvert_fixed
-        say("A Grand Ouvert has the fixed value {value} under this rule set (option grand_ouvert_fixed)",
-            value=value)
+        multiplier, value = None, rules.grand_ouvert_fixed
+        say("A Grand Ouvert has the fixed value {value} under this rule set (option grand_ouvert_fixed): "
+            "no multiplier", value=value)
     else:
+        terms = f"{abs(matadors)} ({with_}) + 1 (game)" + "".join(_LEVEL_TERMS[level] for level in levels)
+        say("Multiplier {terms} = {multiplier}", terms=terms, multiplier=multiplier)
         value = base * multiplier
         say("Game value {base} × {multiplier} = {value}", base=base, multiplier=multiplier, value=value)
         if value < deal.bid:
@@ -525,6 +529,8 @@ def signed(n: int) -> str:
 
 # The vocabulary that goes into explanation steps as values (a page translates each `Word`).
 _RESULT = {True: Word("won"), False: Word("lost")}
+_ENOUGH = {True: Word("enough"), False: Word("not enough, lost")}
+_SCHNEIDER_AND_SCHWARZ = Word("Schneider and Schwarz")
 _WITH = {True: Word("with"), False: Word("without")}
 _SCHNEIDER, _SCHWARZ = Word("Schneider"), Word("Schwarz")
 _FROM_CARDS = Word(" (counted from the declarer's cards and the skat)")
@@ -541,8 +547,11 @@ def _score_null(deal: Deal, rules: Rules, table: Table) -> Verdict:
         say("The declarer conceded: lost")
     else:
         won = deal.declarer_tricks == 0
-        say("The declarer took {tricks} tricks: {result} (a Null game is won by taking no trick)",
-            tricks=deal.declarer_tricks, result=_RESULT[won])
+        if won:
+            say("The declarer took no trick: won (a Null game is won by taking no trick)")
+        else:
+            say("The declarer took {tricks} of 10 tricks: lost (a Null game is won by taking no trick)",
+                tricks=deal.declarer_tricks)
     entry = _entry(value, won, deal, rules, say)
     scores = [0] * table.players
     scores[deal.declarer] = entry  # type: ignore[index]
@@ -624,11 +633,16 @@ def _score_ramsch(deal: Deal, rules: Rules, table: Table) -> Verdict:
     virgins = [s for s in seats if tricks[s] == 0]
     if virgins and rules.ramsch_jungfrau == "double":
         charge *= 2
-        say("Jungfrau: {seats} took no trick, so the loss doubles: {charge} (option ramsch_jungfrau)",
-            seats=Seats(virgins), charge=charge)
+        if len(virgins) == 1:
+            say("Jungfrau: {seats} took no trick, so the loss doubles: {charge} (option ramsch_jungfrau)",
+                seats=Seats(virgins), charge=charge)
+        else:
+            # RULES.md: "the loss doubles when another player took no trick" — once, however many did.
+            say("Jungfrau: {seats} took no trick; the loss doubles once, not once for each (a reading of "
+                "RULES.md): {charge} (option ramsch_jungfrau)", seats=Seats(virgins), charge=charge)
     if deal.bock:
         charge *= 2
-        say("Bock deal: doubled again: {charge}", charge=charge)
+        say("Bock deal: × 2 = {charge}", charge=charge)
     for s in losers:
         scores[s] = -charge
     say("List: −{charge} for {losers}; everyone else 0", charge=charge, losers=Seats(losers))

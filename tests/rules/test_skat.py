@@ -488,8 +488,8 @@ def test_a_page_can_name_the_players_and_translate_the_vocabulary() -> None:
     """Steps keep seats and game words as values, so a page writes names and its own language."""
     result = judge({"game": "skat", "rules": ISKO, "deal": game("grand", declarer=1, matadors=-1, hand=True,
                                                                     bid=72, card_points=63)})
-    german = {"Grand": "Grand", "with": "mit", "without": "ohne", "won": "gewonnen", "lost": "verloren"}
+    german = {"Grand": "Grand", "with": "mit", "without": "ohne", "enough": "genug"}
     lines = result.explain(["Anna", "Bernd", "Clara"].__getitem__, lambda text: german.get(text, text))
     assert lines[0] == "Grand game by Bernd, ohne 1: base value 24"
-    assert "gewonnen" in lines[1] and "won" not in lines[1].replace("gewonnen", "")
+    assert lines[1] == "The declarer has 63 card points, the opponents 57: genug (61 needed; 60 loses)"
     assert result.explanation[0] == "Grand game by seat 1, without 1: base value 24"  # the contract's English
