@@ -481,7 +481,7 @@ def test_fipsen_bidding_dispute_says_which_bid_is_higher(client: Client) -> None
     assert comparison.startswith("Second bid is higher")
     for line in engine.explain(page_seat):
         assert " ".join(line.split()) in comparison
-    assert "bid 0: 3 Hand by Seat 1: trick count 3" in comparison
+    assert "Bid 0: 3 Hand by Seat 1: trick count 3" in comparison
     assert "Enter the deal above" in page.text("verdict")  # the deal itself was not asked about
 
 

@@ -20,6 +20,11 @@ def joined(items: Iterable[str], last: str = "and") -> str:
     return ", ".join(items[:-1]) + f" {last} " + items[-1]
 
 
+def signed(n: int) -> str:
+    """+48, −96, 0: how a list entry is written."""
+    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+
+
 class Seat(int):
     """A seat (0 … players−1) named in an explanation: "seat 2" in the contract's English."""
 

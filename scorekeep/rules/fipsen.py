@@ -18,7 +18,7 @@ from enum import StrEnum
 from typing import Any, NamedTuple
 
 from .errors import IllegalDeal
-from .explain import Explanation, Seat
+from .explain import Explanation, Seat, signed
 from .fields import Option, Reader, boolean, check_choice, describe, is_empty, read_rules
 from .verdict import Comparison, RulesMemo, Table, Verdict, options_json
 
@@ -249,7 +249,7 @@ def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
         say("Siebener Fips: {seat} holds it and scores +{value}; the deal ends (RULES.md Fipsen)",
             seat=Seat(deal.declarer), value=SIEBENER_FIPS_VALUE)
         return _verdict(rules, table, True, SIEBENER_FIPS_VALUE, deal.declarer, SIEBENER_FIPS_VALUE, say)
-    say("all passed: no game is played and every entry is 0 (RULES.md Fipsen)")
+    say("All passed: no game is played and every entry is 0 (RULES.md Fipsen)")
     return Verdict("fipsen", _rules_json(rules), None, 0, (0,) * table.players, say.freeze())
 
 
@@ -270,7 +270,7 @@ def _score_tricks(deal: Deal, rules: Rules, table: Table) -> Verdict:
             all=TRICKS, seat=seat, taken=taken)
     else:
         won = taken >= bid
-        say("a bid of {bid} is won with at least {bid} tricks; {seat} took {taken}",
+        say("A bid of {bid} is won with at least {bid} tricks; {seat} took {taken}",
             bid=bid, seat=seat, taken=taken)
     extra = {"add_ons": len(names), "multiplier": multiplier}
     return _verdict(rules, table, won, value, seat, _entry(won, value, seat, say), say, extra)
@@ -290,11 +290,11 @@ def _score_kieker(deal: Deal, rules: Rules, table: Table) -> Verdict:
         say("Kieker by {seat}: value {value}", seat=seat, value=value)
     extra = {"add_ons": multiplier - 1, "multiplier": multiplier}
     if deal.surrendered:
-        say("surrendered after the exchange: lost, {seat} enters {entry} whatever the Kieker's value",
-            seat=seat, entry=KIEKER_SURRENDERED)
+        say("Surrendered after the exchange: lost, {seat} enters {entry} whatever the Kieker's value",
+            seat=seat, entry=signed(KIEKER_SURRENDERED))
         return _verdict(rules, table, False, value, seat, KIEKER_SURRENDERED, say, extra)
     won = deal.tricks_taken == TRICKS
-    say("a Kieker is won only with all {all} tricks; {seat} took {taken}",
+    say("A Kieker is won only with all {all} tricks; {seat} took {taken}",
         all=TRICKS, seat=seat, taken=deal.tricks_taken)
     return _verdict(rules, table, won, value, seat, _entry(won, value, seat, say), say, extra)
 
@@ -302,11 +302,11 @@ def _score_kieker(deal: Deal, rules: Rules, table: Table) -> Verdict:
 def _entry(won: bool, value: int, seat: Seat, say: Explanation) -> int:
     """Won +value, lost −2 × value (RULES.md Fipsen: a lost game counts double)."""
     if won:
-        say("won: {seat} enters +{value}", seat=seat, value=value)
+        say("Won: {seat} enters +{value}", seat=seat, value=value)
         return value
     entry = -2 * value
-    say("lost: a lost game counts double, {seat} enters -2 × {value} = {entry}",
-        seat=seat, value=value, entry=entry)
+    say("Lost: a lost game counts double, {seat} enters −2 × {value} = {entry}",
+        seat=seat, value=value, entry=signed(entry))
     return entry
 
 
@@ -378,17 +378,17 @@ def compare(bids: tuple[Bid, ...], rules: Rules, table: Table) -> Comparison:
     """Which compared bid is higher, with each bid's rank and the criterion that decided (RULES.md Fipsen)."""
     say = Explanation()
     if rules.durch_outranks:
-        say("bid order (Fipsen, rule set {preset}, durch_outranks on): trick count first, Kieker between 4 "
+        say("Bid order (Fipsen, rule set {preset}, durch_outranks on): trick count first, Kieker between 4 "
             "and 5; then the number of add-ons, a 5 carrying Durch; then Durch over no Durch; then the seat "
             "nearer the dealer's left, the dealer ({dealer}) last", preset=rules.preset, dealer=Seat(table.dealer))
     else:
-        say("bid order (Fipsen, rule set {preset}, durch_outranks off): trick count first, Kieker between 4 "
+        say("Bid order (Fipsen, rule set {preset}, durch_outranks off): trick count first, Kieker between 4 "
             "and 5; then the number of add-ons, a 5 carrying Durch; then the seat nearer the dealer's left, "
             "the dealer ({dealer}) last", preset=rules.preset, dealer=Seat(table.dealer))
     ranks = [rank(bid, rules, table) for bid in bids]
     for index, bid in enumerate(bids):
         names = add_ons(bid.bid, bid.hand, bid.ruten, bid.durch)
-        say("bid {index}: {name} by {seat}: trick count {height}; add-ons {count} ({add_ons}); "
+        say("Bid {index}: {name} by {seat}: trick count {height}; add-ons {count} ({add_ons}); "
             "turn {turn} of {players} from the dealer's left", index=index, name=describe_bid(bid),
             seat=Seat(bid.seat), height=_height_words(bid), count=len(names), add_ons=_add_on_list(names, bid.bid),
             turn=1 - ranks[index].nearness, players=table.players)
@@ -396,7 +396,7 @@ def compare(bids: tuple[Bid, ...], rules: Rules, table: Table) -> Comparison:
     for index in range(len(bids)):
         if index != higher:
             _say_why(say, bids, ranks, higher, index, rules)
-    say("higher: bid {index}, {name} by {seat}", index=higher, name=describe_bid(bids[higher]),
+    say("Higher: bid {index}, {name} by {seat}", index=higher, name=describe_bid(bids[higher]),
         seat=Seat(bids[higher].seat))
     return Comparison("fipsen", _rules_json(rules), higher, say.freeze())
 
@@ -408,21 +408,21 @@ def _say_why(say: Explanation, bids: tuple[Bid, ...], ranks: list[Rank], win: in
     both = {"win": win, "win_name": describe_bid(bids[win]),
             "lose": lose, "lose_name": describe_bid(bids[lose])}
     if w.height != lo.height:
-        say("bid {win} ({win_name}) beats bid {lose} ({lose_name}): higher trick count, {a} over {b}",
+        say("Bid {win} ({win_name}) beats bid {lose} ({lose_name}): higher trick count, {a} over {b}",
             **both, a=_height_words(bids[win]), b=_height_words(bids[lose]))
     elif w.add_ons != lo.add_ons:
-        say("bid {win} ({win_name}) beats bid {lose} ({lose_name}): same trick count, more add-ons, "
+        say("Bid {win} ({win_name}) beats bid {lose} ({lose_name}): same trick count, more add-ons, "
             "{a} over {b}", **both, a=w.add_ons, b=lo.add_ons)
     elif w.durch != lo.durch:
-        say("bid {win} ({win_name}) beats bid {lose} ({lose_name}): same trick count and add-ons, and "
+        say("Bid {win} ({win_name}) beats bid {lose} ({lose_name}): same trick count and add-ons, and "
             "Durch beats no Durch (durch_outranks)", **both)
     else:
         seats = {"a": Seat(bids[win].seat), "ta": 1 - w.nearness, "b": Seat(bids[lose].seat), "tb": 1 - lo.nearness}
         if rules.durch_outranks:
-            say("bid {win} ({win_name}) beats bid {lose} ({lose_name}): same trick count, add-ons and Durch, "
+            say("Bid {win} ({win_name}) beats bid {lose} ({lose_name}): same trick count, add-ons and Durch, "
                 "so the seat nearer the dealer's left: {a} (turn {ta}) before {b} (turn {tb})",
                 **both, **seats)
         else:
-            say("bid {win} ({win_name}) beats bid {lose} ({lose_name}): same trick count and add-ons, so the "
+            say("Bid {win} ({win_name}) beats bid {lose} ({lose_name}): same trick count and add-ons, so the "
                 "seat nearer the dealer's left: {a} (turn {ta}) before {b} (turn {tb})",
                 **both, **seats)

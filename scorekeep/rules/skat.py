@@ -10,7 +10,7 @@ from enum import StrEnum
 
 from .cards import TOTALS_BY_COUNT, parse_cards
 from .errors import IllegalDeal
-from .explain import Explanation, Seat, Seats, Word
+from .explain import Explanation, Seat, Seats, Word, signed
 from .fields import Reader, boolean, integer, is_empty, nullable, one_of, read_rules
 from .verdict import RulesMemo, Table, Verdict, options_json
 
@@ -520,11 +520,6 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
         "base": base, "matadors": matadors, "multiplier": multiplier, "levels": levels, "overbid": overbid,
     }
     return Verdict("skat", _rules_json(rules), won, value, tuple(scores), say.freeze(), extra)
-
-
-def signed(n: int) -> str:
-    """+48, −96, 0: how a list entry is written."""
-    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
 
 
 # The vocabulary that goes into explanation steps as values (a page translates each `Word`).

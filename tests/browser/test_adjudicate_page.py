@@ -121,8 +121,8 @@ def test_fipsen_bidding_dispute_answers_on_the_same_page(page: Page, live_server
     page.select_option("#id_compare-1-seat", "2")
     expect(page.locator("#comparison .outcome")).to_have_text("First bid is higher")
     # the explanation names the seats as the seat selects do
-    expect(page.locator("#comparison ol.explanation")).to_contain_text("bid 0: 3 Hand by Seat 1")
-    expect(page.locator("#comparison ol.explanation")).to_contain_text("bid 1: 3 Ruten by Seat 3")
+    expect(page.locator("#comparison ol.explanation")).to_contain_text("Bid 0: 3 Hand by Seat 1")
+    expect(page.locator("#comparison ol.explanation")).to_contain_text("Bid 1: 3 Ruten by Seat 3")
     assert documents(requests) == []
 
 

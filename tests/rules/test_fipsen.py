@@ -87,7 +87,7 @@ def test_trick_explanation_lets_the_table_check_the_number():
     assert "3 Hand Durch by seat 1" in text
     assert "3 × 2^2 (add-ons: Hand, Durch) = 12" in text
     assert "all 5 tricks; seat 1 took 4" in text
-    assert "-2 × 12 = -24" in text
+    assert "−2 × 12 = −24" in text
 
 
 def test_a_five_says_where_its_durch_comes_from():
@@ -307,11 +307,11 @@ def test_comparison_explains_each_rank_and_the_deciding_criterion():
     assert answer["rules"] == {"preset": "classic", "durch_outranks": False}
     text = "\n".join(answer["explanation"])
     assert "durch_outranks off" in text
-    assert "bid 0: 3 Ruten by seat 2: trick count 3; add-ons 1 (Ruten); turn 3 of 4" in text
-    assert "bid 2: Kieker with Ruten by seat 1: trick count Kieker (between 4 and 5)" in text
-    assert "bid 3: 5 Hand by seat 3: trick count 5; add-ons 2 (Hand, the 5's own Durch); turn 4 of 4" in text
-    assert "bid 3 (5 Hand) beats bid 2 (Kieker with Ruten): higher trick count" in text
-    assert answer["explanation"][-1] == "higher: bid 3, 5 Hand by seat 3"
+    assert "Bid 0: 3 Ruten by seat 2: trick count 3; add-ons 1 (Ruten); turn 3 of 4" in text
+    assert "Bid 2: Kieker with Ruten by seat 1: trick count Kieker (between 4 and 5)" in text
+    assert "Bid 3: 5 Hand by seat 3: trick count 5; add-ons 2 (Hand, the 5's own Durch); turn 4 of 4" in text
+    assert "Bid 3 (5 Hand) beats bid 2 (Kieker with Ruten): higher trick count" in text
+    assert answer["explanation"][-1] == "Higher: bid 3, 5 Hand by seat 3"
 
 
 @pytest.mark.parametrize(("bids", "rules", "criterion"), [
@@ -404,12 +404,12 @@ def test_explanation_names_seats_so_a_page_can_write_the_players():
     assert adjudicate(request)["explanation"][-2].endswith("seat 0 (turn 1) before seat 1 (turn 2)")
     lines = named(request)
     assert lines[0].endswith("the dealer (Dieter) last")
-    assert lines[1].startswith("bid 0: 3 by Anna: trick count 3")
+    assert lines[1].startswith("Bid 0: 3 by Anna: trick count 3")
     assert lines[-2].endswith("Anna (turn 1) before Bernd (turn 2)")
-    assert lines[-1] == "higher: bid 0, 3 by Anna"
+    assert lines[-1] == "Higher: bid 0, 3 by Anna"
     deal = {"game": "fipsen", "deal": {"contract": "tricks", "declarer": CLARA, "bid": 3, "tricks_taken": 2}}
-    assert named(deal)[1:] == ["a bid of 3 is won with at least 3 tricks; Clara took 2",
-                               "lost: a lost game counts double, Clara enters -2 × 3 = -6"]
+    assert named(deal)[1:] == ["A bid of 3 is won with at least 3 tricks; Clara took 2",
+                               "Lost: a lost game counts double, Clara enters −2 × 3 = −6"]
 
 
 @pytest.mark.parametrize("request_", [
@@ -490,7 +490,7 @@ def test_any_dispute_gets_an_answer_or_a_rejection_inside_compare(compare, playe
         {"game": "fipsen", "compare": compare})
     if answer["ok"]:
         assert 0 <= answer["higher"] < len(compare)
-        assert answer["explanation"][-1].startswith(f"higher: bid {answer['higher']}")
+        assert answer["explanation"][-1].startswith(f"Higher: bid {answer['higher']}")
     else:
         (error,) = answer["errors"]
         assert error["field"] == "compare" or error["field"].startswith("compare.")
