@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from scorekeep import rules
 from scorekeep.api import MAX_BODY
+from tests.contract_cases import BAD_FIELDS, DEALER_DECLARES, SAUSPIEL
 
 URL = "/api/adjudicate"
 ANYONE = Client()  # one client for the Hypothesis examples: the API keeps no state between requests
@@ -79,33 +80,13 @@ def test_a_rejection_is_set_without_a_cookie_too() -> None:
     assert not response.cookies
 
 
-def with_deal(request: dict, **deal: object) -> dict:
-    return {**request, "deal": {**request["deal"], **deal}}
-
-
-@pytest.mark.parametrize(("change", "field", "says"), [
-    (lambda r: {**r, "colour": "red"}, "colour", "is not a field here"),
-    (lambda r: with_deal(r, trump="C"), "deal.trump", "is not a field here"),
-    (lambda r: with_deal(r, card_points="70"), "deal.card_points", "must be a whole number from 0 to 120"),
-    (lambda r: with_deal(r, card_points=None, declarer=True), "deal.declarer", "must be a whole number"),
-    (lambda r: with_deal(r, card_points=121), "deal.card_points", "must be from 0 to 120, not 121"),
-    (lambda r: {**r, "dealer": 3}, "dealer", "must be from 0 to 2"),
-    (lambda r: {**r, "rules": {"preset": "tournament"}}, "rules.preset", '"isko"'),
-    (lambda r: {key: value for key, value in r.items() if key != "game"}, "game", "is required"),
-], ids=["unknown-top-field", "unknown-deal-field", "text-for-number", "boolean-for-seat", "out-of-range",
-        "dealer-out-of-range", "unknown-preset", "no-game"])
+@pytest.mark.parametrize(("change", "field", "says"), BAD_FIELDS)
 def test_bad_fields_get_400_naming_the_field(client: Client, grand_with_two: dict, change, field: str,
                                              says: str) -> None:
     error = the_error(post_json(client, change(grand_with_two)))
 
     assert error["field"] == field
     assert says in error["message"]
-
-
-DEALER_DECLARES = {"game": "skat", "players": 4, "dealer": 1,
-                   "deal": {"contract": "clubs", "declarer": 1, "bid": 18, "matadors": 1, "card_points": 70}}
-SAUSPIEL = {"game": "schafkopf", "deal": {"contract": "sauspiel", "declarer": 2, "partner": 0, "called_ace": "C",
-                                          "card_points": 70}}
 
 
 def test_seats_are_written_as_the_contract_numbers_them_from_0(client: Client) -> None:

@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeep import rules
+from tests.contract_cases import BAD_FIELDS, DEALER_DECLARES, SAUSPIEL
 
 from .conftest import REPO, Run
 
@@ -194,21 +195,7 @@ def test_a_reader_that_stops_early_gets_no_traceback(tmp_path, grand_with_two: d
 # --- in-process: what is rejected, and that nothing crashes it -------------------------------
 
 
-def with_deal(request: dict, **deal: object) -> dict:
-    return {**request, "deal": {**request["deal"], **deal}}
-
-
-@pytest.mark.parametrize(("change", "field", "says"), [
-    (lambda r: {**r, "colour": "red"}, "colour", "is not a field here"),
-    (lambda r: with_deal(r, trump="C"), "deal.trump", "is not a field here"),
-    (lambda r: with_deal(r, card_points="70"), "deal.card_points", "must be a whole number from 0 to 120"),
-    (lambda r: with_deal(r, card_points=True), "deal.card_points", "must be a whole number from 0 to 120"),
-    (lambda r: with_deal(r, card_points=130), "deal.card_points", "must be from 0 to 120, not 130"),
-    (lambda r: {**r, "players": 5}, "players", "3 or 4 seats"),
-    (lambda r: {**r, "rules": {"preset": "isko", "kontra": 1}}, "rules.kontra", "must be true or false"),
-    (lambda r: {**r, "game": "poker"}, "game", '"skat"'),
-], ids=["unknown-top-field", "unknown-deal-field", "text-for-number", "boolean-for-number", "out-of-range",
-        "players", "option-type", "unknown-game"])
+@pytest.mark.parametrize(("change", "field", "says"), BAD_FIELDS)
 def test_bad_fields_are_rejected_naming_the_field(grand_with_two: dict, change, field: str, says: str) -> None:
     status, [verdict] = adjudicate(line(change(grand_with_two)))
 
@@ -216,12 +203,6 @@ def test_bad_fields_are_rejected_naming_the_field(grand_with_two: dict, change, 
     error = the_error(verdict)
     assert error["field"] == field
     assert says in error["message"]
-
-
-DEALER_DECLARES = {"game": "skat", "players": 4, "dealer": 1,
-                   "deal": {"contract": "clubs", "declarer": 1, "bid": 18, "matadors": 1, "card_points": 70}}
-SAUSPIEL = {"game": "schafkopf", "deal": {"contract": "sauspiel", "declarer": 2, "partner": 0, "called_ace": "C",
-                                          "card_points": 70}}
 
 
 def test_seats_are_written_as_the_contract_numbers_them_from_0() -> None:
