@@ -29,6 +29,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from .rules import GAMES, Comparison, IllegalDeal, Table, Verdict, judge
+from .rules.explain import signed
 
 Label = str | Promise
 
@@ -241,11 +242,6 @@ def seat_label(seat: int) -> str:
     """How the page names a seat, in its inputs and in the engine's sentences alike: the contract
     numbers seats from 0; people count from 1."""
     return gettext("Seat %(number)s") % {"number": seat + 1}
-
-
-def signed(number: int) -> str:
-    """+48, −96 (a real minus sign, as the explanation writes it), 0."""
-    return f"{number:+d}".replace("-", "\N{MINUS SIGN}") if number else "0"
 
 
 def engine_message(err: IllegalDeal) -> str:
