@@ -413,8 +413,8 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
     contract = deal.contract
     base = BASE[contract]
     name = _NAMES[contract]
-    matadors = deal.matadors
-    assert matadors is not None and deal.bid is not None
+    matadors, declarer = deal.matadors, deal.declarer
+    assert matadors is not None and declarer is not None and deal.bid is not None
     with_ = _with(matadors)
     say("{name} game by {declarer}, {with_} {n}{source}: base value {base}", name=name,
         declarer=Seat(deal.declarer), with_=_WITH[matadors > 0], n=abs(matadors),
@@ -514,9 +514,9 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
 
     entry = _entry(value, won, deal, rules, say)
     scores = [0] * table.players
-    scores[deal.declarer] = entry  # type: ignore[index]
+    scores[declarer] = entry
     extra = {
-        "seeger_fabian": _seeger_fabian(won, deal.declarer, table, say),  # type: ignore[arg-type]
+        "seeger_fabian": _seeger_fabian(won, declarer, table, say),
         "base": base, "matadors": matadors, "multiplier": multiplier, "levels": levels, "overbid": overbid,
     }
     return Verdict("skat", _rules_json(rules), won, value, tuple(scores), say.freeze(), extra)
@@ -549,8 +549,10 @@ def _score_null(deal: Deal, rules: Rules, table: Table) -> Verdict:
                 tricks=deal.declarer_tricks)
     entry = _entry(value, won, deal, rules, say)
     scores = [0] * table.players
-    scores[deal.declarer] = entry  # type: ignore[index]
-    extra = {"seeger_fabian": _seeger_fabian(won, deal.declarer, table, say), "levels": [], "overbid": False}  # type: ignore[arg-type]
+    declarer = deal.declarer
+    assert declarer is not None
+    scores[declarer] = entry
+    extra = {"seeger_fabian": _seeger_fabian(won, declarer, table, say), "levels": [], "overbid": False}
     return Verdict("skat", _rules_json(rules), won, value, tuple(scores), say.freeze(), extra)
 
 
