@@ -24,6 +24,7 @@ browser:
 	  else echo "Chromium is missing: run 'sudo apt-get install -y chromium' for the browser tests"; fi; }
 
 test: $(STAMP) browser
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
