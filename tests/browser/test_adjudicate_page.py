@@ -163,3 +163,17 @@ def test_on_a_phone_nothing_overflows_and_every_control_is_big_enough(page: Page
         .filter(([, height]) => height < 44)""")
     assert small == []
     page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
+
+
+def test_on_a_phone_the_outcome_stays_in_sight_while_typing(page: Page, live_server: object) -> None:
+    """The inputs fill a phone's screen; a bar at the bottom shows the outcome and follows each change."""
+    open_page(page, live_server)
+    enter_skat_deal(page, "50")
+    bar = page.locator(".verdict-bar")
+    expect(bar).to_have_text("Lost · Value 27")
+    expect(bar).to_be_in_viewport()
+    page.locator("#id_card_points").fill("")
+    page.keyboard.type("70")
+    expect(bar).to_have_text("Won · Value 27")
+    bar.click()
+    expect(page.locator("#verdict-title")).to_be_in_viewport()
