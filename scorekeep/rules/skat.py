@@ -256,8 +256,10 @@ def _bid(r: Reader) -> int:
     return bid
 
 
-def _doublings(r: Reader) -> tuple[bool, bool, bool]:
-    kontra, re, bock = r.bool("kontra"), r.bool("re"), r.bool("bock")
+def _doublings(r: Reader, rules: Rules) -> tuple[bool, bool, bool]:
+    # Where the rule set has no Kontra or Bock, parse_deal has already refused any value for them.
+    kontra, re = (r.bool("kontra"), r.bool("re")) if rules.kontra else (False, False)
+    bock = r.bool("bock") if rules.bock else False
     if re and not kontra:
         raise IllegalDeal("deal.re", "Re answers a Kontra: set kontra too, or leave re out")
     return kontra, re, bock
@@ -321,7 +323,7 @@ def _parse_trump_game(r: Reader, contract: Contract, rules: Rules, table: Table)
     if (fixed := rules.grand_ouvert_fixed) is not None and contract is _GRAND and ouvert and bid > fixed:
         raise IllegalDeal("deal.bid", "a Grand Ouvert is worth {fixed} under this rule set, so it cannot be "
                           "played on a bid of {bid}", fixed=fixed, bid=bid)
-    kontra, re, bock = _doublings(r)
+    kontra, re, bock = _doublings(r, rules)
     return Deal(contract, declarer=declarer, bid=bid, matadors=matadors, matadors_from_cards=from_cards,
                 hand=hand, announced=announced, ouvert=ouvert, card_points=card_points, declarer_tricks=tricks,
                 conceded=conceded, kontra=kontra, re=re, bock=bock)
@@ -363,7 +365,7 @@ def _parse_null(r: Reader, rules: Rules, table: Table) -> Deal:
     conceded = r.bool("conceded")
     tricks = r.int("declarer_tricks", 0, 10, required=not conceded,
                    why=" in a Null game (0 when the declarer took no trick)")
-    kontra, re, bock = _doublings(r)
+    kontra, re, bock = _doublings(r, rules)
     return Deal(Contract.NULL, declarer=declarer, bid=bid, hand=hand, ouvert=ouvert, declarer_tricks=tricks,
                 conceded=conceded, kontra=kontra, re=re, bock=bock)
 
@@ -500,9 +502,9 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
             "no multiplier", value=value)
     else:
         terms = f"{abs(matadors)} ({with_}) + 1 (game)" + "".join(_LEVEL_TERMS[level] for level in levels)
-        say("Multiplier {terms} = {multiplier}", terms=terms, multiplier=multiplier)
         value = base * multiplier
-        say("Game value {base} × {multiplier} = {value}", base=base, multiplier=multiplier, value=value)
+        say("Multiplier {terms} = {multiplier}; game value {base} × {multiplier} = {value}", terms=terms,
+            multiplier=multiplier, base=base, value=value)
         if value < deal.bid:
             # Overbid (ISkO 4.4): lost, charged at the lowest multiple of the base value reaching the bid.
             overbid, won = True, False
