@@ -18,7 +18,7 @@ from enum import StrEnum
 from typing import Any, NamedTuple
 
 from .errors import IllegalDeal
-from .explain import Explanation, Seat, signed
+from .explain import Explanation, Seat, Word, signed
 from .fields import Option, Reader, boolean, check_choice, describe, is_empty, read_rules
 from .verdict import Comparison, RulesMemo, Table, Verdict, options_json
 
@@ -68,11 +68,17 @@ _CONTRACT_BY_NAME = {c.value: c for c in Contract}
 _DEAL_KEYS = frozenset({"contract"}.union(*CONTRACTS.values()))
 _USED = {c: frozenset(("contract", *CONTRACTS[c])) for c in Contract}
 _WHAT = {
-    Contract.TRICKS: "a trick game",
-    Contract.KIEKER: "a Kieker",
-    Contract.SIEBENER_FIPS: "a Siebener Fips",
-    Contract.PASSED: "a deal everyone passed",
+    Contract.TRICKS: Word("a trick game"),
+    Contract.KIEKER: Word("a Kieker"),
+    Contract.SIEBENER_FIPS: Word("a Siebener Fips"),
+    Contract.PASSED: Word("a deal everyone passed"),
 }
+# Why a seat or the tricks are required: `Word`s, so that a page translates them with the message.
+_FOR_THE_FIPS_HOLDER = Word(" (the seat holding the Siebener Fips)")
+_FOR_THE_DECLARER = Word(" (the declarer's seat)")
+_FOR_A_PLAYED_KIEKER = Word(" for a Kieker that was played")
+_FOR_A_TRICK_GAME = Word(" for a trick game")
+_FOR_THE_BIDDER = Word(" (the seat that made this bid)")
 _KIEKER_REFUSES = ("bid", "hand", "durch")
 _BID_KEYS = frozenset({"bid", "hand", "ruten", "durch", "kieker", "seat"})
 
@@ -168,6 +174,31 @@ def _add_on_list(names: tuple[str, ...], bid: int | None) -> str:
     return ", ".join(names)
 
 
+# The words of a bid as explanation lines use them, each a `Word` made once here so that a page can
+# translate it; a bid's number stays a number. A trick bid is written ``{bid}{said}`` ("3" and
+# " Hand Ruten"), a Kieker by its name alone.
+_SAID: dict[tuple[bool, bool, bool], str] = {
+    (hand, ruten, durch): Word(" " + spoken(BID_MIN, hand, ruten, durch).split(" ", 1)[1])
+    if hand or ruten or durch else ""
+    for hand in (False, True) for ruten in (False, True) for durch in (False, True)
+}
+"""By (hand, ruten, Durch said): the add-ons as players say them after the number."""
+_ADD_ONS: dict[tuple[bool, bool, bool, bool], Word] = {
+    (hand, ruten, carries_durch(bid, durch), bid == BID_MAX): Word(_add_on_list(add_ons(bid, hand, ruten, durch), bid))
+    for bid in (BID_MIN, BID_MAX) for hand in (False, True) for ruten in (False, True) for durch in (False, True)
+}
+"""By (hand, ruten, carries Durch, a bid of 5): the add-ons listed, e.g. "Hand, the 5's own Durch"."""
+_KIEKER_NAMES = {False: Word("Kieker"), True: Word("Kieker with Ruten")}
+_KIEKER_HEIGHT = Word("Kieker (between 4 and 5)")
+
+
+def _name(bid: Bid) -> tuple[int | Word, str]:
+    """A compared bid as the pair ``{name}{said}`` of an explanation line (see `describe_bid`)."""
+    if bid.bid is None:
+        return _KIEKER_NAMES[bid.ruten], ""
+    return bid.bid, _SAID[bid.hand, bid.ruten, bid.durch and bid.bid != BID_MAX]
+
+
 # --- rule sets -----------------------------------------------------------------------------------
 
 def parse_rules(obj: object) -> Rules:
@@ -217,8 +248,8 @@ def parse_deal(obj: object, rules: Rules, table: Table) -> Deal:
     last_seat = table.players - 1
     if contract is Contract.SIEBENER_FIPS:
         return Deal(contract, declarer=r.int("declarer", 0, last_seat, required=True,
-                                             why=" (the seat holding the Siebener Fips)"))
-    declarer = r.int("declarer", 0, last_seat, required=True, why=" (the declarer's seat)")
+                                             why=_FOR_THE_FIPS_HOLDER))
+    declarer = r.int("declarer", 0, last_seat, required=True, why=_FOR_THE_DECLARER)
     ruten = r.bool("ruten")
     if contract is Contract.KIEKER:
         surrendered = r.bool("surrendered")
@@ -228,14 +259,14 @@ def parse_deal(obj: object, rules: Rules, table: Table) -> Deal:
                 raise IllegalDeal("deal.tricks_taken", "a surrendered Kieker is given up before any trick "
                                   "is played: leave tricks_taken out, or give surrendered false")
             return Deal(contract, declarer=declarer, ruten=ruten, surrendered=True)
-        tricks_taken = r.int("tricks_taken", 0, TRICKS, required=True, why=" for a Kieker that was played")
+        tricks_taken = r.int("tricks_taken", 0, TRICKS, required=True, why=_FOR_A_PLAYED_KIEKER)
         return Deal(contract, declarer=declarer, ruten=ruten, tricks_taken=tricks_taken)
     if not r.has("bid"):
         raise IllegalDeal("deal.bid", "is required for a trick game: the tricks bid, from {lo} to {hi}",
                           lo=BID_MIN, hi=BID_MAX)
     return Deal(contract, declarer=declarer, bid=r.int("bid", BID_MIN, BID_MAX), hand=r.bool("hand"),
                 ruten=ruten, durch=r.bool("durch"),
-                tricks_taken=r.int("tricks_taken", 0, TRICKS, required=True, why=" for a trick game"))
+                tricks_taken=r.int("tricks_taken", 0, TRICKS, required=True, why=_FOR_A_TRICK_GAME))
 
 
 def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
@@ -257,14 +288,16 @@ def _score_tricks(deal: Deal, rules: Rules, table: Table) -> Verdict:
     """A trick bid of n with k add-ons is worth n × 2^k; won with at least n tricks, with Durch all
     five; won +value, lost −2 × value (RULES.md Fipsen)."""
     say = Explanation()
-    bid, seat, taken = deal.bid, Seat(deal.declarer), deal.tricks_taken
-    names = add_ons(bid, deal.hand, deal.ruten, deal.durch)
-    multiplier = 1 << len(names)
+    bid, seat, taken, hand, ruten = deal.bid, Seat(deal.declarer), deal.tricks_taken, deal.hand, deal.ruten
+    five = bid == BID_MAX
+    durch = deal.durch or five  # `carries_durch`
+    k = hand + ruten + durch
+    multiplier = 1 << k
     value = bid * multiplier
-    say("{name} by {seat}: the bid doubled for each add-on, {bid} × 2^{k} (add-ons: {add_ons}) = {value}",
-        name=spoken(bid, deal.hand, deal.ruten, deal.durch), seat=seat, bid=bid, k=len(names),
-        add_ons=_add_on_list(names, bid), value=value)
-    if carries_durch(bid, deal.durch):
+    say("{bid}{said} by {seat}: the bid doubled for each add-on, {bid} × 2^{k} (add-ons: {add_ons}) = {value}",
+        bid=bid, said=_SAID[hand, ruten, deal.durch and not five], seat=seat, k=k,
+        add_ons=_ADD_ONS[hand, ruten, durch, five], value=value)
+    if durch:
         won = taken == TRICKS
         say("Durch is won only with all {all} tricks; {seat} took {taken}",
             all=TRICKS, seat=seat, taken=taken)
@@ -272,7 +305,7 @@ def _score_tricks(deal: Deal, rules: Rules, table: Table) -> Verdict:
         won = taken >= bid
         say("A bid of {bid} is won with at least {bid} tricks; {seat} took {taken}",
             bid=bid, seat=seat, taken=taken)
-    extra = {"add_ons": len(names), "multiplier": multiplier}
+    extra = {"add_ons": k, "multiplier": multiplier}
     return _verdict(rules, table, won, value, seat, _entry(won, value, seat, say), say, extra)
 
 
@@ -325,17 +358,20 @@ def parse_compare(obj: object, rules: Rules, table: Table) -> tuple[Bid, ...]:
     Each is ``{"bid": 2…5, "hand", "ruten", "durch", "seat"}`` or ``{"kieker": true, "ruten", "seat"}``;
     ``"kieker": false`` is no bid by itself (the trick bid is then required).
     """
-    if not isinstance(obj, list) or len(obj) < 2:
-        got = f"a list of {len(obj)}" if isinstance(obj, list) else describe(obj)
+    if isinstance(obj, list) and len(obj) < 2:
         raise IllegalDeal("compare", "must be a list of two or more bids, one per seat, each a trick bid "
                           "(bid 2 to 5 with hand, ruten, durch) or a Kieker (kieker true, ruten) with its "
-                          "seat; not {got}", got=got)
+                          "seat; not a list of {n}", n=len(obj))
+    if not isinstance(obj, list):
+        raise IllegalDeal("compare", "must be a list of two or more bids, one per seat, each a trick bid "
+                          "(bid 2 to 5 with hand, ruten, durch) or a Kieker (kieker true, ruten) with its "
+                          "seat; not {got}", got=describe(obj))
     bids: list[Bid] = []
     bid_of_seat: dict[int, int] = {}
     last_seat = table.players - 1
     for index, item in enumerate(obj):
         r = Reader(item, f"compare.{index}", _BID_KEYS)
-        seat = r.int("seat", 0, last_seat, required=True, why=" (the seat that made this bid)")
+        seat = r.int("seat", 0, last_seat, required=True, why=_FOR_THE_BIDDER)
         if seat in bid_of_seat:
             raise IllegalDeal(r.field("seat"), "{seat} already made bid {other}: compare one bid per "
                               "seat, each from a different seat", seat=Seat(seat), other=bid_of_seat[seat])
@@ -370,8 +406,8 @@ def rank(bid: Bid, rules: Rules, table: Table) -> Rank:
                 int(durch and rules.durch_outranks), -table.left_of_dealer(bid.seat))
 
 
-def _height_words(bid: Bid) -> str:
-    return "Kieker (between 4 and 5)" if bid.bid is None else str(bid.bid)
+def _height(bid: Bid) -> int | Word:
+    return _KIEKER_HEIGHT if bid.bid is None else bid.bid
 
 
 def compare(bids: tuple[Bid, ...], rules: Rules, table: Table) -> Comparison:
@@ -387,16 +423,19 @@ def compare(bids: tuple[Bid, ...], rules: Rules, table: Table) -> Comparison:
             "the dealer ({dealer}) last", preset=rules.preset, dealer=Seat(table.dealer))
     ranks = [rank(bid, rules, table) for bid in bids]
     for index, bid in enumerate(bids):
-        names = add_ons(bid.bid, bid.hand, bid.ruten, bid.durch)
-        say("Bid {index}: {name} by {seat}: trick count {height}; add-ons {count} ({add_ons}); "
-            "turn {turn} of {players} from the dealer's left", index=index, name=describe_bid(bid),
-            seat=Seat(bid.seat), height=_height_words(bid), count=len(names), add_ons=_add_on_list(names, bid.bid),
+        name, said = _name(bid)
+        durch = carries_durch(bid.bid, bid.durch)
+        say("Bid {index}: {name}{said} by {seat}: trick count {height}; add-ons {count} ({add_ons}); "
+            "turn {turn} of {players} from the dealer's left", index=index, name=name, said=said,
+            seat=Seat(bid.seat), height=_height(bid), count=bid.hand + bid.ruten + durch,
+            add_ons=_ADD_ONS[bid.hand, bid.ruten, durch, bid.bid == BID_MAX],
             turn=1 - ranks[index].nearness, players=table.players)
     higher = max(range(len(bids)), key=ranks.__getitem__)
     for index in range(len(bids)):
         if index != higher:
             _say_why(say, bids, ranks, higher, index, rules)
-    say("Higher: bid {index}, {name} by {seat}", index=higher, name=describe_bid(bids[higher]),
+    name, said = _name(bids[higher])
+    say("Higher: bid {index}, {name}{said} by {seat}", index=higher, name=name, said=said,
         seat=Seat(bids[higher].seat))
     return Comparison("fipsen", _rules_json(rules), higher, say.freeze())
 
@@ -405,24 +444,25 @@ def _say_why(say: Explanation, bids: tuple[Bid, ...], ranks: list[Rank], win: in
              rules: Rules) -> None:
     """One line: the first criterion of the bid order on which the winner and another bid differ."""
     w, lo = ranks[win], ranks[lose]
-    both = {"win": win, "win_name": describe_bid(bids[win]),
-            "lose": lose, "lose_name": describe_bid(bids[lose])}
+    (win_name, win_said), (lose_name, lose_said) = _name(bids[win]), _name(bids[lose])
+    both = {"win": win, "win_name": win_name, "win_said": win_said,
+            "lose": lose, "lose_name": lose_name, "lose_said": lose_said}
     if w.height != lo.height:
-        say("Bid {win} ({win_name}) beats bid {lose} ({lose_name}): higher trick count, {a} over {b}",
-            **both, a=_height_words(bids[win]), b=_height_words(bids[lose]))
+        say("Bid {win} ({win_name}{win_said}) beats bid {lose} ({lose_name}{lose_said}): higher trick count, "
+            "{a} over {b}", **both, a=_height(bids[win]), b=_height(bids[lose]))
     elif w.add_ons != lo.add_ons:
-        say("Bid {win} ({win_name}) beats bid {lose} ({lose_name}): same trick count, more add-ons, "
-            "{a} over {b}", **both, a=w.add_ons, b=lo.add_ons)
+        say("Bid {win} ({win_name}{win_said}) beats bid {lose} ({lose_name}{lose_said}): same trick count, "
+            "more add-ons, {a} over {b}", **both, a=w.add_ons, b=lo.add_ons)
     elif w.durch != lo.durch:
-        say("Bid {win} ({win_name}) beats bid {lose} ({lose_name}): same trick count and add-ons, and "
-            "Durch beats no Durch (durch_outranks)", **both)
+        say("Bid {win} ({win_name}{win_said}) beats bid {lose} ({lose_name}{lose_said}): same trick count and "
+            "add-ons, and Durch beats no Durch (durch_outranks)", **both)
     else:
         seats = {"a": Seat(bids[win].seat), "ta": 1 - w.nearness, "b": Seat(bids[lose].seat), "tb": 1 - lo.nearness}
         if rules.durch_outranks:
-            say("Bid {win} ({win_name}) beats bid {lose} ({lose_name}): same trick count, add-ons and Durch, "
-                "so the seat nearer the dealer's left: {a} (turn {ta}) before {b} (turn {tb})",
+            say("Bid {win} ({win_name}{win_said}) beats bid {lose} ({lose_name}{lose_said}): same trick count, "
+                "add-ons and Durch, so the seat nearer the dealer's left: {a} (turn {ta}) before {b} (turn {tb})",
                 **both, **seats)
         else:
-            say("Bid {win} ({win_name}) beats bid {lose} ({lose_name}): same trick count and add-ons, so the "
-                "seat nearer the dealer's left: {a} (turn {ta}) before {b} (turn {tb})",
+            say("Bid {win} ({win_name}{win_said}) beats bid {lose} ({lose_name}{lose_said}): same trick count and "
+                "add-ons, so the seat nearer the dealer's left: {a} (turn {ta}) before {b} (turn {tb})",
                 **both, **seats)

@@ -22,7 +22,7 @@ from typing import Any
 
 from .cards import SUITS, parse_cards, totals_by_count
 from .errors import IllegalDeal
-from .explain import Explanation, Seat, Seats
+from .explain import Explanation, Seat, Seats, Word
 from .fields import Option, Reader, boolean, check_int, describe, integer, nullable, one_of, read_rules, words
 from .verdict import RulesMemo, Table, Verdict, options_json
 
@@ -60,8 +60,12 @@ class Contract(StrEnum):
     ZOLO_DU = "zolo_du"
 
 
-CONTRACT_NAMES = {Contract.NORMAL: "normal game", Contract.WESELE: "wesele", Contract.CICHA: "cicha",
-                  Contract.ZOLO: "zolo", Contract.ZOLO_DU: "zolo du"}
+# The game's vocabulary as it goes into explanations and rejections: each a `Word`, made once here,
+# so that a page can translate it like a template.
+CONTRACT_NAMES = {Contract.NORMAL: Word("normal game"), Contract.WESELE: Word("wesele"),
+                  Contract.CICHA: Word("cicha"), Contract.ZOLO: Word("zolo"), Contract.ZOLO_DU: Word("zolo du")}
+_OLD, _YOUNG = Word("old"), Word("young")
+_WON, _LOST = Word("won"), Word("lost")
 LONE = frozenset({Contract.CICHA, Contract.ZOLO, Contract.ZOLO_DU})
 """The 1-against-3 contracts: one old player (RULES.md)."""
 
@@ -121,9 +125,11 @@ class PerContract:
         if self.whole and type(value) is int:
             return dict.fromkeys(self.keys, check_int(value, field, self.lo, self.hi))
         if not isinstance(value, dict):
-            shape = "a whole number for every contract or an object" if self.whole else "an object"
-            raise IllegalDeal(field, "must be {shape} such as {example}, not {got}",
-                              shape=shape, example=self.example, got=describe(value))
+            if self.whole:
+                raise IllegalDeal(field, "must be a whole number for every contract or an object such as {example}, "
+                                  "not {got}", example=self.example, got=describe(value))
+            raise IllegalDeal(field, "must be an object such as {example}, not {got}",
+                              example=self.example, got=describe(value))
         for key, number in value.items():
             if key not in self.keys:
                 raise IllegalDeal(f"{field}.{key}", "is not one of the contracts here: {allowed}",
@@ -268,8 +274,8 @@ def deal_fields(contract: str, rules: Rules, table: Table) -> tuple[str, ...]:
     return CONTRACTS[contract]
 
 
-def tricks_required(contract: Contract, rules: Rules) -> str:
-    """Why `old_tricks` must be given, or "" when it is optional (ADJUDICATION.md, Kop).
+def tricks_required(contract: Contract, rules: Rules) -> bool:
+    """Whether `old_tricks` must be given (ADJUDICATION.md, Kop).
 
     A zolo du is won only with all four tricks. And the contract asks for the tricks "where the rule
     set values a trickless side": where `base_no_trick` differs from the ordinary base 2 of a side
@@ -277,12 +283,18 @@ def tricks_required(contract: Contract, rules: Rules) -> str:
     ``times_base``). The points would tell it too (every card carries points); the contract asks
     for the tricks all the same, so that the table states them.
     """
+    return contract is Contract.ZOLO_DU or (
+        rules.base_no_trick != 2 and (contract not in LONE or rules.solo_scoring == "times_base"))
+
+
+def _tricks_missing(contract: Contract, rules: Rules) -> IllegalDeal:
+    """The rejection of a deal without `old_tricks` where `tricks_required` asks for them."""
     if contract is Contract.ZOLO_DU:
-        return " in a zolo du (it is won only with all four tricks)"
-    if rules.base_no_trick != 2 and (contract not in LONE or rules.solo_scoring == "times_base"):
-        return (f" under rule set {rules.preset}, where a side that took no trick makes the base "
-                f"{rules.base_no_trick} (base_no_trick)")
-    return ""
+        return IllegalDeal("deal.old_tricks", "is required in a zolo du (it is won only with all four tricks): "
+                           "a whole number from {lo} to {hi}", lo=0, hi=TRICKS)
+    return IllegalDeal("deal.old_tricks", "is required under rule set {preset}, where a side that took no trick "
+                       "makes the base {base} (base_no_trick): a whole number from {lo} to {hi}",
+                       preset=rules.preset, base=rules.base_no_trick, lo=0, hi=TRICKS)
 
 
 # --- deals -------------------------------------------------------------------------------------
@@ -305,8 +317,9 @@ def parse_deal(obj: object, rules: Rules, table: Table) -> Deal:
     contract = _BY_NAME[r.choice("contract", CONTRACTS, required=True)]
     old = _parse_old(r.obj.get("old"), contract, table)
     card_points: int = r.int("card_points", 0, TOTAL_POINTS, required=True)
-    why = tricks_required(contract, rules)
-    old_tricks = r.int("old_tricks", 0, TRICKS, required=bool(why), why=why)
+    old_tricks = r.int("old_tricks", 0, TRICKS)
+    if old_tricks is None and tricks_required(contract, rules):
+        raise _tricks_missing(contract, rules)
     _check_points(card_points, old_tricks)
     doublings = _parse_doublings(r.obj.get("doublings"), contract, old, rules, table)
     return Deal(contract, old, card_points, old_tricks, doublings)
@@ -316,10 +329,11 @@ def _parse_old(value: object, contract: Contract, table: Table) -> tuple[int, ..
     """The old side: two distinct seats in normal and wesele, one seat in the lone games."""
     count = 1 if contract in LONE else 2
     if not isinstance(value, list) or len(value) != count:
-        example = "[0]" if count == 1 else "[0, 2]"
-        who = "with the lone player's seat" if count == 1 else "of the two seats of the old side"
-        raise IllegalDeal("deal.old", "must be a list {who} in a {contract}, such as {example}, not {got}",
-                          who=who, contract=CONTRACT_NAMES[contract], example=example, got=describe(value))
+        if count == 1:
+            raise IllegalDeal("deal.old", "must be a list with the lone player's seat in a {contract}, such as "
+                              "[0], not {got}", contract=CONTRACT_NAMES[contract], got=describe(value))
+        raise IllegalDeal("deal.old", "must be a list of the two seats of the old side in a {contract}, such as "
+                          "[0, 2], not {got}", contract=CONTRACT_NAMES[contract], got=describe(value))
     last = table.players - 1
     first = check_int(value[0], "deal.old.0", 0, last)
     if count == 1:
@@ -408,7 +422,7 @@ def _parse_doublings(value: object, contract: Contract, old: tuple[int, ...], ru
 
 # --- scoring -----------------------------------------------------------------------------------
 
-def _base(losers_points: int, loser: str, rules: Rules, say: Explanation) -> int:
+def _base(losers_points: int, loser: Word, rules: Rules, say: Explanation) -> int:
     """The base (RULES.md, Kop): 1 when the losing side took 26 card points or more, 2 when it took
     25 or fewer, `base_no_trick` when it took no trick — that is, every card carrying points, none."""
     if losers_points == 0:
@@ -430,7 +444,7 @@ def _say_outcome(say: Explanation, deal: Deal, tie: bool, won: bool) -> None:
     if deal.contract is Contract.ZOLO_DU:
         say("zolo du: {seat} alone took {tricks} of the {all} tricks ({points} card points); a zolo du is won "
             "only with all {all}, so it is {result}", seat=Seat(deal.old[0]), tricks=deal.old_tricks, all=TRICKS,
-            points=points, result="won" if won else "lost")
+            points=points, result=_WON if won else _LOST)
     elif len(deal.old) == 1:
         seat = Seat(deal.old[0])
         if tie:
@@ -448,7 +462,7 @@ def _say_outcome(say: Explanation, deal: Deal, tie: bool, won: bool) -> None:
     else:
         say("{contract}: the old side ({old}) took {points} card points, the young side (the other two) "
             "{others}: the {side} side wins ({need} needed)", contract=name, old=Seats(deal.old), points=points,
-            others=others, side="old" if won else "young", need=WIN_POINTS)
+            others=others, side=_OLD if won else _YOUNG, need=WIN_POINTS)
 
 
 def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
@@ -472,7 +486,7 @@ def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
     calls = zip(deal.doublings, counted_calls(deal.doublings, old), strict=True) if deal.doublings else ()
     for n, (seat, counts) in enumerate(calls, 1):
         is_old = seat in old
-        side = "old" if is_old else "young"
+        side = _OLD if is_old else _YOUNG
         if counts:
             counted += 1
             last_old = is_old
@@ -492,11 +506,11 @@ def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
         else:
             won = not last_old
             say("the {side} side made the last counted doubling, so the tie goes against it",
-                side="old" if last_old else "young")
+                side=_OLD if last_old else _YOUNG)
 
     base: int | None = None
     if not lone or rules.solo_scoring == "times_base":
-        base = _base(young_points, "young", rules, say) if won else _base(old_points, "old", rules, say)
+        base = _base(young_points, _YOUNG, rules, say) if won else _base(old_points, _OLD, rules, say)
     if not lone:
         amount = base
     elif base is None:
@@ -530,7 +544,7 @@ def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
         for seat in old:
             entries[seat] = value if won else -value
         say("value {value}: each player of the {winners} side receives it, each of the {losers} side pays it",
-            value=value, winners="old" if won else "young", losers="young" if won else "old")
+            value=value, winners=_OLD if won else _YOUNG, losers=_YOUNG if won else _OLD)
 
     return Verdict("kop", rules_json(rules), won, value, tuple(entries), say.freeze(),
                    {"counted_doublings": counted, "base": base})

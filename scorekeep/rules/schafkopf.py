@@ -15,7 +15,7 @@ from enum import StrEnum
 from . import cards
 from .cards import TOTALS_BY_COUNT
 from .errors import IllegalDeal
-from .explain import Explanation, Seat, Seats
+from .explain import Explanation, Seat, Seats, Word
 from .fields import (
     Option,
     Reader,
@@ -82,20 +82,24 @@ class Variant(StrEnum):
 
 C = Contract
 
-NAMES: dict[Contract, str] = {
-    C.SAUSPIEL: "Sauspiel", C.WENZ: "Wenz", C.SOLO: "Solo", C.WENZ_TOUT: "Wenz Tout",
-    C.SOLO_TOUT: "Solo Tout", C.SIE: "Sie", C.GEIER: "Geier", C.FARBWENZ: "Farbwenz",
-    C.GEIER_TOUT: "Geier Tout", C.FARBWENZ_TOUT: "Farbwenz Tout", C.BETTEL: "Bettel",
-    C.HOCHZEIT: "Hochzeit", C.RAMSCH: "Ramsch", C.PASSED: "passed deal",
+# The game's vocabulary as it goes into explanations and rejections: each a `Word`, made once here,
+# so that a page can translate it like a template.
+NAMES: dict[Contract, Word] = {
+    C.SAUSPIEL: Word("Sauspiel"), C.WENZ: Word("Wenz"), C.SOLO: Word("Solo"), C.WENZ_TOUT: Word("Wenz Tout"),
+    C.SOLO_TOUT: Word("Solo Tout"), C.SIE: Word("Sie"), C.GEIER: Word("Geier"), C.FARBWENZ: Word("Farbwenz"),
+    C.GEIER_TOUT: Word("Geier Tout"), C.FARBWENZ_TOUT: Word("Farbwenz Tout"), C.BETTEL: Word("Bettel"),
+    C.HOCHZEIT: Word("Hochzeit"), C.RAMSCH: Word("Ramsch"), C.PASSED: Word("passed deal"),
 }
-_A = {contract: f"a {name}" for contract, name in NAMES.items()}
-_IN = {contract: f" in a {name}" for contract, name in NAMES.items()}
-_TRICKS_NEEDED = {**{contract: f" in a {NAMES[contract]} (it is won only with all eight tricks)"
+_A = {contract: Word(f"a {name}") for contract, name in NAMES.items()}
+_IN = {contract: Word(f" in a {name}") for contract, name in NAMES.items()}
+_TRICKS_NEEDED = {**{contract: Word(f" in a {NAMES[contract]} (it is won only with all eight tricks)")
                      for contract in (C.WENZ_TOUT, C.SOLO_TOUT, C.GEIER_TOUT, C.FARBWENZ_TOUT)},
-                  C.BETTEL: " in a Bettel (it is won only with no trick)"}
+                  C.BETTEL: Word(" in a Bettel (it is won only with no trick)")}
+_IN_RAMSCH = _IN[C.RAMSCH]
 
 _GERMAN_SUITS = {"C": "Eichel", "S": "Gras", "H": "Herz", "D": "Schellen"}
-SUIT_NAMES: dict[str, str] = {suit: f"{_GERMAN_SUITS[suit]} ({cards.SUIT_NAMES[suit]})" for suit in cards.SUITS}
+SUIT_NAMES: dict[str, Word] = {suit: Word(f"{_GERMAN_SUITS[suit]} ({cards.SUIT_NAMES[suit]})")
+                               for suit in cards.SUITS}
 
 _PLAY = ("card_points", "declarer_tricks", "laufende", "doublings", "klopfer", "bock")
 _STAKES = ("doublings", "klopfer", "bock")
@@ -458,8 +462,8 @@ _ANY_TOTAL = frozenset().union(*(TOTALS_BY_COUNT[4 * t] for t in range(TRICKS + 
 def _read_ramsch(r: Reader, klopfer: int, bock: bool, table: Table) -> Deal:
     """Each seat's card points and tricks, adding up to the pack's 120 points and 8 tricks."""
     seats = table.players
-    points = r.int_list("points", seats, 0, TOTAL_POINTS, required=True, why=" in a Ramsch")
-    tricks = r.int_list("tricks", seats, 0, TRICKS, required=True, why=" in a Ramsch")
+    points = r.int_list("points", seats, 0, TOTAL_POINTS, required=True, why=_IN_RAMSCH)
+    tricks = r.int_list("tricks", seats, 0, TRICKS, required=True, why=_IN_RAMSCH)
     if sum(points) != TOTAL_POINTS:
         raise IllegalDeal("deal.points", "the seats' card points must add up to 120, not {got}",
                           got=sum(points))
@@ -541,17 +545,12 @@ def _point_game(deal: Deal, rules: Rules, say: Explanation) -> _Result:
             say("schwarz, the declaring side took {tricks} of 8 tricks: + {bonus} (schwarz)",
                 tricks=tricks, bonus=rules.schwarz)
     counted = _laufende(deal, rules, say)
-    price = rules.price_partner if partner_game else rules.price_solo
-    parts = [f"{price} (price)"]
-    if schneider and rules.schneider:
-        parts.append(f"{rules.schneider} (schneider)")
-    if schwarz and rules.schwarz:
-        parts.append(f"{rules.schwarz} (schwarz)")
-    if counted and rules.per_laufender:
-        parts.append(f"{counted * rules.per_laufender} (Laufende)")
-    base += counted * rules.per_laufender
-    if len(parts) > 1:
-        say("{parts} = {base}", parts=" + ".join(parts), base=base)
+    laufende = counted * rules.per_laufender
+    base += laufende
+    sum_line = _SUM_LINES.get((schneider and rules.schneider != 0, schwarz and rules.schwarz != 0, laufende != 0))
+    if sum_line is not None:
+        say(sum_line, price=rules.price_partner if partner_game else rules.price_solo, schneider=rules.schneider,
+            schwarz=rules.schwarz, laufende=laufende, base=base)
     value, multiplier = _stakes(base, deal, say)
     if partner_game:
         scores = _partner_payments(deal, won, value, say)
@@ -559,6 +558,20 @@ def _point_game(deal: Deal, rules: Rules, say: Explanation) -> _Result:
         scores = _single_payments(deal.declarer, won, value, say)
     return won, value, scores, {"schneider": schneider, "schwarz": schwarz, "laufende_counted": counted,
                                 "multiplier": multiplier}
+
+
+# The sum of a point game's value, by which parts it has (schneider, schwarz, Laufende): one
+# template each, so that no English is put together per deal. The price alone needs no line.
+_SUM_LINES = {
+    (True, False, False): "{price} (price) + {schneider} (schneider) = {base}",
+    (False, True, False): "{price} (price) + {schwarz} (schwarz) = {base}",
+    (False, False, True): "{price} (price) + {laufende} (Laufende) = {base}",
+    (True, True, False): "{price} (price) + {schneider} (schneider) + {schwarz} (schwarz) = {base}",
+    (True, False, True): "{price} (price) + {schneider} (schneider) + {laufende} (Laufende) = {base}",
+    (False, True, True): "{price} (price) + {schwarz} (schwarz) + {laufende} (Laufende) = {base}",
+    (True, True, True): "{price} (price) + {schneider} (schneider) + {schwarz} (schwarz) + {laufende} (Laufende) "
+                        "= {base}",
+}
 
 
 def _announce(deal: Deal, price: int, option: str, say: Explanation) -> int:

@@ -440,6 +440,31 @@ def test_a_seat_that_bids_twice_is_named_so_a_page_can_write_the_player():
     assert caught.value.render(NAMES.__getitem__).startswith("Clara already made bid 0")
 
 
+def test_a_page_can_name_the_players_and_translate_the_vocabulary():
+    """A bid's add-ons are words of their own (its number stays a number), so a page writes names and
+    its own language."""
+    german = {" Hand": " Hand", "Hand": "Hand",
+              "{bid}{said} by {seat}: the bid doubled for each add-on, {bid} × 2^{k} (add-ons: {add_ons}) = {value}":
+                  "{bid}{said} von {seat}: je Zusatz verdoppelt, {bid} × 2^{k} (Zusätze: {add_ons}) = {value}",
+              "Won: {seat} enters +{value}": "Gewonnen: {seat} schreibt +{value}"}
+    request = {"game": "fipsen", "deal": {"contract": "tricks", "declarer": BERND, "bid": 4, "hand": True,
+                                          "tricks_taken": 4}}
+    lines = judge(request).explain(NAMES.__getitem__, lambda text: german.get(text, text))
+    assert lines[0] == "4 Hand von Bernd: je Zusatz verdoppelt, 4 × 2^1 (Zusätze: Hand) = 8"
+    assert lines[-1] == "Gewonnen: Bernd schreibt +8"
+    assert adjudicate(request)["explanation"][0] == ("4 Hand by seat 1: the bid doubled for each add-on, "
+                                                     "4 × 2^1 (add-ons: Hand) = 8")  # the contract's English
+
+
+def test_a_page_can_translate_a_kieker_in_a_bidding_dispute():
+    german = {"Kieker with Ruten": "Kieker mit Ruten", "Kieker (between 4 and 5)": "Kieker (zwischen 4 und 5)"}
+    compared = judge({"game": "fipsen", "compare": [{"bid": 3, "seat": ANNA}, {"kieker": True, "ruten": True,
+                                                                             "seat": BERND}]})
+    lines = compared.explain(NAMES.__getitem__, lambda text: german.get(text, text))
+    assert lines[-2] == "Bid 1 (Kieker mit Ruten) beats bid 0 (3): higher trick count, Kieker (zwischen 4 und 5) over 3"
+    assert lines[-1] == "Higher: bid 1, Kieker mit Ruten by Bernd"
+
+
 # --- properties -----------------------------------------------------------------------------------
 
 JSON_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-2, 7), st.sampled_from(["", "5", "kieker"]))

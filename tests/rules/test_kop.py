@@ -486,6 +486,21 @@ def test_explanation_names_seats_so_a_page_can_write_the_players() -> None:
     assert lines[1] == "call 1: Bernd (young side) doubles: counted, 1 so far"
 
 
+def test_a_page_can_name_the_players_and_translate_the_vocabulary() -> None:
+    """Steps keep seats and game words (contracts, sides, won/lost) as values, so a page writes names
+    and its own language."""
+    names = ["Anna", "Bernd", "Clara", "Dieter"].__getitem__
+    polish = {"normal game": "gra zwykła", "old": "stara", "young": "młoda", "zolo du": "zolo du", "won": "wygrane"}
+    normal = judge(request(None, contract="normal", old=[ANNA, CLARA], card_points=61, doublings=[BERND]))
+    lines = normal.explain(names, lambda text: polish.get(text, text))
+    assert lines[0] == ("gra zwykła: the old side (Anna and Clara) took 61 card points, the young side (the other "
+                        "two) 43: the stara side wins (53 needed)")
+    assert lines[1] == "call 1: Bernd (młoda side) doubles: counted, 1 so far"
+    zolo_du = judge(request(None, contract="zolo_du", old=[BERND], card_points=104, old_tricks=4))
+    assert zolo_du.explain(names, lambda text: polish.get(text, text))[0].endswith("so it is wygrane")
+    assert zolo_du.explanation[0].endswith("so it is won")  # the contract's English
+
+
 def test_public_shape() -> None:
     assert kop.SEATS == (4,) and kop.DEFAULT_SEATS == 4 and kop.DEFAULT_PRESET == "classic"
     assert set(kop.PRESETS) == {"classic", "wolsztyn", "koscian"}

@@ -719,6 +719,29 @@ def test_a_rejection_names_its_seats_so_a_page_can_write_the_players(deal: dict,
     assert caught.value.render(NAMES.__getitem__) == names
 
 
+def test_a_page_can_name_the_players_and_translate_the_vocabulary() -> None:
+    """Steps keep seats and game words as values, so a page writes names and its own language."""
+    result = judge(request(sauspiel(70, called_ace="S")))
+    german = {"Sauspiel": "Sauspiel", "Gras (spades)": "Gras (Pik)",
+              "{game}: {declarer} called the Sau of {suit}, partner {partner}; price {price} ({option})":
+                  "{game}: {declarer} ruft die {suit}-Sau, Partner {partner}; Tarif {price} ({option})",
+              "{points} card points: won (61 or more wins)": "{points} Augen: gewonnen (ab 61)"}
+    lines = result.explain(NAMES.__getitem__, lambda text: german.get(text, text))
+    assert lines[0] == "Sauspiel: Anna ruft die Gras (Pik)-Sau, Partner Clara; Tarif 10 (price_partner)"
+    assert lines[1] == "70 Augen: gewonnen (ab 61)"
+    assert result.explanation[0] == "Sauspiel: seat 0 called the Sau of Gras (spades), partner seat 2; price 10 " \
+        "(price_partner)"  # the contract's English
+
+
+def test_a_rejection_translates_the_game_it_names() -> None:
+    with pytest.raises(IllegalDeal) as caught:
+        judge(request({"contract": "solo", "declarer": 1, "card_points": 70}))
+    assert caught.value.message == 'is required in a Solo: one of "C", "S", "H" or "D"'
+    german = {" in a Solo": " bei einem Solo"}
+    assert caught.value.render(NAMES.__getitem__, translate=lambda text: german.get(text, text)) == \
+        'is required bei einem Solo: one of "C", "S", "H" or "D"'
+
+
 # --- properties -------------------------------------------------------------------------------
 
 CONTRACT_NAMES = [c.value for c in schafkopf.Contract]
