@@ -1,0 +1,172 @@
+"""What a card night keeps: players, the night and its rule set, tables and their seats, deals and
+every correction of a deal.
+
+A deal stores the facts the table declared (the adjudication contract's ``deal`` object, seats as
+the engine numbers them for that deal) and the engine's verdict for them. The verdict is always
+recomputable from the facts and is recomputed whenever facts or house rules change
+(`scorekeep.ledger.recompute`); running totals, Bock deals, deal numbers and the series count are
+derived from the deal list, never stored by hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from .rules import GAMES
+
+GAME_CHOICES = [("skat", _("Skat")), ("schafkopf", _("Schafkopf")), ("kop", _("Kop")), ("fipsen", _("Fipsen"))]
+assert {key for key, _label in GAME_CHOICES} == set(GAMES)
+
+
+class Player(models.Model):
+    """A person who plays; kept across card nights so statistics can follow them."""
+
+    name = models.CharField(_("name"), max_length=40, unique=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class CardNight(models.Model):
+    """One evening of one game under one rule set: the preset and the house rules that differ from it."""
+
+    date = models.DateField(_("date"), default=timezone.localdate)
+    place = models.CharField(_("place"), max_length=100, blank=True)
+    game = models.CharField(_("game"), max_length=12, choices=GAME_CHOICES)
+    preset = models.CharField(_("rule set"), max_length=20)
+    # Only the options that differ from the preset, as the contract's ``rules`` object writes them.
+    house_rules = models.JSONField(_("house rules"), default=dict, blank=True)
+    # Skat: a series of 36 or 48 deals (passed deals count); null: open-ended.
+    series_length = models.PositiveSmallIntegerField(_("series length"), null=True, blank=True)
+    # Kop: deals per round for the round placing; null: the whole night is one round.
+    round_length = models.PositiveSmallIntegerField(_("deals per round"), null=True, blank=True)
+    # Schafkopf (money): the engine's amounts are cents of this currency.
+    currency = models.CharField(_("currency"), max_length=3, default="EUR")
+    # Bock rounds (Skat, Schafkopf, where the rule set has Bock): which events start one, and how
+    # many deals one lasts (null: one round, a deal for every player at the table).
+    bock_events = models.JSONField(_("Bock events"), default=list, blank=True)
+    bock_length = models.PositiveSmallIntegerField(_("Bock deals"), null=True, blank=True)
+    finished = models.BooleanField(_("finished"), default=False)
+    created = models.DateTimeField(auto_now_add=True)
+    # Bumped on every change of the night's data, so a page can tell whether it is current.
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-date", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} {self.date:%Y-%m-%d}" + (f" {self.place}" if self.place else "")
+
+    @property
+    def rules_request(self) -> dict[str, Any]:
+        """The contract's ``rules`` object for every deal of the night."""
+        return {"preset": self.preset, **self.house_rules}
+
+
+class CardTable(models.Model):
+    """A table of a night: its players in seating order (clockwise) and who deals first.
+
+    ``seats`` is the table size the engine scores (Skat 3 or 4, Fipsen 3 or 4, Schafkopf and Kop
+    4); players beyond it sit out in turn (`scorekeep.ledger.seating`).
+    """
+
+    night = models.ForeignKey(CardNight, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(default=1)
+    seats = models.PositiveSmallIntegerField()
+    first_dealer = models.PositiveSmallIntegerField(default=0)  # a position in the seating order
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["night", "number"], name="one_table_number_a_night")]
+
+    def __str__(self) -> str:
+        return f"{self.night} · table {self.number}"
+
+
+class TablePlayer(models.Model):
+    """A player's place at a table (0 … n−1 clockwise)."""
+
+    table = models.ForeignKey(CardTable, on_delete=models.CASCADE, related_name="places")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="places")
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="one_player_a_place"),
+            models.UniqueConstraint(fields=["table", "player"], name="one_place_a_player"),
+        ]
+
+
+class Deal(models.Model):
+    """One deal as the table declared it, and the engine's verdict for it.
+
+    ``seating`` lists the positions (in `TablePlayer` order) of the players in the engine's seats
+    0 … seats−1 for this deal, and ``dealer`` is the position of the player who dealt (who may sit
+    out): the facts name seats, so they keep naming the same people when an earlier deal is
+    corrected or deleted. ``facts`` is the
+    contract's ``deal`` object as entered; ``bock`` is not entered but derived and added when judged.
+    """
+
+    table = models.ForeignKey(CardTable, on_delete=models.CASCADE, related_name="deals")
+    # The order of play. Numbers shown to people are derived (deleted deals are skipped).
+    sequence = models.PositiveIntegerField()
+    seating = models.JSONField()
+    dealer = models.PositiveSmallIntegerField()
+    facts = models.JSONField()
+    verdict = models.JSONField()
+    bock = models.BooleanField(default=False)  # derived from the deals before (ledger.recompute)
+    entered_by = models.CharField(max_length=40, blank=True)
+    entered_at = models.DateTimeField(default=timezone.now)
+    deleted = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["sequence"]
+        constraints = [models.UniqueConstraint(fields=["table", "sequence"], name="one_deal_a_sequence")]
+
+    def __str__(self) -> str:
+        return f"{self.table} · deal #{self.sequence}"
+
+
+class DealRevision(models.Model):
+    """One entry in a deal's history: its creation, each correction, its deletion or restoring."""
+
+    class Kind(models.TextChoices):
+        CREATED = "created", _("entered")
+        CHANGED = "changed", _("changed")
+        DELETED = "deleted", _("deleted")
+        RESTORED = "restored", _("restored")
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="revisions")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    # What the deal was before and after: {"facts": …, "seating": …, "dealer": …}.
+    old = models.JSONField(null=True, blank=True)
+    new = models.JSONField(null=True, blank=True)
+    by = models.CharField(max_length=40, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+    reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["at", "id"]
+
+
+class NightRevision(models.Model):
+    """A change of a night's settings (rule set, house rules, Bock, series): what was there before."""
+
+    night = models.ForeignKey(CardNight, on_delete=models.CASCADE, related_name="revisions")
+    old = models.JSONField()
+    new = models.JSONField()
+    by = models.CharField(max_length=40, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+    reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["at", "id"]

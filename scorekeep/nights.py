@@ -1,0 +1,164 @@
+"""Every change to a card night's stored data, each in one transaction.
+
+Views call these and nothing else to write: start a night, enter a deal, correct or delete one,
+change the night's rules. Each keeps the history of what was there before (`DealRevision`,
+`NightRevision`) and recomputes the table's verdicts (`ledger.recompute`), so the ledger is always
+the sum of the engine's verdicts for the deals as they now stand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F, Max
+
+from . import ledger
+from .models import CardNight, CardTable, Deal, DealRevision, NightRevision, Player, TablePlayer
+
+SETTINGS = ("date", "place", "preset", "house_rules", "series_length", "round_length", "currency",
+            "bock_events", "bock_length")
+
+
+def player_named(name: str) -> Player:
+    """The player of that name (matched without regard to case), created when new."""
+    name = " ".join(name.split())
+    player = Player.objects.filter(name__iexact=name).first()
+    return player or Player.objects.create(name=name)
+
+
+@transaction.atomic
+def start_night(*, game: str, preset: str, players: Sequence[str], first_dealer: int = 0,
+                house_rules: dict[str, Any] | None = None, **settings: Any) -> CardNight:
+    """A new night with its first table seated in the given (clockwise) order."""
+    night = CardNight.objects.create(game=game, preset=preset, house_rules=house_rules or {}, **settings)
+    seat_table(night, players, first_dealer)
+    return night
+
+
+def seat_table(night: CardNight, players: Sequence[str], first_dealer: int = 0) -> CardTable:
+    """Another table of the night, its players in clockwise order, `first_dealer` a position among them."""
+    number = (night.tables.aggregate(n=Max("number"))["n"] or 0) + 1
+    table = CardTable.objects.create(night=night, number=number, seats=ledger.engine_seats(night.game, len(players)),
+                                     first_dealer=first_dealer)
+    TablePlayer.objects.bulk_create(TablePlayer(table=table, player=player_named(name), position=position)
+                                    for position, name in enumerate(players))
+    return table
+
+
+def next_dealer(table: CardTable) -> int:
+    """Who deals next: the player to the left of the last deal's dealer (deleted deals were not
+    dealt), or the table's first dealer."""
+    last = table.deals.filter(deleted=False).order_by("-sequence").values_list("dealer", flat=True).first()
+    players = table.places.count()
+    return table.first_dealer if last is None else (last + 1) % players
+
+
+def _snapshot(deal: Deal) -> dict[str, Any]:
+    return {"facts": deal.facts, "seating": deal.seating, "dealer": deal.dealer}
+
+
+def _touch(night: CardNight) -> None:
+    CardNight.objects.filter(pk=night.pk).update(version=F("version") + 1)
+
+
+@transaction.atomic
+def enter_deal(table: CardTable, facts: dict[str, Any], *, dealer: int | None = None, by: str = "") -> Deal:
+    """Store the next deal of the table; raises `IllegalDeal` (nothing stored) when the engine refuses it.
+
+    The table row is locked for the moment of numbering, so two scorers saving at once get two
+    consecutive deals, never two with one number.
+    """
+    table = CardTable.objects.select_for_update().select_related("night").get(pk=table.pk)
+    players = table.places.count()
+    if dealer is None:
+        dealer = next_dealer(table)
+    seats = ledger.seating(table.night.game, players, dealer)
+    sequence = (table.deals.aggregate(n=Max("sequence"))["n"] or 0) + 1
+    # Judged once here so a refused deal is never stored; recompute then sets its Bock status.
+    verdict = ledger.judge_deal(table.night, seats, dealer, facts, False).to_json()
+    deal = Deal.objects.create(table=table, sequence=sequence, seating=seats, dealer=dealer, facts=facts,
+                               verdict=verdict, entered_by=by)
+    DealRevision.objects.create(deal=deal, kind=DealRevision.Kind.CREATED, new=_snapshot(deal), by=by)
+    ledger.recompute(table)
+    _touch(table.night)
+    deal.refresh_from_db()
+    return deal
+
+
+@transaction.atomic
+def correct_deal(deal: Deal, facts: dict[str, Any], *, dealer: int | None = None, by: str = "",
+                 reason: str = "") -> Deal:
+    """Change an earlier deal's facts (and, if given, who dealt it); everything after it follows."""
+    deal = Deal.objects.select_for_update().select_related("table__night").get(pk=deal.pk)
+    old = _snapshot(deal)
+    if dealer is not None and dealer != deal.dealer:
+        deal.dealer = dealer
+        deal.seating = ledger.seating(deal.table.night.game, deal.table.places.count(), dealer)
+    if facts == deal.facts and _snapshot(deal) == old:
+        return deal
+    ledger.judge_deal(deal.table.night, deal.seating, deal.dealer, facts, deal.bock)  # refuse before storing
+    deal.facts = facts
+    deal.save(update_fields=["facts", "dealer", "seating"])
+    DealRevision.objects.create(deal=deal, kind=DealRevision.Kind.CHANGED, old=old, new=_snapshot(deal), by=by,
+                                reason=reason)
+    ledger.recompute(deal.table)
+    _touch(deal.table.night)
+    deal.refresh_from_db()
+    return deal
+
+
+@transaction.atomic
+def delete_deal(deal: Deal, *, by: str = "", reason: str = "") -> None:
+    """Take a deal off the list (it stays in the history and can be restored)."""
+    deal = Deal.objects.select_for_update().select_related("table__night").get(pk=deal.pk)
+    if deal.deleted:
+        return
+    deal.deleted = True
+    deal.save(update_fields=["deleted"])
+    DealRevision.objects.create(deal=deal, kind=DealRevision.Kind.DELETED, old=_snapshot(deal), by=by, reason=reason)
+    ledger.recompute(deal.table)
+    _touch(deal.table.night)
+
+
+@transaction.atomic
+def restore_deal(deal: Deal, *, by: str = "", reason: str = "") -> None:
+    """Put a deleted deal back in its place on the list."""
+    deal = Deal.objects.select_for_update().select_related("table__night").get(pk=deal.pk)
+    if not deal.deleted:
+        return
+    deal.deleted = False
+    deal.save(update_fields=["deleted"])
+    DealRevision.objects.create(deal=deal, kind=DealRevision.Kind.RESTORED, new=_snapshot(deal), by=by, reason=reason)
+    ledger.recompute(deal.table)
+    _touch(deal.table.night)
+
+
+def settings_of(night: CardNight) -> dict[str, Any]:
+    return {key: (str(value) if key == "date" else value) for key in SETTINGS
+            for value in [getattr(night, key)]}
+
+
+@transaction.atomic
+def change_settings(night: CardNight, *, by: str = "", reason: str = "", **changes: Any) -> CardNight:
+    """Change the night's rule set, house rules, Bock or series settings; every verdict is recomputed.
+
+    Raises `ledger.LedgerError` (nothing changed) when a deal already played is not allowed under
+    the new rules — which deal, and why.
+    """
+    night = CardNight.objects.select_for_update().get(pk=night.pk)
+    old = settings_of(night)
+    for key, value in changes.items():
+        if key not in SETTINGS:
+            raise TypeError(f"not a night setting: {key}")
+        setattr(night, key, value)
+    night.save()
+    new = settings_of(night)
+    if new != old:
+        NightRevision.objects.create(night=night, old=old, new=new, by=by, reason=reason)
+        for table in night.tables.all():
+            ledger.recompute(table)
+        _touch(night)
+    night.refresh_from_db()
+    return night
