@@ -1,0 +1,89 @@
+"""Benchmark a card night's storage and ledger: saving deals (each save recomputes the table) and
+building/serving the ledger, on a throw-away SQLite database.
+
+    .venv/bin/python bench/ledger.py [--deals N] [--tables T]
+
+Run by hand, never by the test suite; results go to docs/PERFORMANCE.md. The deals are valid Skat
+games (a fixed seed), so every save goes through the engine as at the table.
+"""
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def skat_deal(rng: random.Random, dealer_seat: int) -> dict:
+    declarer = rng.choice([s for s in range(4) if s != dealer_seat])
+    points = rng.randrange(0, 121)
+    while points in (1, 119):
+        points = rng.randrange(0, 121)
+    return {"contract": rng.choice(["clubs", "spades", "hearts", "diamonds", "grand"]), "declarer": declarer,
+            "bid": 18, "matadors": rng.choice([1, -1, 2, -2]), "card_points": points}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=48)
+    parser.add_argument("--tables", type=int, default=5)
+    args = parser.parse_args()
+    db = Path(tempfile.mkdtemp()) / "bench.sqlite3"
+    os.environ["DATABASE_URL"] = f"sqlite:///{db}"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeep.settings")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    settings.ALLOWED_HOSTS = ["*"]
+    call_command("migrate", verbosity=0)
+    from scorekeep import ledger, nights
+
+    rng = random.Random(7)
+    save_ms: list[float] = []
+    night = None
+    for _ in range(args.tables):
+        night = nights.start_night(game="skat", preset="isko", players=["Anna", "Bernd", "Clara", "Dieter"],
+                                   house_rules={"bock": True}, bock_events=["sixty", "kontra_lost"])
+        table = night.tables.get()
+        for _ in range(args.deals):
+            dealer = nights.next_dealer(table)
+            start = time.perf_counter()
+            nights.enter_deal(table, skat_deal(rng, dealer), by="bench")
+            save_ms.append((time.perf_counter() - start) * 1000)
+    assert night is not None
+    table = night.tables.get()
+    start = time.perf_counter()
+    for _ in range(100):
+        ledger.build(table)
+    build_ms = (time.perf_counter() - start) * 10
+    client = Client()
+    page_ms = []
+    for url in (f"/nights/{night.id}/tables/1/", f"/nights/{night.id}/ledger.json", f"/nights/{night.id}/print/"):
+        client.get(url)  # warm up
+        with CaptureQueriesContext(connection) as queries:
+            start = time.perf_counter()
+            status = client.get(url).status_code
+            page_ms.append((url, status, (time.perf_counter() - start) * 1000, len(queries)))
+    save_ms.sort()
+    print(f"saving a deal ({args.tables} tables × {args.deals} deals, each save recomputes its table): "
+          f"median {statistics.median(save_ms):.1f} ms, p95 {save_ms[int(len(save_ms) * 0.95)]:.1f} ms, "
+          f"last deal of a series {save_ms[-1]:.1f} ms max")
+    print(f"ledger.build for {args.deals} deals: {build_ms:.2f} ms")
+    for url, status, ms, count in page_ms:
+        print(f"GET {url}: {status}, {ms:.1f} ms, {count} queries")
+
+
+if __name__ == "__main__":
+    main()
