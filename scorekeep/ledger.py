@@ -37,11 +37,12 @@ def seating(game: str, players: int, dealer: int) -> list[int]:
 
     As clubs do it: with exactly as many players as seats everyone plays in table order. With more,
     the dealer and those beyond the seats sit out — the players to the dealer's left play, forehand
-    (the dealer's left) in seat 0. A 4-seat Skat table keeps its dealer in the last seat: the
-    engine knows he sits out (and gives him his Seeger-Fabian points).
+    (the dealer's left) in seat 0. A 4-seat Skat table (four players or more) keeps its dealer in
+    the last seat: the engine knows he sits out (and gives him his Seeger-Fabian points).
     """
     seats = engine_seats(game, players)
-    if players == seats:
+    # At four Skat players the dealer sits out too, so the rotation applies there as well.
+    if players == seats and not (game == "skat" and seats == 4):
         return list(range(players))
     active = [(dealer + offset) % players for offset in range(1, seats + 1)]
     if game == "skat":  # the engine's 4th seat is the sitting dealer
@@ -58,6 +59,8 @@ def request(night: CardNight, seats: Sequence[int], dealer: int, facts: dict[str
     """The adjudication request for one deal of the night. A Bock deal carries ``bock`` only where its
     contract counts it (a passed deal in a Bock round simply uses up one Bock deal)."""
     table = Table(len(seats), engine_dealer(seats, dealer))
+    # Bock is derived from the deals before, never taken from what was typed (a form may send it).
+    facts = {key: value for key, value in facts.items() if key != "bock"}
     if bock and _takes_bock(night, facts.get("contract"), table):
         facts = {**facts, "bock": True}
     return {"game": night.game, "rules": night.rules_request, "players": table.players, "dealer": table.dealer,

@@ -16,6 +16,7 @@ from django.db.models import F, Max
 
 from . import ledger
 from .models import CardNight, CardTable, Deal, DealRevision, NightRevision, Player, TablePlayer
+from .rules import GAMES, IllegalDeal
 
 SETTINGS = ("date", "place", "preset", "house_rules", "series_length", "round_length", "currency",
             "bock_events", "bock_length")
@@ -31,7 +32,12 @@ def player_named(name: str) -> Player:
 @transaction.atomic
 def start_night(*, game: str, preset: str, players: Sequence[str], first_dealer: int = 0,
                 house_rules: dict[str, Any] | None = None, **settings: Any) -> CardNight:
-    """A new night with its first table seated in the given (clockwise) order."""
+    """A new night with its first table seated in the given (clockwise) order.
+
+    Raises `IllegalDeal` for a rule set the engine refuses (field ``rules.<option>``) or a seating
+    that cannot be (field ``players`` or ``first_dealer``); nothing is stored then.
+    """
+    _check_rules(game, {"preset": preset, **(house_rules or {})})
     night = CardNight.objects.create(game=game, preset=preset, house_rules=house_rules or {}, **settings)
     seat_table(night, players, first_dealer)
     return night
@@ -39,6 +45,14 @@ def start_night(*, game: str, preset: str, players: Sequence[str], first_dealer:
 
 def seat_table(night: CardNight, players: Sequence[str], first_dealer: int = 0) -> CardTable:
     """Another table of the night, its players in clockwise order, `first_dealer` a position among them."""
+    allowed = ledger.PLAYERS[night.game]
+    if len(players) not in allowed:
+        raise IllegalDeal("players", "{game} is played by {lo} to {hi} players at a table, not {got}",
+                          game=night.get_game_display(), lo=allowed.start, hi=allowed.stop - 1, got=len(players))
+    names = [" ".join(name.split()).casefold() for name in players]
+    if "" in names or len(set(names)) != len(names):
+        raise IllegalDeal("players", "every player needs a name, and no name twice at one table")
+    _check_dealer(first_dealer, len(players))
     number = (night.tables.aggregate(n=Max("number"))["n"] or 0) + 1
     table = CardTable.objects.create(night=night, number=number, seats=ledger.engine_seats(night.game, len(players)),
                                      first_dealer=first_dealer)
@@ -53,6 +67,17 @@ def next_dealer(table: CardTable) -> int:
     last = table.deals.filter(deleted=False).order_by("-sequence").values_list("dealer", flat=True).first()
     players = table.places.count()
     return table.first_dealer if last is None else (last + 1) % players
+
+
+def _check_rules(game: str, rules: dict[str, Any]) -> None:
+    """Refuse a rule set the engine refuses, with its field (``rules.kontra`` …), before storing it."""
+    GAMES[game].parse_rules(rules)
+
+
+def _check_dealer(dealer: int, players: int) -> None:
+    # An unknown place would seat a player who is not there (and break the ledger's columns).
+    if not 0 <= dealer < players:
+        raise IllegalDeal("dealer", "is a place at this table, 0 … {last}, not {got}", last=players - 1, got=dealer)
 
 
 def _snapshot(deal: Deal) -> dict[str, Any]:
@@ -74,6 +99,7 @@ def enter_deal(table: CardTable, facts: dict[str, Any], *, dealer: int | None = 
     players = table.places.count()
     if dealer is None:
         dealer = next_dealer(table)
+    _check_dealer(dealer, players)
     seats = ledger.seating(table.night.game, players, dealer)
     sequence = (table.deals.aggregate(n=Max("sequence"))["n"] or 0) + 1
     # Judged once here so a refused deal is never stored; recompute then sets its Bock status.
@@ -94,6 +120,7 @@ def correct_deal(deal: Deal, facts: dict[str, Any], *, dealer: int | None = None
     deal = Deal.objects.select_for_update().select_related("table__night").get(pk=deal.pk)
     old = _snapshot(deal)
     if dealer is not None and dealer != deal.dealer:
+        _check_dealer(dealer, deal.table.places.count())
         deal.dealer = dealer
         deal.seating = ledger.seating(deal.table.night.game, deal.table.places.count(), dealer)
     if facts == deal.facts and _snapshot(deal) == old:
@@ -144,8 +171,9 @@ def settings_of(night: CardNight) -> dict[str, Any]:
 def change_settings(night: CardNight, *, by: str = "", reason: str = "", **changes: Any) -> CardNight:
     """Change the night's rule set, house rules, Bock or series settings; every verdict is recomputed.
 
-    Raises `ledger.LedgerError` (nothing changed) when a deal already played is not allowed under
-    the new rules — which deal, and why.
+    Raises `IllegalDeal` for a rule set the engine refuses, and `ledger.LedgerError` (nothing
+    changed either way) when a deal already played is not allowed under the new rules — which deal,
+    and why.
     """
     night = CardNight.objects.select_for_update().get(pk=night.pk)
     old = settings_of(night)
@@ -153,6 +181,7 @@ def change_settings(night: CardNight, *, by: str = "", reason: str = "", **chang
         if key not in SETTINGS:
             raise TypeError(f"not a night setting: {key}")
         setattr(night, key, value)
+    _check_rules(night.game, night.rules_request)
     night.save()
     new = settings_of(night)
     if new != old:
