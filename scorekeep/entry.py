@@ -1,0 +1,556 @@
+"""The deal entry form of a table: the seam between the table page and the engine.
+
+`DealForm` asks for exactly the fields the night's game, rule set and contract use
+(`deal_fields` of the engine, less ``bock``, which the ledger derives), names every seat by the
+player sitting in it, turns what was entered into the contract's ``deal`` object (engine seats)
+and judges it in `clean()` for the preview; the engine's `IllegalDeal` lands at the input it names.
+
+Inputs hold TABLE POSITIONS, not engine seats: when the scorer changes who dealt (and with it who
+sits where), "Anna declared" keeps meaning Anna. The form translates to engine seats only when it
+builds the facts, and back (`initial_from`) when a stored deal is corrected.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from . import ledger
+from .forms import CONTRACT_LABELS, DEAL_SPECS, GAME_SPECS, Spec, carries
+from .models import CardNight
+from .rules import GAMES, IllegalDeal, Table, Verdict
+from .rules import cards as skat_cards
+
+# Sensible first choices for a new deal (issue 3: "sensible defaults"): the lowest Skat bid.
+DEFAULTS: dict[tuple[str, str], str] = {("skat", "bid"): "18"}
+
+# The fields most deals leave alone go in a "More" section, so a typical deal is a few taps.
+RARE = {"cards", "declarer_tricks", "conceded", "kontra", "re", "ouvert", "called_ace", "old_tricks",
+        "announced", "surrendered"}
+
+LIVE_DELAY = "input changed delay:400ms"
+SPLIT = re.compile(r"[\s,;]+")
+SUIT_SIGNS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One question on the form: a field of the deal, its inputs and where its messages go."""
+
+    key: str
+    label: str | Promise
+    help: str | Promise
+    layout: str  # radios, checks, check, select, number, text, per_seat, order, cards
+    names: tuple[str, ...]
+    rare: bool = False
+
+
+def pack(game: str) -> list[tuple[str, int]]:
+    """The cards a side can capture, each with its card points (Skat/Schafkopf 32, Kop 16)."""
+    module = GAMES[game]
+    points = getattr(module, "CARD_POINTS", skat_cards.CARD_POINTS)
+    suits = getattr(module, "SUITS", skat_cards.SUITS)
+    return [(suit + rank, value) for suit in suits for rank, value in points.items()]
+
+
+def seating_of(night: CardNight, players: int, dealer: int) -> tuple[list[int], Table]:
+    """The table positions in engine seats for a deal dealt by `dealer`, and the engine's table."""
+    seats = ledger.seating(night.game, players, dealer)
+    return seats, Table(len(seats), ledger.engine_dealer(seats, dealer))
+
+
+def sits_out(night: CardNight, seats: Sequence[int], table: Table, players: int) -> list[int]:
+    """Table positions with no cards this deal: beyond the seats, and the dealer of a 4-seat Skat table."""
+    out = [p for p in range(players) if p not in seats]
+    if night.game == "skat" and table.players == 4:
+        out.append(seats[table.dealer])
+    return sorted(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """A question bound to what was entered, with its messages (`quiet`: they only ask for what is empty)."""
+
+    question: Question
+    fields: list[forms.BoundField]
+    errors: list[str]
+    quiet: bool
+
+
+class DealForm(forms.Form):
+    """One deal of a table, as the table declared it; for a new deal or a correction.
+
+    `data` is the submitted form (None: unbound, filled from `initial`). After `is_valid()`,
+    `facts` holds the contract's ``deal`` object, `verdict` the engine's verdict for the preview,
+    and the errors sit at their inputs.
+    """
+
+    def __init__(self, data: Mapping[str, Any] | None, *, night: CardNight, names: Sequence[str], dealer: int,
+                 url: str, initial: Mapping[str, Any] | None = None, bock: bool = False,
+                 correcting: bool = False, scorer: str = "") -> None:
+        initial = dict(initial or {})
+        initial.setdefault("by", scorer)
+        super().__init__(data, initial=initial)
+        self.night, self.names, self.url = night, list(names), url
+        self.game = night.game
+        self.module = GAMES[self.game]
+        self.bock = bock
+        self.correcting = correcting
+        self.facts: dict[str, Any] | None = None
+        self.verdict: Verdict | None = None
+        self.questions: list[Question] = []
+        self.rules = self.module.parse_rules(night.rules_request)
+        players = len(self.names)
+
+        position = range(players)
+        # Empty means "as the rotation says", worked out when the form is read: two scorers saving at
+        # once then each get the dealer their deal really had, not the one their page showed.
+        usual = gettext("as entered: %(name)s") if correcting else gettext("next in turn: %(name)s")
+        self.fields["dealer"] = forms.TypedChoiceField(
+            label=_("Someone else dealt?"), coerce=int, empty_value=None, required=False,
+            choices=[("", usual % {"name": self.names[dealer]}), *((str(p), self.names[p]) for p in position)],
+            widget=forms.Select(attrs=self._swap_entry()))
+        chosen = self._peek("dealer") if self.is_bound else None
+        self.dealer = chosen if chosen is not None else dealer
+        self.seats, self.table = seating_of(night, players, self.dealer)
+        self.out = sits_out(night, self.seats, self.table, players)
+        self.playing = [p for p in self.seats if p not in self.out]
+
+        self.contracts = [str(c) for c in self.module.contracts(self.rules)]
+        self.fields["contract"] = forms.ChoiceField(
+            label=_("Game"), required=False, choices=[(c, CONTRACT_LABELS.get(c, c)) for c in self.contracts],
+            widget=forms.RadioSelect(attrs=self._swap_entry()))
+        contract = self._peek("contract") or self.initial.get("contract")
+        self.contract = contract if contract in self.contracts else self.contracts[0]
+        if not self.is_bound:
+            self.initial["contract"] = self.contract
+        self.keys = [k for k in self.module.deal_fields(self.contract, self.rules, self.table) if k != "bock"]
+        self.specs: dict[str, Spec] = {}
+        for key in self.keys:
+            self._add_question(key, GAME_SPECS.get((self.game, key)) or DEAL_SPECS.get(key) or Spec("json", key))
+        if not self.is_bound:
+            for (game, key), value in DEFAULTS.items():
+                if game == self.game and key in self.keys:
+                    self.initial.setdefault(key, value)
+
+        self.fields["by"] = forms.CharField(label=_("Your name"), required=False, max_length=40,
+                                            widget=forms.TextInput(attrs={"list": "scorers", "autocomplete": "off"}))
+        if correcting:
+            self.fields["reason"] = forms.CharField(label=_("Why (optional)"), required=False, max_length=200)
+
+    # --- building ---------------------------------------------------------------------------------
+
+    def _swap_entry(self) -> dict[str, str]:
+        """An input that changes which inputs there are re-renders the whole entry (htmx)."""
+        return {"hx-get": self.url, "hx-trigger": "change consume", "hx-target": "#entry",
+                "hx-swap": "outerHTML", "hx-include": "closest form"}
+
+    def _peek(self, name: str) -> Any:
+        """One input's cleaned value before validation (None when missing or invalid)."""
+        if not self.is_bound:
+            return self.initial.get(name)
+        field = self.fields[name]
+        try:
+            return field.clean(field.widget.value_from_datadict(self.data, self.files, self.add_prefix(name)))
+        except ValidationError:
+            return None
+
+    def _people(self, positions: Sequence[int]) -> list[tuple[str, str]]:
+        return [(str(p), self.names[p]) for p in positions]
+
+    def _add_question(self, key: str, spec: Spec) -> None:
+        self.specs[key] = spec
+        number = {"inputmode": "numeric", "min": spec.lo, "max": spec.hi, "autocomplete": "off"}
+        rare = key in RARE
+        if spec.kind == "per_seat":
+            names = tuple(f"{key}-{p}" for p in self.playing)
+            for p, name in zip(self.playing, names, strict=True):
+                self.fields[name] = forms.IntegerField(label=self.names[p], required=False, min_value=spec.lo,
+                                                       max_value=spec.hi, widget=forms.NumberInput(attrs=number))
+            self.questions.append(Question(key, spec.label, spec.help, "per_seat", names))
+            return
+        if spec.kind == "seat_order":
+            # Kop doublings: one select per call, in the order they were said; empty ones are ignored.
+            limit = getattr(getattr(self.rules, "max_doublings", None), self.contract, 4)
+            names = tuple(f"{key}-{i}" for i in range(limit + 2))
+            for i, name in enumerate(names):
+                self.fields[name] = forms.TypedChoiceField(
+                    label=gettext("Call %(n)s") % {"n": i + 1}, coerce=int, empty_value=None, required=False,
+                    choices=[("", "—"), *self._people(self.playing)])
+            self.questions.append(Question(key, spec.label, _("who doubled, in the order they said it"), "order",
+                                           names, rare=True))
+            return
+        layout = "select"
+        if spec.kind == "seat":
+            choices = self._people([p for p in self.playing])
+            field: forms.Field = forms.TypedChoiceField(choices=choices, coerce=int, empty_value=None, required=False,
+                                                        widget=forms.RadioSelect)
+            layout = "radios"
+        elif spec.kind == "seat_set":
+            field = forms.TypedMultipleChoiceField(choices=self._people(self.playing), coerce=int, required=False,
+                                                   widget=forms.CheckboxSelectMultiple)
+            layout = "checks"
+        elif spec.kind == "boolean":
+            field, layout = forms.BooleanField(required=False), "check"
+        elif spec.kind == "number":
+            field, layout = forms.IntegerField(required=False, min_value=spec.lo, max_value=spec.hi,
+                                               widget=forms.NumberInput(attrs=number)), "number"
+        elif spec.kind == "choice":
+            field = forms.TypedChoiceField(choices=spec.choices, empty_value=None, required=False,
+                                           widget=forms.RadioSelect)
+            layout = "radios"
+        elif spec.kind == "matadors":
+            choices = [("", "—")]
+            choices += [(str(n), gettext("with %(n)s") % {"n": n}) for n in range(1, 12)]
+            choices += [(str(-n), gettext("without %(n)s") % {"n": n}) for n in range(1, 12)]
+            field = forms.TypedChoiceField(choices=choices, coerce=int, empty_value=None, required=False)
+        elif spec.kind == "bid":
+            bids = sorted(getattr(self.module, "BID_VALUES", ()))
+            field = forms.TypedChoiceField(choices=[("", "—"), *((str(b), str(b)) for b in bids)], coerce=int,
+                                           empty_value=None, required=False)
+        elif spec.kind == "cards":
+            field, layout = forms.CharField(required=False, max_length=200, widget=forms.TextInput(attrs={
+                "autocapitalize": "characters", "autocomplete": "off", "spellcheck": "false",
+                "placeholder": "CJ SJ HA H10 …"})), "text"
+        else:
+            field, layout = forms.CharField(required=False, max_length=500), "text"
+        field.label = spec.label
+        self.fields[key] = field
+        self.questions.append(Question(key, spec.label, spec.help, layout, (key,), rare=rare))
+        if key == "card_points":
+            # Counting by tapping the captured cards: used when the number is left empty.
+            self.fields["captured"] = forms.MultipleChoiceField(
+                label=_("Or tick the cards the side took"), required=False,
+                choices=[(card, SUIT_SIGNS[card[0]] + card[1:]) for card, _points in pack(self.game)],
+                widget=forms.CheckboxSelectMultiple)
+
+    # --- judging -------------------------------------------------------------------------------------
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if "dealer" in self.errors or "contract" in self.errors:
+            return cleaned
+        facts = self._facts(cleaned)
+        if facts is None:
+            return cleaned
+        self.facts = facts
+        try:
+            self.verdict = ledger.judge_deal(self.night, self.seats, self.dealer, facts, self.bock)
+        except IllegalDeal as err:
+            self.engine_error(err)
+        return cleaned
+
+    def _seat(self, position: int | None) -> int | None:
+        return None if position is None else self.seats.index(position)
+
+    def _facts(self, cleaned: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The contract's ``deal`` object (engine seats), or None when an input cannot be read."""
+        facts: dict[str, Any] = {"contract": self.contract}
+        readable = True
+        for key in self.keys:
+            spec = self.specs[key]
+            value: Any
+            if spec.kind == "per_seat":
+                by_position = {p: cleaned.get(f"{key}-{p}") for p in self.playing}
+                if all(v is None for v in by_position.values()):
+                    continue
+                missing = [p for p, v in by_position.items() if v is None]
+                for p in missing:
+                    self.add_error(f"{key}-{p}", gettext("enter a number for every player"))
+                if missing:
+                    readable = False
+                    continue
+                # Whoever sits the deal out at a 4-seat Skat table took no cards.
+                value = [by_position.get(p, 0) for p in self.seats]
+            elif spec.kind == "seat_order":
+                value = [self._seat(cleaned.get(name)) for name in self._names(key)
+                         if cleaned.get(name) is not None]
+            elif spec.kind == "seat":
+                value = self._seat(cleaned.get(key))
+            elif spec.kind == "seat_set":
+                value = sorted(self._seat(int(p)) for p in cleaned.get(key) or [])
+            elif spec.kind == "cards":
+                text = (cleaned.get(key) or "").upper().strip()
+                value = [card for card in SPLIT.split(text) if card] if text else None
+            else:
+                value = cleaned.get(key)
+            if key == "card_points" and value is None and cleaned.get("captured"):
+                value = self.captured_points
+            if carries(value):
+                facts[key] = value
+        return facts if readable else None
+
+    def _names(self, key: str) -> tuple[str, ...]:
+        return next(q.names for q in self.questions if q.key == key)
+
+    @property
+    def captured_points(self) -> int | None:
+        """The card points of the ticked cards (None when none is ticked)."""
+        ticked = self.cleaned_data.get("captured") if hasattr(self, "cleaned_data") else None
+        if not ticked:
+            return None
+        points = dict(pack(self.game))
+        return sum(points[card] for card in ticked)
+
+    def seat_name(self, seat: int) -> str:
+        """An engine seat of this deal, named by the player in it."""
+        return self.names[self.seats[seat]] if 0 <= seat < len(self.seats) else gettext("Seat %(n)s") % {"n": seat}
+
+    def engine_error(self, err: IllegalDeal) -> None:
+        """The engine's sentence, seats named by players, at the input its field names (or at the top)."""
+        message = err.render(self.seat_name, gettext(err.text), gettext)
+        name = self.input_for(err.field)
+        if name is None:
+            self.add_error(None, message)
+            return
+        # Asking for an input still empty is a prompt, not a mistake (card points may come from the cards).
+        value = (self.facts or {}).get(name) if name == "card_points" else self.cleaned_data.get(name)
+        needed = not carries(value)
+        self.add_error(name, ValidationError(message, code="needed" if needed else "illegal"))
+
+    def input_for(self, path: str) -> str | None:
+        """The input for the engine's dotted field path: ``deal.points.2`` is the input of the player in
+        engine seat 2; ``deal.old.1`` is the old-side checkboxes; ``dealer`` is who dealt."""
+        head, *rest = path.split(".")
+        if head == "dealer":
+            return "dealer"
+        if head != "deal" or not rest:
+            return None
+        key = rest[0]
+        spec = self.specs.get(key)
+        if spec is None:
+            return key if key in self.fields else None
+        if spec.kind == "per_seat":
+            if len(rest) > 1 and rest[1].isdecimal() and int(rest[1]) < len(self.seats):
+                name = f"{key}-{self.seats[int(rest[1])]}"
+                if name in self.fields:
+                    return name
+            return self._names(key)[0]
+        if spec.kind == "seat_order":
+            if len(rest) > 1 and rest[1].isdecimal():
+                return self._names(key)[min(int(rest[1]), len(self._names(key)) - 1)]
+            return self._names(key)[0]
+        return key
+
+    # --- what the template shows -------------------------------------------------------------------
+
+    @property
+    def header(self) -> dict[str, str]:
+        """Who deals, who is forehand, who sits out — the facts every scorer checks before entering."""
+        forehand = self.seats[(self.table.dealer + 1) % self.table.players]
+        return {"dealer": self.names[self.dealer], "forehand": self.names[forehand],
+                "out": ", ".join(self.names[p] for p in self.out)}
+
+    def rows(self, rare: bool) -> list[Bound]:
+        return [Bound(q, [self[name] for name in q.names], self.errors_at(q), self.is_needed(q))
+                for q in self.questions if q.rare == rare]
+
+    @property
+    def main_rows(self) -> list[Bound]:
+        return self.rows(False)
+
+    @property
+    def rare_rows(self) -> list[Bound]:
+        return self.rows(True)
+
+    @property
+    def rare_open(self) -> bool:
+        """Open "More" when something in it carries a value or a message."""
+        return any(row.errors or any(carries(b.value()) for b in row.fields) for row in self.rare_rows)
+
+    def errors_at(self, question: Question) -> list[str]:
+        if not self.is_bound:
+            return []
+        return [message for name in question.names for message in self.errors.get(name, [])]
+
+    def is_needed(self, question: Question) -> bool:
+        """Whether the messages at a question only ask for what is still empty (shown quietly)."""
+        data = self.errors.as_data() if self.is_bound else {}
+        codes = [e.code for name in question.names for e in data.get(name, [])]
+        return bool(codes) and all(code == "needed" for code in codes)
+
+    @property
+    def slots(self) -> list[tuple[str, list[str], bool]]:
+        """Every question's message slot (id, messages, quiet), refreshed with the preview (htmx)."""
+        return [(q.key, self.errors_at(q), self.is_needed(q)) for q in self.questions]
+
+    @property
+    def contract_row(self) -> Bound:
+        question = Question("contract", _("Game"), "", "radios", ("contract",))
+        return Bound(question, [self["contract"]], self.errors_at(question), False)
+
+    @property
+    def problems(self) -> list[tuple[str, str]]:
+        """(label, message) of everything that keeps the deal from being judged, for the preview."""
+        if not self.is_bound:
+            return []
+        labels = {name: q.label for q in self.questions for name in q.names}
+        return [(str(labels.get(name, "")), str(message)) for name, messages in self.errors.items()
+                for message in messages if name != "__all__"]
+
+    @property
+    def top_errors(self) -> list[str]:
+        return list(self.non_field_errors()) if self.is_bound else []
+
+    @property
+    def complement(self) -> str:
+        """The other side's card points, for the live hint beside the card points."""
+        spec = self.specs.get("card_points")
+        if spec is None or not self.is_bound:
+            return ""
+        points = self._peek("card_points")
+        counted = points is None and hasattr(self, "cleaned_data") and self.captured_points is not None
+        if counted:
+            points = self.captured_points
+        if points is None or not 0 <= points <= spec.hi:
+            return ""
+        opponents = gettext("Opponents: %(points)s") % {"points": spec.hi - points}
+        if counted:
+            return gettext("Ticked cards: %(points)s") % {"points": points} + " · " + opponents
+        return opponents
+
+    @property
+    def dealer_chosen(self) -> bool:
+        """Whether the scorer picked the dealer (then "Someone else dealt?" stays open)."""
+        return self.is_bound and self._peek("dealer") is not None
+
+    @property
+    def captured_field(self) -> forms.BoundField | None:
+        return self["captured"] if "captured" in self.fields else None
+
+    @property
+    def outcome(self) -> tuple[str, str] | None:
+        if self.verdict is None:
+            return None
+        if self.verdict.won is None:
+            return "none", gettext("No declaring side")
+        return ("won", gettext("Won")) if self.verdict.won else ("lost", gettext("Lost"))
+
+    @property
+    def entries(self) -> list[tuple[str, int | None]]:
+        """Each player's entry for this deal (None: sits out)."""
+        if self.verdict is None:
+            return []
+        by_position = {p: self.verdict.scores[seat] for seat, p in enumerate(self.seats) if p not in self.out}
+        return [(name, by_position.get(p)) for p, name in enumerate(self.names)]
+
+    @property
+    def explanation(self) -> list[str]:
+        return self.verdict.explain(self.seat_name, gettext) if self.verdict is not None else []
+
+
+def initial_from(facts: Mapping[str, Any], seating: Sequence[int], game: str) -> dict[str, Any]:
+    """A stored deal's facts as the form's initial values (engine seats back to table positions)."""
+    initial: dict[str, Any] = {"contract": facts.get("contract")}
+    for key, value in facts.items():
+        if key in ("contract", "bock"):
+            continue
+        spec = GAME_SPECS.get((game, key)) or DEAL_SPECS.get(key)
+        kind = spec.kind if spec else ""
+        if kind == "seat":
+            initial[key] = seating[value]
+        elif kind == "seat_set":
+            initial[key] = [str(seating[s]) for s in value]
+        elif kind == "per_seat":
+            for seat, number in enumerate(value):
+                initial[f"{key}-{seating[seat]}"] = number
+        elif kind == "seat_order":
+            for i, seat in enumerate(value):
+                initial[f"{key}-{i}"] = seating[seat]
+        elif kind == "cards":
+            initial[key] = " ".join(value)
+        else:
+            initial[key] = value
+    return initial
+
+
+# --- a deal in words, and its history ------------------------------------------------------------
+
+def _spec(game: str, key: str) -> Spec | None:
+    return GAME_SPECS.get((game, key)) or DEAL_SPECS.get(key)
+
+
+def fact_label(game: str, key: str) -> str:
+    if key == "contract":
+        return gettext("Game")
+    if key == "bock":
+        return gettext("Bock deal")
+    spec = _spec(game, key)
+    return str(spec.label) if spec else key
+
+
+def fact_text(game: str, key: str, value: Any, seating: Sequence[int], names: Sequence[str]) -> str:
+    """One stored fact as people say it, seats named by the players in them."""
+    def name(seat: object) -> str:
+        ok = isinstance(seat, int) and 0 <= seat < len(seating) and seating[seat] < len(names)
+        return names[seating[seat]] if ok else str(seat)  # type: ignore[index]
+
+    if key == "contract":
+        return str(CONTRACT_LABELS.get(value, value))
+    spec = _spec(game, key)
+    kind = spec.kind if spec else ("boolean" if isinstance(value, bool) else "")
+    if kind == "seat":
+        return name(value)
+    if kind == "seat_set" and isinstance(value, list):
+        return ", ".join(name(s) for s in value)
+    if kind == "seat_order" and isinstance(value, list):
+        return " → ".join(name(s) for s in value) or gettext("none")
+    if kind == "per_seat" and isinstance(value, list):
+        return ", ".join(f"{name(seat)} {number}" for seat, number in enumerate(value))
+    if kind == "boolean" or isinstance(value, bool):
+        return gettext("yes") if value else gettext("no")
+    if kind == "matadors" and isinstance(value, int):
+        return (gettext("with %(n)s") if value >= 0 else gettext("without %(n)s")) % {"n": abs(value)}
+    if kind == "choice" and spec is not None:
+        return str(dict(spec.choices).get(value, value))
+    if kind == "cards" and isinstance(value, list):
+        return " ".join(map(str, value))
+    return str(value)
+
+
+def facts_in_words(game: str, facts: Mapping[str, Any], seating: Sequence[int],
+                   names: Sequence[str]) -> list[tuple[str, str]]:
+    """Every stored fact of a deal as (label, words)."""
+    return [(fact_label(game, key), fact_text(game, key, value, seating, names)) for key, value in facts.items()]
+
+
+def changes(game: str, old: Mapping[str, Any], new: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    """What a correction changed, key by key: "Declarer's card points 58 → 62"; who dealt too."""
+    old_facts, new_facts = old.get("facts") or {}, new.get("facts") or {}
+    out = []
+    for key in [*old_facts, *(k for k in new_facts if k not in old_facts)]:
+        before = fact_text(game, key, old_facts[key], old["seating"], names) if key in old_facts else "—"
+        after = fact_text(game, key, new_facts[key], new["seating"], names) if key in new_facts else "—"
+        if before != after:
+            out.append(f"{fact_label(game, key)} {before} → {after}")
+    if old.get("dealer") != new.get("dealer"):
+        out.append(gettext("dealer %(old)s → %(new)s") % {"old": names[old["dealer"]], "new": names[new["dealer"]]})
+    return out
+
+
+def deal_history(game: str, number: int | None, revisions: Sequence[Any], names: Sequence[str]) -> list[str]:
+    """The deal's history in plain words, oldest first: "deal 17 changed by Anna at 21:14: …"."""
+    what = gettext("deal %(number)s") % {"number": number} if number else gettext("this deal")
+    verbs = {"created": gettext("entered"), "changed": gettext("changed"), "deleted": gettext("deleted"),
+             "restored": gettext("restored")}
+    lines = []
+    for revision in revisions:
+        params = {"deal": what, "verb": verbs.get(revision.kind, revision.kind), "by": revision.by,
+                  "at": timezone.localtime(revision.at).strftime("%H:%M")}
+        line = (gettext("%(deal)s %(verb)s by %(by)s at %(at)s") if revision.by
+                else gettext("%(deal)s %(verb)s at %(at)s")) % params
+        if revision.kind == "changed" and revision.old and revision.new:
+            line += ": " + "; ".join(changes(game, revision.old, revision.new, names))
+        if revision.reason:
+            line += " " + gettext("(reason: %(reason)s)") % {"reason": revision.reason}
+        lines.append(line[0].upper() + line[1:])
+    return lines

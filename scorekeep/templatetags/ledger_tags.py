@@ -1,0 +1,238 @@
+"""Formatting for the table pages: signed numbers, money, placings, Skat levels, and the ledger sheet.
+
+Nothing here scores: every number comes from the engine's stored verdicts (`scorekeep.ledger`);
+these functions only decide how a number or a game word is written, and which columns each
+game's score sheet has.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from django import template
+from django.urls import reverse
+from django.utils.functional import Promise
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from ..forms import CONTRACT_LABELS, SUITS
+from ..ledger import BOCK_EVENTS, Ledger, Row
+from ..models import CardNight
+
+register = template.Library()
+
+MINUS = "\u2212"  # a real minus sign: as wide as the plus, and read out as "minus"
+
+CURRENCY_SYMBOLS = {"EUR": "€", "USD": "$", "GBP": "£"}
+
+# Vulgar fractions for the shares tied players get (two, three or four of them tie).
+FRACTIONS = {(1, 2): "½", (1, 3): "⅓", (2, 3): "⅔", (1, 4): "¼", (3, 4): "¾"}
+
+LEVEL_LABELS: dict[str, str | Promise] = {
+    "hand": _("Hand"), "schneider": _("Schneider"), "schneider announced": _("Schneider announced"),
+    "schwarz": _("Schwarz"), "schwarz announced": _("Schwarz announced"), "ouvert": _("Ouvert"),
+}
+
+SUIT_LABELS = dict(SUITS)
+
+
+@register.filter
+def signed(value: int | None) -> str:
+    """+48, −96, 0; empty for None (a player who sat out)."""
+    if value is None or value == "":
+        return ""
+    value = int(value)
+    return f"+{value}" if value > 0 else f"{MINUS}{-value}" if value < 0 else "0"
+
+
+def _money(cents: int, currency: str, plus: bool) -> str:
+    sign = MINUS if cents < 0 else "+" if plus and cents > 0 else ""
+    amount = f"{abs(cents) // 100}.{abs(cents) % 100:02d}"
+    symbol = CURRENCY_SYMBOLS.get(currency)
+    return f"{sign}{symbol}{amount}" if symbol else f"{sign}{amount}\u00a0{currency}"
+
+
+@register.filter
+def money(cents: int | None, currency: str = "EUR") -> str:
+    """An amount in cents in the night's currency: €4.20, −€0.60, 1.50 CHF."""
+    return "" if cents is None else _money(int(cents), currency, plus=False)
+
+
+@register.filter
+def signed_money(cents: int | None, currency: str = "EUR") -> str:
+    """A payment: +€0.20, −€0.60, €0.00."""
+    return "" if cents is None else _money(int(cents), currency, plus=True)
+
+
+@register.filter
+def placing(value: Fraction | int | None) -> str:
+    """Placing points as people write them: 4, 3½, 2⅓."""
+    if value is None:
+        return ""
+    value = Fraction(value)
+    whole, rest = divmod(value.numerator, value.denominator)
+    if not rest:
+        return str(whole)
+    part = FRACTIONS.get((rest, value.denominator), f" {rest}/{value.denominator}")
+    return f"{whole or ''}{part}".strip()
+
+
+@register.filter
+def levels(value: Sequence[str] | None) -> str:
+    """Skat levels as words: "Hand, Schneider"."""
+    return ", ".join(str(LEVEL_LABELS.get(level, level)) for level in value or ())
+
+
+@register.filter
+def matadors(value: int | None) -> str:
+    """Skat matadors: "with 2", "without 1"."""
+    if value is None:
+        return ""
+    if value >= 0:
+        return gettext("with %(n)s") % {"n": value}
+    return gettext("without %(n)s") % {"n": -value}
+
+
+@register.filter
+def contract(value: str | None) -> str:
+    return str(CONTRACT_LABELS.get(value or "", value or ""))
+
+
+# --- the score sheet ---------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class Cell:
+    """One player's cell in a deal's row: the entry and the running total (empty: not in the deal)."""
+
+    entry: str = ""
+    total: str = ""
+    played: bool = True
+    negative: bool = False
+
+
+@dataclass(slots=True)
+class SheetRow:
+    number: int
+    url: str
+    bock: bool
+    bock_started: list[str]
+    info: list[str]
+    cells: list[Cell]
+    row_sum: str | None = None
+    placing: list[str] | None = None
+    placing_label: str = ""
+
+
+@dataclass(slots=True)
+class Sheet:
+    game: str
+    caption: str
+    info_headers: list[str]
+    names: list[str]
+    rows: list[SheetRow]
+    footer: list[tuple[str, list[str], str | None]] = field(default_factory=list)  # label, per player, sum
+    has_sum: bool = False
+    running_first: bool = False  # Fipsen: the running score is the sheet's number, the entry its note
+
+    @property
+    def width(self) -> int:
+        return 1 + len(self.names) + self.has_sum + len(self.info_headers)
+
+
+def _names_of(row: Row, seats: Sequence[int], names: Sequence[str]) -> str:
+    return " + ".join(names[row.seats[seat]] for seat in seats if 0 <= seat < len(row.seats))
+
+
+def _seat_name(row: Row, names: Sequence[str], key: str) -> str:
+    seat = row.deal.facts.get(key)
+    return _names_of(row, [seat], names) if isinstance(seat, int) else ""
+
+
+def _result(won: bool | None) -> str:
+    return "" if won is None else gettext("won") if won else gettext("lost")
+
+
+def _info(game: str, row: Row, names: Sequence[str], amount: Any) -> list[str]:
+    """The columns of one deal before the players' columns, in each game's own terms."""
+    facts, verdict = row.deal.facts, row.verdict
+    name = facts.get("contract")
+    if game == "skat":
+        return [_seat_name(row, names, "declarer"), contract(name), str(verdict.get("base") or ""),
+                matadors(verdict.get("matadors")), levels(verdict.get("levels")), _result(verdict["won"]),
+                str(verdict["value"]) if verdict["won"] is not None else ""]
+    if game == "schafkopf":
+        label = contract(name)
+        if facts.get("trump"):
+            label += f" ({SUIT_LABELS.get(facts['trump'], facts['trump'])})"
+        side = " + ".join(filter(None, [_seat_name(row, names, "declarer"), _seat_name(row, names, "partner")]))
+        return [label, side, _result(verdict["won"]), amount(verdict["value"]) if verdict["won"] is not None else ""]
+    if game == "kop":
+        return [contract(name), _names_of(row, facts.get("old") or [], names), str(verdict["value"])]
+    # Fipsen: the bid with its add-ons, as the score sheet writes it ("4 Hand")
+    bid = " ".join([str(facts["bid"])] * ("bid" in facts) +
+                   [str(word) for key, word in (("hand", _("Hand")), ("ruten", _("Ruten")), ("durch", _("Durch")))
+                    if facts.get(key)])
+    label = contract(name) if name != "tricks" else bid or contract(name)
+    return [_seat_name(row, names, "declarer"), label, _result(verdict["won"]), str(verdict["value"])]
+
+
+INFO_HEADERS: dict[str, tuple[str | Promise, ...]] = {
+    "skat": (_("Declarer"), _("Game"), _("Base"), _("Matadors"), _("Levels"), _("Result"), _("Value")),
+    "schafkopf": (_("Game"), _("Players"), _("Result"), _("Value")),
+    "kop": (_("Game"), _("Old side"), _("Value")),
+    "fipsen": (_("Declarer"), _("Bid"), _("Result"), _("Value")),
+}
+
+
+def sheet(ledger: Ledger, night: CardNight) -> Sheet:
+    """The ledger as the game's score sheet: columns, cells formatted, footer rows."""
+    game, table, names = night.game, ledger.table, ledger.names
+    currency = night.currency
+    amount = (lambda n: money(n, currency)) if game == "schafkopf" else str
+    entry = (lambda n: signed_money(n, currency)) if game == "schafkopf" else signed
+    total = (lambda n: money(n, currency)) if game == "schafkopf" else signed
+    bock_labels = BOCK_EVENTS.get(game, {})
+    # At a 4-seat Skat table the dealer sits his deal out: his cell stays blank.
+    dealer_sits_out = game == "skat" and table.seats == 4
+    rows = []
+    for row in ledger.rows:
+        cells = []
+        for position, value in enumerate(row.entries):
+            if value is None or (dealer_sits_out and position == row.dealer):
+                cells.append(Cell(played=False))
+            else:
+                cells.append(Cell(entry(value), total(row.totals[position]), negative=row.totals[position] < 0))
+        sheet_row = SheetRow(
+            row.number, reverse("deal", args=[night.pk, table.number, row.deal.sequence]), row.deal.bock,
+            [str(bock_labels[key].label) for key in row.bock_started if key in bock_labels],
+            _info(game, row, names, amount), cells)
+        if game == "schafkopf":
+            sheet_row.row_sum = signed_money(sum(v for v in row.entries if v is not None), currency)
+        if row.placing is not None:
+            complete = bool(night.round_length) and row.number % night.round_length == 0
+            sheet_row.placing = [placing(p) for p in row.placing]
+            sheet_row.placing_label = gettext("Round placing") if complete else gettext("Round placing so far")
+        rows.append(sheet_row)
+    footer: list[tuple[str, list[str], str | None]] = [
+        (gettext("List points") if game == "skat" else gettext("Total"), [total(t) for t in ledger.totals],
+         money(sum(ledger.totals), currency) if game == "schafkopf" else None)]
+    if game == "skat":
+        footer += [(gettext("Games won"), [str(n) for n in ledger.won], None),
+                   (gettext("Games lost"), [str(n) for n in ledger.lost], None),
+                   (gettext("Seeger-Fabian points"), [signed(n) for n in ledger.seeger_fabian_totals], None),
+                   (gettext("Performance"), [signed(n) for n in ledger.performance], None)]
+    if ledger.placing_totals is not None:
+        footer.append((gettext("Placing points"), [placing(p) for p in ledger.placing_totals], None))
+    caption = gettext("Table %(number)s · %(game)s ledger") % {"number": table.number,
+                                                               "game": night.get_game_display()}
+    return Sheet(game, caption, [str(h) for h in INFO_HEADERS[game]], list(names), rows, footer,
+                 has_sum=game == "schafkopf", running_first=game == "fipsen")
+
+
+@register.simple_tag
+def score_sheet(ledger: Ledger, night: CardNight) -> Sheet:
+    """``{% score_sheet ledger night as sheet %}``: the ledger laid out for `_ledger.html`."""
+    return sheet(ledger, night)

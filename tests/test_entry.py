@@ -1,0 +1,148 @@
+"""The deal entry form: the fields each contract asks, seats as players, facts in engine seats,
+captured-card counting, messages at the field, and a deal's facts and history in words."""
+
+from typing import Any
+
+import pytest
+from django.http import QueryDict
+
+from scorekeep import nights
+from scorekeep.entry import DealForm, changes, facts_in_words, initial_from, pack
+from scorekeep.models import CardNight
+
+FOUR = ["Anna", "Bernd", "Clara", "Dieter"]
+
+
+def form(night: CardNight, data: dict[str, Any] | None, dealer: int = 0, names: list[str] = FOUR) -> DealForm:
+    query = None
+    if data is not None:
+        query = QueryDict(mutable=True)
+        for key, value in data.items():
+            query.setlist(key, value if isinstance(value, list) else [str(value)])
+    f = DealForm(query, night=night, names=names, dealer=dealer, url="/x/")
+    if data is not None:
+        f.is_valid()
+    return f
+
+
+@pytest.fixture
+def skat(db: None) -> CardNight:
+    return nights.start_night(game="skat", preset="classic", players=FOUR, series_length=36)
+
+
+@pytest.fixture
+def kop(db: None) -> CardNight:
+    return nights.start_night(game="kop", preset="classic", players=FOUR)
+
+
+@pytest.fixture
+def schafkopf(db: None) -> CardNight:
+    return nights.start_night(game="schafkopf", preset="classic", players=FOUR)
+
+
+def test_a_skat_suit_game_asks_its_fields_but_never_bock_or_schneider(skat: CardNight) -> None:
+    f = form(skat, None)
+    assert f.contract == "clubs"
+    assert "bock" not in f.fields and "schneider" not in f.fields
+    assert {"declarer", "bid", "matadors", "card_points", "hand"} <= set(f.fields)
+    assert f.initial["bid"] == "18"
+
+
+def test_the_declarer_is_chosen_by_name_and_the_sitting_dealer_is_not_offered(skat: CardNight) -> None:
+    f = form(skat, None, dealer=3)  # Dieter deals at a 4-seat Skat table and sits out
+    labels = [label for _value, label in f.fields["declarer"].choices]
+    assert labels == ["Anna", "Bernd", "Clara"]
+    assert f.header == {"dealer": "Dieter", "forehand": "Anna", "out": "Dieter"}
+
+
+def test_the_facts_name_engine_seats_for_the_players_chosen(db: None) -> None:
+    night = nights.start_night(game="skat", preset="classic", players=[*FOUR, "Eva"])
+    # Eva (position 4) deals: Anna, Bernd, Clara play seats 0–2, Eva is the engine's sitting dealer.
+    f = form(night, {"contract": "grand", "declarer": 1, "bid": 48, "matadors": 2, "card_points": 70},
+             dealer=4, names=[*FOUR, "Eva"])
+    assert f.seats == [0, 1, 2, 4]
+    assert f.facts == {"contract": "grand", "declarer": 1, "bid": 48, "matadors": 2, "card_points": 70}
+    assert f.verdict is not None and f.verdict.value == 72
+    assert [name for name, entry in f.entries if entry is None] == ["Dieter", "Eva"]
+
+
+def test_ticked_cards_count_the_card_points_when_the_number_is_empty(skat: CardNight) -> None:
+    captured = ["CA", "C10", "SA", "S10", "HA", "H10", "DK"]  # 11+10+11+10+11+10+4 = 67
+    f = form(skat, {"contract": "clubs", "declarer": 1, "bid": 18, "matadors": 1, "captured": captured})
+    assert f.facts is not None and f.facts["card_points"] == 67
+    assert f.verdict is not None and f.verdict.won is True
+    assert "Opponents: 53" in f.complement
+
+
+def test_a_typed_number_wins_over_ticked_cards(skat: CardNight) -> None:
+    f = form(skat, {"contract": "clubs", "declarer": 1, "bid": 18, "matadors": 1, "card_points": 50,
+                    "captured": ["CA"]})
+    assert f.facts is not None and f.facts["card_points"] == 50
+    assert f.complement == "Opponents: 70"
+
+
+def test_the_kop_pack_is_sixteen_cards_worth_104() -> None:
+    cards = pack("kop")
+    assert len(cards) == 16 and sum(points for _card, points in cards) == 104
+    assert len(pack("skat")) == 32 and sum(points for _card, points in pack("skat")) == 120
+
+
+def test_an_engine_refusal_lands_at_its_input_naming_players(skat: CardNight) -> None:
+    f = form(skat, {"contract": "clubs", "declarer": 1, "bid": 18, "matadors": 1, "card_points": 119})
+    assert not f.is_valid()
+    assert f.verdict is None
+    assert "card_points" in f.errors
+    assert "119" in f.errors["card_points"][0]
+
+
+def test_a_missing_field_is_a_quiet_prompt(skat: CardNight) -> None:
+    f = form(skat, {"contract": "clubs", "declarer": 1, "bid": 18, "card_points": 70})
+    matadors = next(row for row in f.main_rows if row.question.key == "matadors")
+    assert matadors.errors and matadors.quiet
+
+
+def test_a_ramsch_asks_one_number_per_player_and_the_sitting_dealer_scores_nothing(skat: CardNight) -> None:
+    data = {"contract": "ramsch", "points-0": 30, "points-1": 40, "points-2": 50,
+            "tricks-0": 3, "tricks-1": 3, "tricks-2": 4}
+    f = form(skat, data, dealer=3)
+    assert "points-3" not in f.fields
+    assert f.facts == {"contract": "ramsch", "points": [30, 40, 50, 0], "tricks": [3, 3, 4, 0]}
+    assert f.verdict is not None
+
+
+def test_a_per_player_list_with_a_gap_is_refused_at_the_gap(skat: CardNight) -> None:
+    f = form(skat, {"contract": "ramsch", "points-0": 30, "points-1": 40}, dealer=3)
+    assert "points-2" in f.errors and f.facts is None
+
+
+def test_kop_old_side_by_name_and_doublings_in_order(kop: CardNight) -> None:
+    f = form(kop, {"contract": "normal", "old": ["0", "2"], "card_points": 60, "doublings-0": 1,
+                   "doublings-1": 0})
+    assert f.facts == {"contract": "normal", "old": [0, 2], "card_points": 60, "doublings": [1, 0]}
+    assert f.verdict is not None
+    assert [label for _v, label in f.fields["old"].choices] == FOUR
+
+
+def test_schafkopf_defaults_to_a_sauspiel_with_partner_by_name(schafkopf: CardNight) -> None:
+    f = form(schafkopf, None)
+    assert f.contract == "sauspiel" and "partner" in f.fields
+    f = form(schafkopf, {"contract": "sauspiel", "declarer": 0, "partner": 2, "card_points": 70})
+    assert f.verdict is not None and list(f.verdict.scores) == [10, -10, 10, -10]
+    assert f.explanation[0].startswith("Sauspiel: Anna with partner Clara")
+
+
+def test_a_stored_deal_fills_the_form_back_by_position() -> None:
+    facts = {"contract": "ramsch", "points": [30, 40, 50, 0], "tricks": [3, 3, 4, 0]}
+    initial = initial_from(facts, [1, 2, 3, 0], "skat")
+    assert initial == {"contract": "ramsch", "points-1": 30, "points-2": 40, "points-3": 50, "points-0": 0,
+                       "tricks-1": 3, "tricks-2": 3, "tricks-3": 4, "tricks-0": 0}
+
+
+def test_facts_and_changes_in_words() -> None:
+    facts = {"contract": "grand", "declarer": 1, "matadors": -2, "card_points": 58, "hand": True}
+    words = dict(facts_in_words("skat", facts, [0, 1, 2], ["Anna", "Bernd", "Clara"]))
+    assert words["Game"] == "Grand" and words["Declarer"] == "Bernd" and words["Matadors"] == "without 2"
+    old = {"facts": facts, "seating": [0, 1, 2], "dealer": 2}
+    new = {"facts": {**facts, "card_points": 62}, "seating": [0, 1, 2], "dealer": 0}
+    assert changes("skat", old, new, ["Anna", "Bernd", "Clara"]) == [
+        "Declarer's card points (skat included) 58 → 62", "dealer Clara → Anna"]

@@ -1,0 +1,275 @@
+"""The table page (deal entry and ledger) and a deal's page (verdict, history, corrections)."""
+
+import re
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from scorekeep import nights
+from scorekeep.models import CardNight, CardTable, Deal, DealRevision
+
+FOUR = ["Anna", "Bernd", "Clara", "Dieter"]
+HX = {"HX-Request": "true"}
+GRAND = {"contract": "grand", "declarer": 1, "bid": 48, "matadors": 2, "card_points": 70}
+
+
+def url(night: CardNight, tail: str = "", table: int = 1) -> str:
+    return f"/nights/{night.pk}/tables/{table}/{tail}"
+
+
+def html(response: Any) -> str:
+    return response.content.decode()
+
+
+@pytest.fixture
+def skat(db: None) -> CardNight:
+    """A 4-seat Skat night, series of 36; Anna deals first (and sits out)."""
+    return nights.start_night(game="skat", preset="classic", players=FOUR, series_length=36)
+
+
+def table_of(night: CardNight) -> CardTable:
+    return night.tables.get()
+
+
+# --- the table page ------------------------------------------------------------------------------
+
+def test_the_table_page_says_which_deal_who_deals_and_who_is_forehand(client: Client, skat: CardNight) -> None:
+    nights.enter_deal(table_of(skat), GRAND)
+    response = client.get(url(skat))
+    assert response.status_code == 200
+    page = html(response)
+    assert "Deal 2 of 36" in page and "Bernd deals" in page and "Clara is forehand" in page
+    assert "Sits out: Bernd" in page
+    assert '<form id="deal-form"' in page and "<caption" in page and 'scope="col"' in page
+    assert response["Vary"].count("HX-Request") == 1
+
+
+def test_the_table_page_as_an_htmx_partial(client: Client, skat: CardNight) -> None:
+    response = client.get(url(skat), headers={**HX, "HX-Target": "table-region"})
+    assert response.status_code == 200
+    assert html(response).lstrip().startswith('<div id="table-region">')
+    assert "<html" not in html(response)
+
+
+@pytest.mark.parametrize("path", ["", "deals/new/", "deals/1/", "deals/1/delete/", "deals/1/restore/"])
+def test_unknown_night_table_or_deal_is_404(client: Client, skat: CardNight, path: str) -> None:
+    ask = client.post if path.endswith(("delete/", "restore/")) else client.get
+    assert ask(f"/nights/{skat.pk + 99}/tables/1/{path}").status_code == 404
+    assert ask(url(skat, path, table=7)).status_code == 404
+    assert client.post(url(skat, "deals/9/")).status_code == 404
+
+
+def test_saving_a_deal_redirects_and_the_ledger_shows_it(client: Client, skat: CardNight) -> None:
+    response = client.post(url(skat, "deals/new/"), {**GRAND, "by": "Clara"})
+    assert response.status_code == 303 and response["Location"] == url(skat)
+    deal = Deal.objects.get()
+    # The form names players by table position; the facts hold the engine's seats for this deal.
+    assert deal.seating[deal.facts["declarer"]] == 1
+    assert {**deal.facts, "declarer": 1} == GRAND and deal.entered_by == "Clara" and deal.dealer == 0
+    page = html(client.get(url(skat)))
+    assert url(skat, "deals/1/") in page and "+72" in page and "with 2" in page
+    assert 'value="Clara"' in page  # "Your name" remembered for the next deal
+
+
+def test_totals_are_the_sum_of_the_verdicts(client: Client, skat: CardNight) -> None:
+    posts = [GRAND, {"contract": "clubs", "declarer": 2, "bid": 18, "matadors": -1, "card_points": 40},
+             {"contract": "null", "declarer": 0, "bid": 23, "declarer_tricks": 0}]
+    for data in posts:
+        assert client.post(url(skat, "deals/new/"), data).status_code == 303
+    totals = [0, 0, 0, 0]
+    for deal in Deal.objects.all():
+        for seat, position in enumerate(deal.seating):
+            totals[position] += deal.verdict["scores"][seat]
+    assert totals == [23, 72, -48, 0]
+    footer = html(client.get(url(skat))).split("<tfoot>")[1].split("</tr>")[0]
+    assert ["+23", "+72", "−48", "0"] == [cell.split("<")[0] for cell in footer.split('class="player">')[1:]]
+
+
+def test_an_htmx_save_returns_the_refreshed_region(client: Client, skat: CardNight) -> None:
+    response = client.post(url(skat, "deals/new/"), GRAND, headers={**HX, "HX-Target": "table-region"})
+    assert response.status_code == 200
+    page = html(response)
+    assert page.lstrip().startswith('<div id="table-region">') and "Deal saved." in page
+    assert "Deal 2 of 36" in page and "+72" in page
+    assert Deal.objects.count() == 1
+
+
+def test_a_refused_entry_keeps_everything_and_stores_nothing(client: Client, skat: CardNight) -> None:
+    data = {**GRAND, "card_points": 119, "hand": "on", "by": "Anna"}
+    response = client.post(url(skat, "deals/new/"), data)
+    assert response.status_code == 200
+    page = html(response)
+    slot = page.split('id="err-card_points"')[1].split("</div>")[0]
+    assert "119" in slot
+    assert 'value="119"' in page and 'value="Anna"' in page
+    assert re.search(r'value="1"[^>]*checked', page.split('id="q-declarer"')[1].split("</fieldset>")[0])
+    assert Deal.objects.count() == 0
+
+
+def test_a_seat_that_sits_out_is_refused_at_the_declarer(client: Client, skat: CardNight) -> None:
+    response = client.post(url(skat, "deals/new/"), {**GRAND, "declarer": 0})  # Anna deals and sits out
+    assert response.status_code == 200 and Deal.objects.count() == 0
+    assert "err-declarer" in html(response)
+
+
+def test_the_preview_shows_value_entries_and_named_explanation(client: Client, skat: CardNight) -> None:
+    response = client.get(url(skat, "deals/new/"), {**GRAND, "declarer": 2},
+                          headers={**HX, "HX-Target": "preview"})
+    assert response.status_code == 200
+    page = html(response)
+    assert page.lstrip().startswith('<section id="preview"')
+    assert "Grand game by Clara, with 2" in page and "<strong>72</strong>" in page
+    assert 'id="complement"' in page and "Opponents: 50" in page and 'hx-swap-oob="true"' in page
+    assert Deal.objects.count() == 0
+
+
+def test_choosing_another_game_re_renders_the_entry(client: Client, skat: CardNight) -> None:
+    response = client.get(url(skat, "deals/new/"), {"contract": "ramsch"}, headers={**HX, "HX-Target": "entry"})
+    page = html(response)
+    assert page.lstrip().startswith('<div id="entry"')
+    assert 'name="points-1"' in page and 'name="declarer"' not in page and 'name="points-0"' not in page
+
+
+def test_preview_without_javascript_saves_nothing(client: Client, skat: CardNight) -> None:
+    response = client.post(url(skat, "deals/new/"), {**GRAND, "preview": "1"})
+    assert response.status_code == 200 and "Grand game by Bernd" in html(response)
+    assert Deal.objects.count() == 0
+
+
+def test_captured_cards_are_counted_when_saving(client: Client, skat: CardNight) -> None:
+    captured = ["CA", "C10", "SA", "S10", "HA", "H10", "DK"]  # 67
+    data = {"contract": "clubs", "declarer": 1, "bid": 18, "matadors": 1, "captured": captured}
+    assert client.post(url(skat, "deals/new/"), data).status_code == 303
+    assert Deal.objects.get().facts["card_points"] == 67
+
+
+def test_someone_else_dealt(client: Client, skat: CardNight) -> None:
+    response = client.post(url(skat, "deals/new/"), {**GRAND, "declarer": 0, "dealer": 2})
+    assert response.status_code == 303
+    assert Deal.objects.get().dealer == 2
+
+
+def test_a_complete_series_refuses_more_deals(client: Client, db: None) -> None:
+    night = nights.start_night(game="skat", preset="classic", players=FOUR[:3], series_length=36)
+    table = table_of(night)
+    for _ in range(36):
+        nights.enter_deal(table, {**GRAND, "declarer": 0})
+    page = html(client.get(url(night)))
+    assert "The series of 36 deals is complete" in page and 'id="deal-form"' not in page
+    response = client.post(url(night, "deals/new/"), {**GRAND, "declarer": 0})
+    assert response.status_code == 200 and "complete" in html(response)
+    assert Deal.objects.count() == 36
+
+
+def test_a_fifth_player_sits_out_in_turn(client: Client, db: None) -> None:
+    night = nights.start_night(game="schafkopf", preset="classic", players=[*FOUR, "Eva"])
+    page = html(client.get(url(night)))
+    assert "Sits out: Anna" in page  # Anna deals first and sits out; Bernd … Eva play
+    data = {"contract": "sauspiel", "declarer": 1, "partner": 3, "card_points": 70}
+    assert client.post(url(night, "deals/new/"), data).status_code == 303
+    deal = Deal.objects.get()
+    assert deal.seating == [1, 2, 3, 4] and deal.facts["declarer"] == 0 and deal.facts["partner"] == 2
+    page = html(client.get(url(night)))
+    assert "Sits out: Bernd" in page
+    row = page.split('class="deal-row')[1].split("</tr>")[0]
+    assert 'class="player out"' in row and "+€0.10" in row and "−€0.10" in row
+    assert '<td class="sum">€0.00</td>' in row
+
+
+def test_kop_ledger_shows_placings_per_round(client: Client, db: None) -> None:
+    night = nights.start_night(game="kop", preset="wolsztyn", players=FOUR, round_length=2)
+    table = table_of(night)
+    for _ in range(2):
+        nights.enter_deal(table, {"contract": "normal", "old": [0, 2], "card_points": 60, "old_tricks": 2})
+    page = html(client.get(url(night)))
+    assert "Round placing" in page and "Placing points" in page and "3½" in page
+
+
+def test_fipsen_ledger_shows_running_scores_and_the_value(client: Client, db: None) -> None:
+    night = nights.start_night(game="fipsen", preset="classic", players=FOUR)
+    nights.enter_deal(table_of(night), {"contract": "tricks", "declarer": 1, "bid": 4, "hand": True,
+                                        "tricks_taken": 4})
+    page = html(client.get(url(night)))
+    assert "4 Hand" in page and '<span class="running">+8</span>' in page
+
+
+def test_ledger_query_count_does_not_grow_with_deals(client: Client, skat: CardNight) -> None:
+    table = table_of(skat)
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url(skat)).status_code == 200
+        return len(captured)
+
+    for _ in range(3):
+        nights.enter_deal(table, GRAND if nights.next_dealer(table) == 0 else {**GRAND, "declarer": 0})
+    few = queries()
+    for _ in range(27):
+        nights.enter_deal(table, GRAND if nights.next_dealer(table) == 0 else {**GRAND, "declarer": 0})
+    assert queries() == few
+
+
+# --- a deal's page -------------------------------------------------------------------------------
+
+@pytest.fixture
+def entered(client: Client, skat: CardNight) -> Deal:
+    """Bernd's Grand with 2 at 58 card points, lost, entered through the form by Anna."""
+    assert client.post(url(skat, "deals/new/"), {**GRAND, "card_points": 58, "by": "Anna"}).status_code == 303
+    return Deal.objects.get()
+
+
+def test_the_deal_page_shows_facts_verdict_explanation_and_history(client: Client, entered: Deal) -> None:
+    night = entered.table.night
+    page = html(client.get(url(night, "deals/1/")))
+    assert "<h1>Deal 1</h1>" in page
+    assert "Bernd" in page and "Grand" in page and "Lost" in page
+    assert "Grand game by Bernd, with 2" in page
+    assert "Deal 1 entered by Anna at" in page
+    assert 'name="card_points"' in page and 'value="58"' in page
+
+
+def test_a_correction_is_stored_with_its_history_in_words(client: Client, entered: Deal) -> None:
+    night = entered.table.night
+    data = {**GRAND, "card_points": 62, "by": "Clara", "reason": "miscounted"}
+    response = client.post(url(night, "deals/1/"), data)
+    assert response.status_code == 303 and response["Location"] == url(night, "deals/1/")
+    entered.refresh_from_db()
+    assert entered.facts["card_points"] == 62 and entered.verdict["won"] is True
+    page = html(client.get(url(night, "deals/1/")))
+    assert "Deal 1 changed by Clara at" in page
+    assert "Declarer&#x27;s card points (skat included) 58 → 62" in page and "miscounted" in page
+
+
+def test_a_refused_correction_changes_nothing(client: Client, entered: Deal) -> None:
+    night = entered.table.night
+    response = client.post(url(night, "deals/1/"), {**GRAND, "card_points": 119})
+    assert response.status_code == 200 and "err-card_points" in html(response)
+    entered.refresh_from_db()
+    assert entered.facts["card_points"] == 58
+    assert DealRevision.objects.count() == 1
+
+
+def test_the_deal_page_preview_partial(client: Client, entered: Deal) -> None:
+    night = entered.table.night
+    response = client.get(url(night, "deals/1/"), {**GRAND, "card_points": 90},
+                          headers={**HX, "HX-Target": "preview"})
+    assert html(response).lstrip().startswith('<section id="preview"') and "Schneider" in html(response)
+
+
+def test_delete_and_restore(client: Client, entered: Deal) -> None:
+    night = entered.table.night
+    assert client.get(url(night, "deals/1/delete/")).status_code == 405
+    response = client.post(url(night, "deals/1/delete/"), {"reason": "double entry"})
+    assert response.status_code == 303
+    entered.refresh_from_db()
+    assert entered.deleted
+    page = html(client.get(url(night, "deals/1/")))
+    assert "This deal is deleted" in page and "Restore this deal" in page and "double entry" in page
+    assert url(night, "deals/1/") not in html(client.get(url(night)))
+    assert client.post(url(night, "deals/1/restore/")).status_code == 303
+    entered.refresh_from_db()
+    assert not entered.deleted
+    assert "Deal 1 restored" in html(client.get(url(night, "deals/1/")))
