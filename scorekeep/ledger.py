@@ -142,6 +142,17 @@ class LedgerError(Exception):
         self.error = error
 
 
+def next_is_bock(night: CardNight, players: int, deals: Sequence[Deal]) -> bool:
+    """Whether the deal after `deals` (the table's live deals in order, as stored) is a Bock deal."""
+    chosen = [event for _key, event in bock_events(night)]
+    length = bock_length(night, players)
+    pending = 0
+    for deal in deals:
+        pending -= pending > 0
+        pending += length * sum(event.happened(deal.facts, deal.verdict) for event in chosen)
+    return pending > 0
+
+
 def judge_deal(night: CardNight, seats: Sequence[int], dealer: int, facts: dict[str, Any], bock: bool) -> Verdict:
     """The engine's verdict for one deal of the night; raises `IllegalDeal`."""
     verdict = judge(request(night, seats, dealer, facts, bock))

@@ -94,7 +94,8 @@ def _closed(loaded: Loaded, built: ledger.Ledger) -> str:
 
 def _new_form(request: HttpRequest, loaded: Loaded, data: Any = None) -> DealForm:
     return DealForm(data, night=loaded.night, names=loaded.names, dealer=loaded.next_dealer,
-                    url=loaded.url("deal-new"), scorer=_scorer(request))
+                    url=loaded.url("deal-new"), scorer=_scorer(request),
+                    bock=ledger.next_is_bock(loaded.night, len(loaded.names), loaded.deals))
 
 
 def _table_context(loaded: Loaded, form: DealForm) -> dict[str, Any]:

@@ -540,3 +540,19 @@ def test_running_totals_are_the_sum_of_the_engines_verdicts_through_any_correcti
     for deal in table.deals.filter(deleted=False).order_by("sequence"):
         nights.enter_deal(fresh, deal.facts, dealer=deal.dealer)
     assert ledger_view(fresh) == ledger_view(table)
+
+
+@pytest.mark.django_db
+def test_next_is_bock_tells_the_entry_form_that_the_next_deal_is_a_bock_deal() -> None:
+    night = nights.start_night(game="skat", preset="classic", players=NAMES[:3], house_rules={"bock": True},
+                               bock_events=["sixty"], bock_length=2)
+    table = table_of(night)
+    assert not ledger.next_is_bock(night, 3, [])
+    nights.enter_deal(table, grand(0, 60))  # 60:60 starts a Bock round of 2 deals
+    deals = lambda: list(table.deals.order_by("sequence"))  # noqa: E731
+    assert ledger.next_is_bock(night, 3, deals())
+    nights.enter_deal(table, grand(1, 70))
+    assert ledger.next_is_bock(night, 3, deals())
+    nights.enter_deal(table, grand(2, 70))
+    assert [d.bock for d in deals()] == [False, True, True]
+    assert not ledger.next_is_bock(night, 3, deals())
