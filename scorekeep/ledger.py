@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
 from .models import CardNight, CardTable, Deal
 from .rules import GAMES, IllegalDeal, Table, Verdict, judge
 
@@ -80,7 +83,7 @@ def _takes_bock(night: CardNight, contract: object, table: Table) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class BockEvent:
-    label: str
+    label: str | Promise
     happened: Callable[[dict[str, Any], dict[str, Any]], bool]  # (facts, verdict) → bool
 
 
@@ -90,22 +93,23 @@ def _points_sixty(facts: dict[str, Any], verdict: dict[str, Any]) -> bool:
 
 BOCK_EVENTS: dict[str, dict[str, BockEvent]] = {
     "skat": {
-        "kontra_lost": BockEvent("a lost game with Kontra", lambda f, v: bool(f.get("kontra")) and v["won"] is False),
-        "re": BockEvent("a game with Re", lambda f, v: bool(f.get("re"))),
-        "sixty": BockEvent("a 60:60 game", lambda f, v: f.get("contract") not in ("null", "ramsch", "passed")
+        "kontra_lost": BockEvent(_("a lost game with Kontra"),
+                                 lambda f, v: bool(f.get("kontra")) and v["won"] is False),
+        "re": BockEvent(_("a game with Re"), lambda f, v: bool(f.get("re"))),
+        "sixty": BockEvent(_("a 60:60 game"), lambda f, v: f.get("contract") not in ("null", "ramsch", "passed")
                            and _points_sixty(f, v)),
-        "grand_hand_won": BockEvent("a won Grand Hand", lambda f, v: f.get("contract") == "grand"
+        "grand_hand_won": BockEvent(_("a won Grand Hand"), lambda f, v: f.get("contract") == "grand"
                                     and bool(f.get("hand")) and v["won"] is True),
-        "schwarz": BockEvent("a Schwarz game", lambda f, v: "schwarz" in v.get("levels", ())),
+        "schwarz": BockEvent(_("a Schwarz game"), lambda f, v: "schwarz" in v.get("levels", ())),
     },
     "schafkopf": {
-        "doubled_lost": BockEvent("a lost game with Stoß",
+        "doubled_lost": BockEvent(_("a lost game with Stoß"),
                                   lambda f, v: f.get("doublings", 0) > 0 and v["won"] is False),
-        "sixty": BockEvent("a 60:60 game", _points_sixty),
-        "tout_won": BockEvent("a won Tout",
+        "sixty": BockEvent(_("a 60:60 game"), _points_sixty),
+        "tout_won": BockEvent(_("a won Tout"),
                               lambda f, v: str(f.get("contract", "")).endswith("_tout") and v["won"] is True),
-        "sie": BockEvent("a Sie", lambda f, v: f.get("contract") == "sie"),
-        "schwarz": BockEvent("a Schwarz game", lambda f, v: bool(v.get("schwarz"))),
+        "sie": BockEvent(_("a Sie"), lambda f, v: f.get("contract") == "sie"),
+        "schwarz": BockEvent(_("a Schwarz game"), lambda f, v: bool(v.get("schwarz"))),
     },
 }
 

@@ -1,10 +1,293 @@
-"""Card nights: list, start, overview, settings, ledger JSON, printout. (Being written.)"""
+"""Card nights: the list, starting one, a night's page, its settings, another table, the ledger as
+JSON and a plain printout.
 
-from django.http import Http404, HttpRequest, HttpResponse
+Views stay thin: load the night (tables, players and live deals prefetched, so the number of
+queries does not grow with the deals), bind a form from `night_forms`, call `scorekeep.nights` to
+write (each change a transaction with its history), and render. The ledgers are derived by
+`scorekeep.ledger.build` from the stored verdicts. htmx requests that refresh the game-dependent
+parts of a form get the named partial of the page (by the HX-Target header); everything works as
+plain POST + redirect without JavaScript.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from django.contrib import messages
+from django.db.models import Count, Prefetch, Q
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse, QueryDict
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext
+from django.views.decorators.http import require_http_methods
+
+from . import ledger, nights
+from .forms import GAME_LABELS
+from .models import CardNight, CardTable, Deal, Player, TablePlayer
+from .night_forms import (
+    REFRESH_ALL,
+    REFRESH_EXTRAS,
+    REFRESH_SEATING,
+    NightForm,
+    SeatingForm,
+    SettingsForm,
+    history,
+    house_rules_in_words,
+    preset_label,
+    rules_in_words,
+)
+from .rules import GAMES, IllegalDeal
+from .rules.verdict import options_json
+
+SCORER = "scorer"  # the session key for "Your name", shared with the table pages
+
+# Which partial of a page answers an htmx refresh, by the id of the element it swaps.
+PARTIALS = {REFRESH_ALL: "form_body", REFRESH_EXTRAS: "extras", REFRESH_SEATING: "seating_players"}
 
 
-def _todo(request: HttpRequest, **kwargs: object) -> HttpResponse:
-    raise Http404("not yet")
+class HttpResponseSeeOther(HttpResponseRedirect):
+    """After a POST that changed something: the browser follows with a GET (no resubmit on reload)."""
+
+    status_code = 303
 
 
-night_list = night_new = night_page = night_settings = table_new = night_json = night_print = _todo
+def _render(request: HttpRequest, template: str, context: dict[str, Any], status: int = 200) -> HttpResponse:
+    """The whole page, or for an htmx refresh the partial its target names."""
+    partial = PARTIALS.get(request.htmx.target or "") if request.htmx else None
+    if partial and not request.htmx.history_restore_request:
+        template += "#" + partial
+    response = render(request, template, context, status=status)
+    patch_vary_headers(response, ("HX-Request", "HX-Target"))
+    return response
+
+
+def _known_players() -> list[str]:
+    return list(Player.objects.values_list("name", flat=True)[:500])
+
+
+def _night(night_id: int) -> CardNight:
+    """The night with its tables, each table's players and live deals, in three more queries."""
+    tables = CardTable.objects.prefetch_related(
+        Prefetch("places", queryset=TablePlayer.objects.select_related("player")),
+        Prefetch("deals", queryset=Deal.objects.filter(deleted=False).order_by("sequence"), to_attr="live_deals"),
+    )
+    return get_object_or_404(CardNight.objects.prefetch_related(Prefetch("tables", queryset=tables)), pk=night_id)
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """A table as the night's pages show it: its ledger and each player's totals."""
+
+    table: CardTable
+    ledger: ledger.Ledger
+    url: str
+
+    @property
+    def standings(self) -> list[tuple[str, int, Any]]:
+        """(name, total, placing points or None) per player in seating order."""
+        placing = self.ledger.placing_totals
+        return [(name, total, placing[p] if placing is not None else None)
+                for p, (name, total) in enumerate(zip(self.ledger.names, self.ledger.totals, strict=True))]
+
+
+def _tables(night: CardNight) -> list[TableView]:
+    return [TableView(table, ledger.build(table, table.live_deals, [place.player.name for place in table.places.all()]),
+                      reverse("table", args=[night.id, table.number]))
+            for table in night.tables.all()]
+
+
+def _night_context(night: CardNight) -> dict[str, Any]:
+    return {"night": night, "game_label": GAME_LABELS[night.game],
+            "preset_label": preset_label(night.game, night.preset),
+            "house_rules": house_rules_in_words(night), "tables": _tables(night)}
+
+
+# --- the list -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class NightSummary:
+    night: CardNight
+    game_label: Any
+    preset_label: Any
+    players: list[str]
+    deals: int
+
+
+def night_list(request: HttpRequest) -> HttpResponse:
+    nights = (CardNight.objects
+              .annotate(deals_played=Count("tables__deals", filter=Q(tables__deals__deleted=False)))
+              .prefetch_related(Prefetch("tables__places", queryset=TablePlayer.objects.select_related("player")))
+              [:100])
+    summaries = []
+    for night in nights:
+        players = [place.player.name for table in night.tables.all() for place in table.places.all()]
+        summaries.append(NightSummary(night, GAME_LABELS[night.game], preset_label(night.game, night.preset),
+                                      list(dict.fromkeys(players)), night.deals_played))
+    return render(request, "nights.html", {"nights": summaries})
+
+
+# --- starting a night ------------------------------------------------------------------------------
+
+@require_http_methods(["GET", "POST"])
+def night_new(request: HttpRequest) -> HttpResponse:
+    url = reverse("night-new")
+    if request.method == "GET":
+        form = NightForm(request.GET, url=url, quiet=True)
+    else:
+        form = NightForm(request.POST, url=url, quiet="refresh" in request.POST)
+        if not form.quiet and form.is_valid():
+            night = nights.start_night(**form.start())
+            return HttpResponseSeeOther(reverse("table", args=[night.id, 1]))
+    return _render(request, "night_new.html", {"form": form, "known_players": _known_players()})
+
+
+# --- a night's page, another table --------------------------------------------------------------
+
+def night_page(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = _night(night_id)
+    form = SeatingForm(QueryDict(), night=night, url=reverse("table-new", args=[night.id]), quiet=True)
+    return render(request, "night.html", {**_night_context(night), "seating_form": form,
+                                          "known_players": _known_players()})
+
+
+@require_http_methods(["GET", "POST"])
+def table_new(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = _night(night_id)
+    url = reverse("table-new", args=[night.id])
+    if request.method == "GET":
+        form = SeatingForm(request.GET, night=night, url=url, quiet=True)
+    else:
+        form = SeatingForm(request.POST, night=night, url=url, quiet="refresh" in request.POST)
+        if not form.quiet and form.is_valid():
+            table = nights.seat_table(night, form.players, form.cleaned_data["first_dealer"])
+            return HttpResponseSeeOther(reverse("table", args=[night.id, table.number]))
+    return _render(request, "night.html", {**_night_context(night), "seating_form": form, "adding_table": True,
+                                           "known_players": _known_players()})
+
+
+# --- settings ------------------------------------------------------------------------------------
+
+@require_http_methods(["GET", "POST"])
+def night_settings(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = get_object_or_404(CardNight, pk=night_id)
+    url = reverse("night-settings", args=[night.id])
+    if request.method == "GET":
+        form = SettingsForm(SettingsForm.data_of(night, request.session.get(SCORER, "")), night=night, url=url,
+                            quiet=True)
+    else:
+        form = SettingsForm(request.POST, night=night, url=url, quiet="refresh" in request.POST)
+        if not form.quiet and form.is_valid():
+            by = " ".join(form.cleaned_data["by"].split())
+            if by:
+                request.session[SCORER] = by
+            try:
+                nights.change_settings(night, by=by, reason=form.cleaned_data["reason"].strip(), **form.changes())
+            except ledger.LedgerError as err:
+                form.add_error(None, _refused(night, form.changes(), err))
+            else:
+                messages.success(request, gettext("Settings saved; every deal was scored again under them."))
+                return HttpResponseSeeOther(reverse("night", args=[night.id]))
+    context = {"form": form, "night": night, "game_label": GAME_LABELS[night.game],
+               "history": history(night, list(night.revisions.all())), "known_players": _known_players()}
+    return _render(request, "night_settings.html", context)
+
+
+def _refused(night: CardNight, changes: dict[str, Any], err: ledger.LedgerError) -> str:
+    """Why the new settings were refused: the deal's number (and its table, where there are more) and
+    the engine's message, with the seats it names written as the players who sat there."""
+    tables = list(night.tables.prefetch_related(Prefetch("places", queryset=TablePlayer.objects.select_related(
+        "player"))))
+    trial = CardNight(**{**{f.attname: getattr(night, f.attname) for f in CardNight._meta.concrete_fields},
+                         **changes})
+    names: list[str] = []
+    where = ""
+    # The error names only the deal's number: find the table whose deal of that number the new rules refuse.
+    for table in tables:
+        deal = table.deals.filter(deleted=False).order_by("sequence")[err.number - 1:err.number].first()
+        if deal is None:
+            continue
+        try:
+            ledger.judge_deal(trial, deal.seating, deal.dealer, deal.facts, deal.bock)
+        except IllegalDeal:
+            table_names = [place.player.name for place in table.places.all()]
+            names = [table_names[p] for p in deal.seating]
+            where = gettext(" at table %(n)s") % {"n": table.number} if len(tables) > 1 else ""
+            break
+    message = err.error.render(lambda seat: names[seat] if seat < len(names) else str(seat + 1),
+                               gettext(err.error.text), gettext)
+    return gettext("Deal %(number)s%(where)s is not allowed under these settings, so nothing was changed: "
+                   "%(message)s") % {"number": err.number, "where": where, "message": message}
+
+
+# --- the ledger as JSON ------------------------------------------------------------------------------
+
+def _number(value: Fraction) -> int | float:
+    return int(value) if value.denominator == 1 else float(value)
+
+
+def _table_json(night: CardNight, view: TableView) -> dict[str, Any]:
+    book = view.ledger
+    names = book.names
+    deals = []
+    for row in book.rows:
+        deal = row.deal
+        playing = set(deal.seating)
+        out = [names[p] for p in range(len(names)) if p not in playing]
+        if night.game == "skat" and len(deal.seating) == 4:  # the engine's 4th Skat seat is the sitting dealer
+            out.insert(0, names[deal.dealer])
+        deals.append({
+            "number": row.number,
+            "sequence": deal.sequence,
+            "dealer": names[deal.dealer],
+            "seats": [names[p] for p in deal.seating],
+            "sitting_out": out,
+            "facts": deal.facts,
+            "bock": deal.bock,
+            "verdict": deal.verdict,
+            "entries": dict(zip(names, row.entries, strict=True)),
+            "totals": dict(zip(names, row.totals, strict=True)),
+            "entered_by": deal.entered_by,
+            "entered_at": deal.entered_at.isoformat(),
+        })
+    table: dict[str, Any] = {"number": view.table.number, "seats": view.table.seats, "players": names,
+                             "deals": deals, "totals": dict(zip(names, book.totals, strict=True))}
+    if night.game == "skat":
+        table["seeger_fabian"] = dict(zip(names, book.seeger_fabian_totals, strict=True))
+        table["performance"] = dict(zip(names, book.performance, strict=True))
+    if book.placing_totals is not None:
+        table["placing"] = {name: _number(points) for name, points in zip(names, book.placing_totals, strict=True)}
+    return table
+
+
+def _rules_json(night: CardNight) -> dict[str, Any]:
+    """Every option the night's deals are judged by, as a verdict's ``rules`` writes them. Kop's
+    options hold objects of their own (solo factors, doubling limits) that its ``rules_json`` writes."""
+    module = GAMES[night.game]
+    return getattr(module, "rules_json", options_json)(module.parse_rules(night.rules_request))
+
+
+def night_json(request: HttpRequest, night_id: int) -> JsonResponse:
+    night = _night(night_id)
+    data = {
+        "night": {
+            "id": night.id, "date": night.date.isoformat(), "place": night.place, "game": night.game,
+            "preset": night.preset, "house_rules": night.house_rules,
+            "rules": _rules_json(night),
+            "series_length": night.series_length, "round_length": night.round_length, "currency": night.currency,
+            "bock_events": night.bock_events, "bock_length": night.bock_length, "version": night.version,
+        },
+        "tables": [_table_json(night, view) for view in _tables(night)],
+    }
+    return JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 2})
+
+
+# --- the printout --------------------------------------------------------------------------------
+
+def night_print(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = _night(night_id)
+    context = _night_context(night)
+    context["rules"] = rules_in_words(night)
+    return render(request, "night_print.html", context)

@@ -172,7 +172,7 @@ def _info(game: str, row: Row, names: Sequence[str], amount: Any) -> list[str]:
     if game == "kop":
         return [contract(name), _names_of(row, facts.get("old") or [], names), str(verdict["value"])]
     # Fipsen: the bid with its add-ons, as the score sheet writes it ("4 Hand")
-    bid = " ".join([str(facts["bid"])] * ("bid" in facts) +
+    bid = " ".join(([str(facts["bid"])] if "bid" in facts else []) +
                    [str(word) for key, word in (("hand", _("Hand")), ("ruten", _("Ruten")), ("durch", _("Durch")))
                     if facts.get(key)])
     label = contract(name) if name != "tricks" else bid or contract(name)

@@ -1,0 +1,523 @@
+"""The card-night forms: start a night, seat another table, change a night's settings.
+
+They are the seam between the night pages and the rules engine, built from the engine itself as
+`forms.DisputeForm` is: the game's presets, one `forms.HouseRule` per option (inputs named
+``rule-<option>``), and `GAMES[game].parse_rules` in `clean()`, whose `IllegalDeal` lands at the
+option's input. Bock, the Skat series, the Kop round and the Schafkopf currency are asked only where
+the game and rule set have them. Each form hands the view the keyword arguments of
+`nights.start_night`, `nights.seat_table` or `nights.change_settings`.
+
+The forms are always bound, to what was sent or (on a first visit) to defaults, so a refresh of the
+game-dependent parts (htmx, or the "Update the form" button without JavaScript) keeps everything
+typed. A refresh is `quiet`: it shows no errors for what is not filled in yet.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.forms.utils import ErrorDict
+from django.http import QueryDict
+from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from . import ledger
+from .forms import (
+    CHOICE_LABELS,
+    GAME_LABELS,
+    NONE_LABELS,
+    OPTION_LABELS,
+    PRESET_LABELS,
+    HouseRule,
+    as_json,
+    engine_message,
+)
+from .models import CardNight, NightRevision
+from .rules import GAMES, IllegalDeal
+
+Label = str | Promise
+
+DEFAULT_GAME = "skat"
+DEFAULT_PLAYERS = 4
+CURRENCY = re.compile(r"[A-Z]{3}")
+LONGEST_NAME = 40  # Player.name
+
+# How seats and sitting out work at each game, for the players' help text (ledger.seating does it).
+SEATING_HELP: dict[str, Label] = {
+    "skat": _("Skat is played by three. With four at the table the dealer sits each deal out; with five or "
+              "more, the dealer and everyone beyond the third player to his left sit out in turn."),
+    "schafkopf": _("Four play each deal. With five or more at the table, the dealer and everyone beyond the "
+                   "fourth player to his left sit out in turn."),
+    "kop": _("Four play each deal. With five or more at the table, the dealer and everyone beyond the fourth "
+             "player to his left sit out in turn."),
+    "fipsen": _("Fipsen is played by three or four. With five or more at the table, the dealer and everyone "
+                "beyond the fourth player to his left sit out in turn."),
+}
+
+# The settings a night keeps, as people name them (history lines).
+SETTING_LABELS: dict[str, Label] = {
+    "date": _("date"), "place": _("place"), "preset": _("rule set"), "series_length": _("series length"),
+    "round_length": _("deals per round"), "currency": _("currency"), "bock_events": _("Bock events"),
+    "bock_length": _("Bock deals"),
+}
+
+# htmx: an input that changes which inputs there are re-renders the region holding them; the
+# request carries "refresh", so the view only re-renders (nothing is stored, no errors shown).
+REFRESH_ALL = "night-form-body"
+REFRESH_EXTRAS = "night-extras"
+REFRESH_SEATING = "seating-players"
+
+
+def refresh_attrs(url: str, target: str) -> dict[str, str]:
+    return {"hx-post": url, "hx-trigger": "change", "hx-target": f"#{target}", "hx-swap": "outerHTML",
+            "hx-include": "closest form", "hx-vals": '{"refresh": "1"}'}
+
+
+# --- words for rules and settings -------------------------------------------------------------
+
+def preset_label(game: str, preset: str) -> Label:
+    return PRESET_LABELS.get((game, preset), preset)
+
+
+def value_words(key: str, value: object) -> str:
+    """An option's value as a person reads it: yes/no, the choice's words, "none: …", a list."""
+    if value is None:
+        return str(NONE_LABELS.get(key, _("none")))
+    if isinstance(value, bool):
+        return gettext("yes") if value else gettext("no")
+    if isinstance(value, str):
+        return str(CHOICE_LABELS.get((key, value), value))
+    if isinstance(value, (list, tuple)):
+        return ", ".join(value_words(key, v) for v in value) if value else gettext("none")
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {value_words(key, v)}" for k, v in value.items())
+    return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleWords:
+    label: str
+    value: str
+    preset_value: str
+
+
+def house_rules_in_words(night: CardNight) -> list[RuleWords]:
+    """Each house rule of the night (an option that differs from its preset), in words."""
+    preset = GAMES[night.game].PRESETS.get(night.preset, {})
+    return [RuleWords(str(OPTION_LABELS.get(key, key)), value_words(key, value), value_words(key, preset.get(key)))
+            for key, value in night.house_rules.items()]
+
+
+def rules_in_words(night: CardNight) -> list[RuleWords]:
+    """Every option the night's tables play by (the preset's values with the house rules applied)."""
+    module = GAMES[night.game]
+    values = {**module.PRESETS.get(night.preset, {}), **night.house_rules}
+    return [RuleWords(str(OPTION_LABELS.get(key, key)), value_words(key, values.get(key)),
+                      value_words(key, module.PRESETS.get(night.preset, {}).get(key)))
+            for key in module.OPTIONS]
+
+
+def setting_words(key: str, value: object) -> str:
+    if key == "bock_events":
+        labels = {k: event.label for events in ledger.BOCK_EVENTS.values() for k, event in events.items()}
+        return ", ".join(str(labels.get(k, k)) for k in value) if value else gettext("none")  # type: ignore[union-attr]
+    if value is None:
+        return {"series_length": gettext("open-ended"), "round_length": gettext("the whole night"),
+                "bock_length": gettext("one round")}.get(key, gettext("none"))
+    if key == "place" and not value:
+        return gettext("none")
+    return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    what: str
+    old: str
+    new: str
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    by: str
+    at: datetime.datetime
+    reason: str
+    changes: list[Change]
+
+
+def changes(game: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change]:
+    """What a settings change changed, setting by setting; house rules option by option, each
+    compared as it applies (the preset's value where the night had no house rule)."""
+    module = GAMES[game]
+    out = []
+    for key in ("date", "place"):
+        if old.get(key) != new.get(key):
+            out.append(Change(str(SETTING_LABELS[key]), setting_words(key, old.get(key)),
+                              setting_words(key, new.get(key))))
+    if old.get("preset") != new.get("preset"):
+        out.append(Change(str(SETTING_LABELS["preset"]), str(preset_label(game, old.get("preset", ""))),
+                          str(preset_label(game, new.get("preset", "")))))
+    old_rules = {**module.PRESETS.get(old.get("preset"), {}), **(old.get("house_rules") or {})}
+    new_rules = {**module.PRESETS.get(new.get("preset"), {}), **(new.get("house_rules") or {})}
+    for key in module.OPTIONS:
+        if as_json(old_rules.get(key)) != as_json(new_rules.get(key)):
+            out.append(Change(str(OPTION_LABELS.get(key, key)), value_words(key, old_rules.get(key)),
+                              value_words(key, new_rules.get(key))))
+    for key in ("series_length", "round_length", "currency", "bock_events", "bock_length"):
+        if old.get(key) != new.get(key):
+            out.append(Change(str(SETTING_LABELS[key]), setting_words(key, old.get(key)),
+                              setting_words(key, new.get(key))))
+    return out
+
+
+def history(night: CardNight, revisions: Sequence[NightRevision]) -> list[HistoryEntry]:
+    """The night's settings changes, newest first, in words."""
+    return [HistoryEntry(rev.by, rev.at, rev.reason, changes(night.game, rev.old, rev.new))
+            for rev in reversed(revisions)]
+
+
+# --- the forms ------------------------------------------------------------------------------------
+
+class QuietForm(forms.Form):
+    """A bound form that, when `quiet`, shows no errors: a refresh of the page while it is filled in."""
+
+    quiet = False
+
+    @property
+    def errors(self) -> ErrorDict:
+        errors = super().errors
+        return ErrorDict() if self.quiet else errors
+
+    def describe(self) -> None:
+        """Tie each input to its messages and help, for screen readers."""
+        for name, field in self.fields.items():
+            if not field.widget.is_hidden:
+                field.widget.attrs["aria-describedby"] = f"err-{name}" + (f" help-{name}" if field.help_text else "")
+
+
+class SeatingMixin:
+    """The players of a table in clockwise order (as many inputs as chosen) and who deals first."""
+
+    fields: dict[str, forms.Field]
+    data: QueryDict
+    game: str
+    url: str
+
+    def _add_players(self, data: QueryDict, target: str) -> None:
+        allowed = ledger.PLAYERS[self.game]
+        count = data.get("count", "")
+        self.count = int(count) if count.isdecimal() and int(count) in allowed else (
+            DEFAULT_PLAYERS if DEFAULT_PLAYERS in allowed else allowed.start)
+        data["count"] = str(self.count)
+        self.fields["count"] = forms.TypedChoiceField(
+            label=_("Players at the table"), coerce=int,
+            choices=[(n, gettext("%(n)s players") % {"n": n}) for n in allowed],
+            widget=forms.Select(attrs=refresh_attrs(self.url, target)))
+        for position in range(self.count):
+            self.fields[f"player-{position}"] = forms.CharField(
+                label=gettext("Player %(n)s") % {"n": position + 1}, required=False, max_length=LONGEST_NAME,
+                widget=forms.TextInput(attrs={"list": "known-players", "autocomplete": "off",
+                                              "autocapitalize": "words", "maxlength": LONGEST_NAME}))
+        dealer = data.get("first_dealer", "")
+        if not (dealer.isdecimal() and int(dealer) < self.count):
+            data["first_dealer"] = "0"
+        self.fields["first_dealer"] = forms.TypedChoiceField(
+            label=_("Deals first"), coerce=int,
+            choices=[(p, gettext("Player %(n)s") % {"n": p + 1}) for p in range(self.count)])
+
+    @property
+    def player_fields(self) -> list[forms.BoundField]:
+        return [self[f"player-{position}"] for position in range(self.count)]  # type: ignore[index]
+
+    @property
+    def seating_help(self) -> Label:
+        return SEATING_HELP[self.game]
+
+    def _clean_players(self, cleaned: Mapping[str, Any]) -> list[str] | None:
+        """The names in seating order: each filled in, none twice (names match without regard to case)."""
+        names: list[str] = []
+        seen: dict[str, int] = {}
+        ok = True
+        for position in range(self.count):
+            field = f"player-{position}"
+            if field not in cleaned:  # too long: the field's own error is already there
+                ok = False
+                continue
+            name = " ".join((cleaned.get(field) or "").split())
+            if not name:
+                self.add_error(field, gettext("Enter the name of player %(n)s") % {"n": position + 1})  # type: ignore[attr-defined]
+                ok = False
+            elif name.casefold() in seen:
+                self.add_error(field, gettext("%(name)s is already at this table (player %(n)s); enter "  # type: ignore[attr-defined]
+                                              "each player once") % {"name": name, "n": seen[name.casefold()] + 1})
+                ok = False
+            else:
+                seen[name.casefold()] = position
+            names.append(name)
+        return names if ok else None
+
+
+class SettingsFields(QuietForm):
+    """Date, place, rule set and house rules, and what the game adds: the Skat series, the Kop
+    round, the Schafkopf currency, and Bock where the rule set has it."""
+
+    def __init__(self, data: QueryDict, *, game: str, url: str, quiet: bool = False) -> None:
+        data = data.copy()
+        super().__init__(data)
+        self.quiet = quiet
+        self.url = url
+        self.game = game
+        self.module: ModuleType = GAMES[game]
+        self.fields["date"] = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+        self.fields["place"] = forms.CharField(label=_("Place"), max_length=100, required=False,
+                                               help_text=_("optional, e.g. the club's room or a host's kitchen"))
+        data.setdefault("date", timezone.localdate().isoformat())
+        preset = data.get("preset") or self.module.DEFAULT_PRESET
+        self.preset = preset if preset in self.module.PRESETS else self.module.DEFAULT_PRESET
+        data.setdefault("preset", self.preset)
+        self.fields["preset"] = forms.ChoiceField(
+            label=_("Rule set"), choices=[(p, preset_label(game, p)) for p in self.module.PRESETS],
+            widget=forms.Select(attrs=refresh_attrs(url, REFRESH_ALL)))
+        self.house_rules = [HouseRule(key, validator, self.module.PRESETS[self.preset][key])
+                            for key, validator in self.module.OPTIONS.items()]
+        if data.get("shown") != f"{game}:{self.preset}":
+            # The house rules on the page were another rule set's (or none were shown): start from this one's.
+            for key in [k for k in data if k.startswith("rule-")]:
+                del data[key]
+            for rule in self.house_rules:
+                data.update(rule.data(rule.preset_value))
+        else:
+            # A browser always sends a select, number or text input; an unticked checkbox sends nothing.
+            for rule in self.house_rules:
+                if rule.kind != "boolean" and rule.name not in data:
+                    data.update(rule.data(rule.preset_value))
+        data["shown"] = f"{game}:{self.preset}"
+        self.fields["shown"] = forms.CharField(widget=forms.HiddenInput, required=False)
+        for rule in self.house_rules:
+            fields = rule.fields()
+            if rule.key in ("bock", "round_placing"):  # they decide which further inputs there are
+                for field in fields.values():
+                    field.widget.attrs.update(refresh_attrs(url, REFRESH_EXTRAS))
+            self.fields.update(fields)
+        self.rules = self._peek_rules()
+        self._add_extras(data)
+
+    def _add_extras(self, data: QueryDict) -> None:
+        if self.game == "skat":
+            self.fields["series_length"] = forms.TypedChoiceField(
+                label=_("Series"), coerce=int, empty_value=None, required=False,
+                choices=[*((str(n), gettext("%(n)s deals") % {"n": n}) for n in ledger.SERIES_LENGTHS),
+                         ("", gettext("open-ended"))],
+                help_text=_("passed deals count as deals of the series"))
+            data.setdefault("series_length", str(ledger.SERIES_LENGTHS[0]))
+        if self.has_round:
+            self.fields["round_length"] = forms.IntegerField(
+                label=_("Deals per round"), min_value=1, max_value=999, required=False,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+                help_text=_("for the round placing; empty: the whole night is one round"))
+        if self.game == "schafkopf":
+            self.fields["currency"] = forms.CharField(
+                label=_("Currency"), max_length=3, min_length=3,
+                widget=forms.TextInput(attrs={"autocapitalize": "characters", "autocomplete": "off",
+                                              "size": 4}),
+                help_text=_("three letters, e.g. EUR or CHF; the tariff's amounts are cents of it"))
+            data.setdefault("currency", "EUR")
+        if self.has_bock:
+            self.fields["bock_events"] = forms.MultipleChoiceField(
+                label=_("A Bock round starts after"), required=False, widget=forms.CheckboxSelectMultiple,
+                choices=[(key, event.label) for key, event in ledger.BOCK_EVENTS[self.game].items()])
+            self.fields["bock_length"] = forms.IntegerField(
+                label=_("Bock deals per event"), min_value=1, max_value=99, required=False,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+                help_text=_("empty: one round, a deal for every player at the table"))
+
+    # --- what the inputs describe so far ------------------------------------------------------
+
+    def _peek(self, name: str) -> Any:
+        field = self.fields[name]
+        try:
+            return field.clean(field.widget.value_from_datadict(self.data, self.files, self.add_prefix(name)))
+        except ValidationError:
+            return None
+
+    def _rules_request(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """The contract's ``rules`` object: the preset and only the options that differ from it."""
+        rules: dict[str, Any] = {"preset": self.preset}
+        for rule in self.house_rules:
+            try:
+                value = rule.value(values)
+            except ValidationError:
+                continue
+            if as_json(value) != as_json(rule.preset_value):
+                rules[rule.key] = as_json(value)
+        return rules
+
+    def _peek_rules(self) -> Any:
+        values = {name: self._peek(name) for rule in self.house_rules for name in rule.names}
+        try:
+            return self.module.parse_rules(self._rules_request(values))
+        except IllegalDeal:
+            return self.module.parse_rules({"preset": self.preset})
+
+    @property
+    def has_bock(self) -> bool:
+        return self.game in ledger.BOCK_EVENTS and bool(getattr(self.rules, "bock", False))
+
+    @property
+    def has_round(self) -> bool:
+        return bool(getattr(self.rules, "round_placing", None))
+
+    @property
+    def rule_fields(self) -> list[tuple[HouseRule, list[forms.BoundField]]]:
+        return [(rule, [self[name] for name in rule.names]) for rule in self.house_rules]
+
+    @property
+    def rules_open(self) -> bool:
+        """Show the house rules when they differ from the rule set's or one has an error."""
+        values = {name: self._peek(name) for rule in self.house_rules for name in rule.names}
+        return len(self._rules_request(values)) > 1 or any(rule.name in self.errors or rule.none_name in self.errors
+                                                            for rule in self.house_rules)
+
+    # --- cleaning -----------------------------------------------------------------------------
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if self.data.get("preset") not in self.module.PRESETS:
+            self.add_error("preset", gettext("Choose one of the rule sets listed"))
+        complete = True
+        for rule in self.house_rules:
+            if any(name in self._errors for name in rule.names):  # type: ignore[operator]
+                complete = False
+                continue
+            try:
+                rule.value(cleaned)
+            except ValidationError as err:
+                self.add_error(rule.name, err)
+                complete = False
+        if complete:
+            request = self._rules_request(cleaned)
+            try:
+                self.module.parse_rules(request)
+            except IllegalDeal as err:
+                self._rules_error(err)
+            else:
+                self.house_rules_value = {k: v for k, v in request.items() if k != "preset"}
+        currency = cleaned.get("currency")
+        if currency is not None:
+            cleaned["currency"] = currency = currency.strip().upper()
+            if not CURRENCY.fullmatch(currency):
+                self.add_error("currency", gettext("Write the currency as three letters, e.g. EUR"))
+        return cleaned
+
+    def _rules_error(self, err: IllegalDeal) -> None:
+        """The engine's message at the option it names (``rules.kontra`` → ``rule-kontra``)."""
+        head, _sep, rest = err.field.partition(".")
+        name = f"rule-{rest.split('.')[0]}" if head == "rules" and rest and rest != "preset" else "preset"
+        self.add_error(name if name in self.fields else None, engine_message(err))
+
+    def settings(self) -> dict[str, Any]:
+        """The night's settings as `nights.start_night` and `nights.change_settings` take them."""
+        cleaned = self.cleaned_data
+        return {
+            "date": cleaned["date"],
+            "place": " ".join(cleaned.get("place", "").split()),
+            "preset": self.preset,
+            "house_rules": self.house_rules_value,
+            "series_length": cleaned.get("series_length"),
+            "round_length": cleaned.get("round_length"),
+            "currency": cleaned.get("currency") or "EUR",
+            "bock_events": list(cleaned.get("bock_events") or []),
+            "bock_length": cleaned.get("bock_length"),
+        }
+
+
+class NightForm(SeatingMixin, SettingsFields):
+    """Start a card night: the settings, the game, and the first table's players and dealer."""
+
+    def __init__(self, data: QueryDict, *, url: str, quiet: bool = False) -> None:
+        data = data.copy()
+        game = data.get("game") or DEFAULT_GAME
+        self.game_error = game not in GAMES
+        game = game if game in GAMES else DEFAULT_GAME
+        shown_game = data.get("shown", "").partition(":")[0]
+        if shown_game and shown_game != game:
+            # Another game was on the page: its rule set and its extras mean nothing here.
+            for key in [k for k in data if k.startswith("rule-") or k in (
+                    "preset", "series_length", "round_length", "currency", "bock_events", "bock_length")]:
+                del data[key]
+        data["game"] = game
+        super().__init__(data, game=game, url=url, quiet=quiet)
+        self.fields["game"] = forms.ChoiceField(label=_("Game"), choices=list(GAME_LABELS.items()),
+                                                widget=forms.Select(attrs=refresh_attrs(url, REFRESH_ALL)))
+        self._add_players(self.data, REFRESH_EXTRAS)
+        self.describe()
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if self.game_error:
+            self.add_error("game", gettext("Choose one of the games listed"))
+        self.players = self._clean_players(cleaned)
+        return cleaned
+
+    def start(self) -> dict[str, Any]:
+        """The keyword arguments of `nights.start_night`."""
+        return {"game": self.game, "players": self.players, "first_dealer": self.cleaned_data["first_dealer"],
+                **self.settings()}
+
+
+class SettingsForm(SettingsFields):
+    """Change a night's settings; who changes them and why go into the history."""
+
+    def __init__(self, data: QueryDict, *, night: CardNight, url: str, quiet: bool = False) -> None:
+        super().__init__(data, game=night.game, url=url, quiet=quiet)
+        self.fields["by"] = forms.CharField(label=_("Your name"), max_length=LONGEST_NAME, required=False,
+                                            widget=forms.TextInput(attrs={"list": "known-players",
+                                                                          "autocomplete": "off"}))
+        self.fields["reason"] = forms.CharField(label=_("Why (optional)"), max_length=200, required=False)
+        self.describe()
+
+    @staticmethod
+    def data_of(night: CardNight, by: str = "") -> QueryDict:
+        """The inputs as the night's current settings fill them."""
+        module = GAMES[night.game]
+        data = QueryDict(mutable=True)
+        data.update({"date": night.date.isoformat(), "place": night.place, "preset": night.preset,
+                     "shown": f"{night.game}:{night.preset}", "currency": night.currency,
+                     "series_length": "" if night.series_length is None else str(night.series_length),
+                     "round_length": "" if night.round_length is None else str(night.round_length),
+                     "bock_length": "" if night.bock_length is None else str(night.bock_length), "by": by})
+        data.setlist("bock_events", list(night.bock_events))
+        values = {**module.PRESETS.get(night.preset, {}), **night.house_rules}
+        for key, validator in module.OPTIONS.items():
+            rule = HouseRule(key, validator, values.get(key))
+            data.update(rule.data(values.get(key)))
+        return data
+
+    def changes(self) -> dict[str, Any]:
+        return self.settings()
+
+
+class SeatingForm(SeatingMixin, QuietForm):
+    """Seat another table of the night: its players in clockwise order and who deals first."""
+
+    def __init__(self, data: QueryDict, *, night: CardNight, url: str, quiet: bool = False) -> None:
+        data = data.copy()
+        super().__init__(data)
+        self.quiet = quiet
+        self.game = night.game
+        self.url = url
+        self._add_players(self.data, REFRESH_SEATING)
+        self.describe()
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        self.players = self._clean_players(cleaned)
+        return cleaned

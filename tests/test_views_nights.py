@@ -1,0 +1,367 @@
+"""The card-night pages: the list, starting a night, a night's page, another table, settings and
+their history, the printout — whole pages and the htmx partials that refresh a form."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.http import QueryDict
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from scorekeep import nights
+from scorekeep.models import CardNight, Deal, NightRevision
+from scorekeep.night_forms import NightForm, SettingsForm
+from scorekeep.rules import GAMES
+
+PLAYERS = ["Anna", "Bernd", "Clara", "Dieter"]
+HTMX = {"HX-Request": "true"}
+
+GRAND = {"contract": "grand", "declarer": 0, "bid": 48, "matadors": 2, "card_points": 70}
+LOST_HAND = {"contract": "clubs", "declarer": 1, "bid": 24, "matadors": 1, "hand": True, "card_points": 50}
+KONTRA = {"contract": "spades", "declarer": 2, "bid": 22, "matadors": 1, "card_points": 45, "kontra": True}
+
+
+def new_night_data(**changes: str) -> dict[str, Any]:
+    """What a browser sends for the start form as first shown (Skat), with `changes`."""
+    data = dict(NightForm(QueryDict(), url="/nights/new/").data.items())
+    data.update({"place": "Club", "player-0": "Anna", "player-1": "Bernd", "player-2": "Clara",
+                 "player-3": "Dieter"})
+    data.update(changes)
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def settings_data(night: CardNight, **changes: str | None) -> dict[str, Any]:
+    data = SettingsForm.data_of(night)
+    out: dict[str, Any] = {key: data.getlist(key) if key == "bock_events" else data[key] for key in data}
+    out.update(changes)
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def sent_after(response: Any) -> dict[str, list[str]]:
+    """What the browser sends next from a refreshed form: its inputs as shown (without "refresh")."""
+    data = response.context["form"].data
+    return {key: data.getlist(key) for key in data if key != "refresh"}
+
+
+def text(html: bytes | str, element_id: str) -> str:
+    """The text inside the element with that id (tags dropped)."""
+    page = html.decode() if isinstance(html, bytes) else html
+    match = re.search(rf'id="{re.escape(element_id)}"[^>]*>(.*?)</(?:div|p|section)>', page, re.S)
+    assert match, f"no element #{element_id}"
+    return unescape(re.sub(r"<[^>]+>", " ", match.group(1))).strip()
+
+
+def value_of(html: bytes, name: str) -> str | None:
+    match = re.search(rf'<input[^>]*name="{re.escape(name)}"[^>]*>', html.decode())
+    assert match, f"no input {name}"
+    value = re.search(r'value="([^"]*)"', match.group(0))
+    return unescape(value.group(1)) if value else None
+
+
+@pytest.fixture
+def skat_night() -> CardNight:
+    night = nights.start_night(game="skat", preset="classic", players=PLAYERS, place="Zum Löwen",
+                               series_length=36)
+    table = night.tables.get()
+    nights.enter_deal(table, GRAND, by="Anna")
+    nights.enter_deal(table, LOST_HAND, by="Bernd")
+    return night
+
+
+# --- the list ---------------------------------------------------------------------------------------
+
+@pytest.mark.django_db
+def test_list_shows_each_night_with_players_and_deals(client: Client, skat_night: CardNight) -> None:
+    response = client.get("/nights/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert f'href="/nights/{skat_night.id}/"' in page
+    assert "Zum Löwen" in page and "Anna, Bernd, Clara, Dieter" in page and "2 deals" in page
+    assert 'href="/nights/new/"' in page
+
+
+@pytest.mark.django_db
+def test_list_queries_do_not_grow_with_the_nights(client: Client) -> None:
+    nights.start_night(game="kop", preset="wolsztyn", players=PLAYERS)
+    with CaptureQueriesContext(connection) as one:
+        client.get("/nights/")
+    for game in ("skat", "schafkopf", "fipsen", "kop"):
+        night = nights.start_night(game=game, preset=GAMES[game].DEFAULT_PRESET, players=PLAYERS)
+        nights.seat_table(night, ["Eva", "Fritz", "Gerd", "Hanna"])
+    with CaptureQueriesContext(connection) as many:
+        client.get("/nights/")
+    assert len(many) == len(one)
+
+
+# --- starting a night -------------------------------------------------------------------------------
+
+@pytest.mark.django_db
+def test_new_night_form_offers_known_players_and_skat_series(client: Client, skat_night: CardNight) -> None:
+    response = client.get("/nights/new/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert '<datalist id="known-players">' in page and '<option value="Clara">' in page
+    assert 'name="series_length"' in page and 'name="currency"' not in page
+    assert 'name="rule-kontra"' in page  # every option of the preset, inside the house rules
+    assert "<details class=\"group house-rules\">" in page  # collapsed: nothing differs yet
+    assert 'name="bock_events"' not in page  # the classic rule set has no Bock
+
+
+@pytest.mark.django_db
+def test_start_stores_the_night_and_only_the_changed_house_rules(client: Client) -> None:
+    data = new_night_data(first_dealer="2", series_length="48")
+    del data["rule-kontra"]  # unticked
+    response = client.post("/nights/new/", data)
+    night = CardNight.objects.get()
+    assert response.status_code == 303
+    assert response["Location"] == f"/nights/{night.id}/tables/1/"
+    assert (night.game, night.preset, night.house_rules, night.series_length) == ("skat", "classic",
+                                                                                 {"kontra": False}, 48)
+    table = night.tables.get()
+    assert [p.player.name for p in table.places.all()] == PLAYERS
+    assert table.first_dealer == 2 and table.seats == 4
+
+
+@pytest.mark.django_db
+def test_start_a_schafkopf_night_with_bock(client: Client) -> None:
+    refreshed = client.post("/nights/new/", new_night_data(game="schafkopf", refresh="1"))
+    data = sent_after(refreshed)
+    data.update({"rule-bock": "on", "bock_events": ["sixty", "sie"], "bock_length": "8", "currency": "chf"})
+    response = client.post("/nights/new/", data)
+    assert response.status_code == 303
+    night = CardNight.objects.get()
+    assert (night.game, night.house_rules, night.bock_events, night.bock_length, night.currency) == (
+        "schafkopf", {"bock": True}, ["sixty", "sie"], 8, "CHF")
+
+
+@pytest.mark.django_db
+def test_duplicate_and_empty_names_are_refused_at_their_inputs_with_everything_kept(client: Client) -> None:
+    response = client.post("/nights/new/", new_night_data(**{"player-2": " anna ", "player-3": "",
+                                                             "place": "Keller"}))
+    assert response.status_code == 200
+    assert "already at this table (player 1)" in text(response.content, "err-player-2")
+    assert "Enter the name of player 4" in text(response.content, "err-player-3")
+    assert value_of(response.content, "place") == "Keller"
+    assert value_of(response.content, "player-1") == "Bernd"
+    assert not CardNight.objects.exists()
+
+
+@pytest.mark.django_db
+def test_an_option_the_engine_refuses_is_reported_at_its_input(client: Client) -> None:
+    refreshed = client.post("/nights/new/", new_night_data(game="schafkopf", refresh="1"))
+    data = sent_after(refreshed)
+    data["rule-variants"] = '["geier", "schnapsen"]'
+    response = client.post("/nights/new/", data)
+    assert response.status_code == 200
+    assert "schnapsen" in text(response.content, "err-rule-variants")
+    assert value_of(response.content, "rule-variants") == '["geier", "schnapsen"]'
+    assert "<details class=\"group house-rules\" open>" in response.content.decode()
+    assert not CardNight.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("garbage", [
+    {"game": "poker"}, {"preset": "nonsense"}, {"count": "99"}, {"count": "x"}, {"date": "tomorrow"},
+    {"first_dealer": "9"}, {"series_length": "37"}, {"rule-grand_ouvert_fixed": "-5"},
+    {"rule-passed": "maybe"}, {"player-0": "x" * 41}, {"shown": "kop:wolsztyn"},
+])
+def test_garbage_never_500s(client: Client, garbage: dict[str, str]) -> None:
+    response = client.post("/nights/new/", new_night_data(**garbage))
+    assert response.status_code in (200, 303)
+    if "game" in garbage:
+        assert response.status_code == 200 and "Choose one of the games" in text(response.content, "err-game")
+    if "date" in garbage:
+        assert response.status_code == 200 and text(response.content, "err-date")
+    if "player-0" in garbage:
+        assert response.status_code == 200 and text(response.content, "err-player-0")
+
+
+@pytest.mark.django_db
+def test_htmx_game_change_returns_the_form_body_only(client: Client) -> None:
+    response = client.post("/nights/new/", new_night_data(game="kop", refresh="1"),
+                           headers={**HTMX, "HX-Target": "night-form-body"})
+    page = response.content.decode()
+    assert response.status_code == 200 and "<html" not in page
+    assert page.lstrip().startswith('<div id="night-form-body">')
+    assert 'name="series_length"' not in page and "Wolsztyn tournament" in page
+    assert value_of(response.content, "player-0") == "Anna"  # kept across the game change
+    assert "errors" in page and "Enter the name" not in page  # a refresh shows no errors
+
+
+@pytest.mark.django_db
+def test_htmx_rule_set_with_round_placing_offers_the_round_length(client: Client) -> None:
+    response = client.post("/nights/new/", new_night_data(game="kop", preset="wolsztyn",
+                                                          shown="kop:classic", refresh="1"),
+                           headers={**HTMX, "HX-Target": "night-form-body"})
+    assert 'name="round_length"' in response.content.decode()
+    response = client.post("/nights/new/", new_night_data(game="kop", preset="classic", shown="kop:classic",
+                                                          refresh="1"),
+                           headers={**HTMX, "HX-Target": "night-form-body"})
+    assert 'name="round_length"' not in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_htmx_extras_refresh_after_ticking_bock(client: Client) -> None:
+    response = client.post("/nights/new/", new_night_data(**{"rule-bock": "on", "count": "5", "refresh": "1"}),
+                           headers={**HTMX, "HX-Target": "night-extras"})
+    page = response.content.decode()
+    assert page.lstrip().startswith('<div id="night-extras">')
+    assert 'value="kontra_lost"' in page and 'name="player-4"' in page
+    assert value_of(response.content, "player-3") == "Dieter"
+
+
+@pytest.mark.django_db
+def test_refresh_without_javascript_returns_the_whole_page_without_storing(client: Client) -> None:
+    response = client.post("/nights/new/", new_night_data(game="fipsen", refresh="1"))
+    assert response.status_code == 200 and "<html" in response.content.decode()
+    assert not CardNight.objects.exists()
+
+
+# --- a night's page and another table ----------------------------------------------------------------
+
+@pytest.mark.django_db
+def test_night_page_shows_rules_tables_totals_and_links(client: Client) -> None:
+    night = nights.start_night(game="skat", preset="isko", players=PLAYERS[:3], house_rules={"kontra": True})
+    nights.enter_deal(night.tables.get(), GRAND)
+    page = client.get(f"/nights/{night.id}/").content.decode()
+    assert "ISkO (Skat Order)" in page and "Kontra and Re may be said" in page
+    assert f'href="/nights/{night.id}/tables/1/"' in page
+    assert f'href="/nights/{night.id}/ledger.json"' in page and f'href="/nights/{night.id}/print/"' in page
+    assert f'href="/nights/{night.id}/settings/"' in page
+    seats = night.tables.get().deals.get().seating
+    assert re.search(rf"<th scope=\"row\">{PLAYERS[seats[0]]}</th><td[^>]*>\+72</td>", page)
+
+
+@pytest.mark.django_db
+def test_add_a_table(client: Client, skat_night: CardNight) -> None:
+    url = f"/nights/{skat_night.id}/tables/new/"
+    assert client.get(url).status_code == 200
+    response = client.post(url, {"count": "3", "player-0": "Eva", "player-1": "Fritz", "player-2": "Gerd",
+                                 "first_dealer": "1"})
+    assert response.status_code == 303 and response["Location"] == f"/nights/{skat_night.id}/tables/2/"
+    table = skat_night.tables.get(number=2)
+    assert (table.seats, table.first_dealer) == (3, 1)
+
+
+@pytest.mark.django_db
+def test_add_a_table_refused_with_names_kept(client: Client, skat_night: CardNight) -> None:
+    response = client.post(f"/nights/{skat_night.id}/tables/new/",
+                           {"count": "3", "player-0": "Eva", "player-1": "eva", "player-2": "", "first_dealer": "0"})
+    assert response.status_code == 200
+    assert text(response.content, "err-player-1") and text(response.content, "err-player-2")
+    assert value_of(response.content, "player-0") == "Eva"
+    assert skat_night.tables.count() == 1
+
+
+@pytest.mark.django_db
+def test_add_a_table_htmx_partial(client: Client, skat_night: CardNight) -> None:
+    response = client.post(f"/nights/{skat_night.id}/tables/new/", {"count": "6", "refresh": "1"},
+                           headers={**HTMX, "HX-Target": "seating-players"})
+    page = response.content.decode()
+    assert page.lstrip().startswith('<div id="seating-players">') and 'name="player-5"' in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/nights/999/", "/nights/999/settings/", "/nights/999/tables/new/",
+                                  "/nights/999/ledger.json", "/nights/999/print/"])
+def test_unknown_night_is_404(client: Client, path: str) -> None:
+    assert client.get(path).status_code == 404
+
+
+# --- settings ----------------------------------------------------------------------------------------
+
+@pytest.mark.django_db
+def test_settings_page_is_filled_from_the_night(client: Client, skat_night: CardNight) -> None:
+    page = client.get(f"/nights/{skat_night.id}/settings/").content.decode()
+    assert 'value="Zum Löwen"' in page and '<option value="36" selected>' in page
+    assert "have not been changed" in page
+
+
+@pytest.mark.django_db
+def test_changing_the_rule_set_recomputes_every_verdict_and_records_history(client: Client,
+                                                                           skat_night: CardNight) -> None:
+    lost = Deal.objects.get(table__night=skat_night, sequence=2)
+    declarer = lost.verdict["scores"].index(min(lost.verdict["scores"]))
+    assert lost.verdict["scores"][declarer] == -36  # classic: a lost hand game, 12 × 3, is not doubled
+    refreshed = client.post(f"/nights/{skat_night.id}/settings/",
+                            settings_data(skat_night, preset="isko", refresh="1"))
+    data = sent_after(refreshed)
+    data.update({"by": "Anna", "reason": "club rules"})
+    response = client.post(f"/nights/{skat_night.id}/settings/", data)
+    assert response.status_code == 303 and response["Location"] == f"/nights/{skat_night.id}/"
+    lost.refresh_from_db()
+    assert lost.verdict["scores"][declarer] == -72  # isko: lost hand games count double
+    assert NightRevision.objects.get().by == "Anna"
+    assert client.session["scorer"] == "Anna"
+    page = client.get(f"/nights/{skat_night.id}/settings/").content.decode()
+    assert "changed by Anna" in page and "rule set: Classic club rules → ISkO (Skat Order)" in page
+    assert "Why: club rules" in page
+    assert 'value="Anna"' in page  # "Your name" remembered
+
+
+@pytest.mark.django_db
+def test_history_names_each_house_rule_change(client: Client, skat_night: CardNight) -> None:
+    data = settings_data(skat_night, by="Clara", series_length="")
+    del data["rule-announce_needs_hand"]
+    assert client.post(f"/nights/{skat_night.id}/settings/", data).status_code == 303
+    skat_night.refresh_from_db()
+    assert skat_night.house_rules == {"announce_needs_hand": False} and skat_night.series_length is None
+    page = client.get(f"/nights/{skat_night.id}/settings/").content.decode()
+    assert "Schneider/schwarz announced only in hand games: yes → no" in page
+    assert "series length: 36 → open-ended" in page
+
+
+@pytest.mark.django_db
+def test_a_rule_change_that_forbids_a_played_deal_changes_nothing(client: Client, skat_night: CardNight) -> None:
+    nights.enter_deal(skat_night.tables.get(), KONTRA)
+    before = list(Deal.objects.values_list("verdict", flat=True))
+    data = settings_data(skat_night, by="Bernd", reason="no Kontra tonight", place="Anderswo")
+    del data["rule-kontra"]
+    response = client.post(f"/nights/{skat_night.id}/settings/", data)
+    assert response.status_code == 200
+    message = text(response.content, "err-top")
+    assert message.startswith("Deal 3 is not allowed") and "Kontra" in message
+    assert value_of(response.content, "reason") == "no Kontra tonight"
+    assert value_of(response.content, "place") == "Anderswo"
+    skat_night.refresh_from_db()
+    assert skat_night.house_rules == {} and skat_night.place == "Zum Löwen"
+    assert list(Deal.objects.values_list("verdict", flat=True)) == before
+    assert not NightRevision.objects.exists()
+
+
+@pytest.mark.django_db
+def test_settings_htmx_partial_after_turning_bock_on(client: Client, skat_night: CardNight) -> None:
+    response = client.post(f"/nights/{skat_night.id}/settings/",
+                           settings_data(skat_night, **{"rule-bock": "on", "refresh": "1"}),
+                           headers={**HTMX, "HX-Target": "night-extras"})
+    page = response.content.decode()
+    assert page.lstrip().startswith('<div id="night-extras">') and 'name="bock_events"' in page
+
+
+@pytest.mark.django_db
+def test_settings_garbage_never_500s(client: Client, skat_night: CardNight) -> None:
+    response = client.post(f"/nights/{skat_night.id}/settings/", {"preset": "x", "date": "", "bock_length": "y",
+                                                                  "rule-ouvert": "z", "shown": "skat:x"})
+    assert response.status_code == 200
+    assert text(response.content, "err-date")
+
+
+# --- the printout -------------------------------------------------------------------------------------
+
+@pytest.mark.django_db
+def test_printout_has_header_players_rules_and_the_ledger(client: Client) -> None:
+    night = nights.start_night(game="schafkopf", preset="bsv", players=PLAYERS, place="Post",
+                               house_rules={"klopfen": False})
+    nights.enter_deal(night.tables.get(), {"contract": "sauspiel", "declarer": 0, "partner": 2, "card_points": 70})
+    response = client.get(f"/nights/{night.id}/print/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Post" in page and "Anna, Bernd, Clara, Dieter" in page and "BSV tariff 10/50" in page
+    assert "Klopfen: <strong>" not in page and "Klopfen: no (rule set: yes)" in page
+    assert '<table class="ledger' in page
+    assert "+€0.10" in page  # each winner's total in the night's currency
