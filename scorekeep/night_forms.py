@@ -67,7 +67,7 @@ SEATING_HELP: dict[str, Label] = {
 SETTING_LABELS: dict[str, Label] = {
     "date": _("date"), "place": _("place"), "preset": _("rule set"), "series_length": _("series length"),
     "round_length": _("deals per round"), "currency": _("currency"), "bock_events": _("Bock events"),
-    "bock_length": _("Bock deals"),
+    "bock_length": _("Bock deals"), "finished": _("status"),
 }
 
 # htmx: an input that changes which inputs there are re-renders the region holding them; the
@@ -135,6 +135,8 @@ def setting_words(key: str, value: object) -> str:
                 "bock_length": gettext("one round")}.get(key, gettext("none"))
     if key == "place" and not value:
         return gettext("none")
+    if key == "finished":
+        return gettext("finished") if value else gettext("open for deals")
     return str(value)
 
 
@@ -171,8 +173,8 @@ def changes(game: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> list[C
         if as_json(old_rules.get(key)) != as_json(new_rules.get(key)):
             out.append(Change(str(OPTION_LABELS.get(key, key)), value_words(key, old_rules.get(key)),
                               value_words(key, new_rules.get(key))))
-    for key in ("series_length", "round_length", "currency", "bock_events", "bock_length"):
-        if old.get(key) != new.get(key):
+    for key in ("series_length", "round_length", "currency", "bock_events", "bock_length", "finished"):
+        if old.get(key, False if key == "finished" else None) != new.get(key, False if key == "finished" else None):
             out.append(Change(str(SETTING_LABELS[key]), setting_words(key, old.get(key)),
                               setting_words(key, new.get(key))))
     return out

@@ -22,7 +22,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from . import ledger, nights
 from .forms import GAME_LABELS
@@ -193,6 +193,18 @@ def night_settings(request: HttpRequest, night_id: int) -> HttpResponse:
     context = {"form": form, "night": night, "game_label": GAME_LABELS[night.game],
                "history": history(night, list(night.revisions.all())), "known_players": _known_players()}
     return _render(request, "night_settings.html", context)
+
+
+@require_POST
+def night_finish(request: HttpRequest, night_id: int) -> HttpResponse:
+    """Finish the night (no more deals; the lists are final) or open it again — a change in its history."""
+    night = get_object_or_404(CardNight, pk=night_id)
+    finished = request.POST.get("finished") == "1"
+    by = " ".join(str(request.session.get(SCORER, "")).split())
+    nights.change_settings(night, by=by, finished=finished)
+    messages.success(request, gettext("The card night is finished.") if finished
+                     else gettext("The card night is open for deals again."))
+    return HttpResponseSeeOther(reverse("night", args=[night.id]))
 
 
 def _refused(night: CardNight, changes: dict[str, Any], err: ledger.LedgerError) -> str:

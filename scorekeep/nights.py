@@ -19,7 +19,7 @@ from .models import CardNight, CardTable, Deal, DealRevision, NightRevision, Pla
 from .rules import GAMES, IllegalDeal
 
 SETTINGS = ("date", "place", "preset", "house_rules", "series_length", "round_length", "currency",
-            "bock_events", "bock_length")
+            "bock_events", "bock_length", "finished")
 
 
 def player_named(name: str) -> Player:

@@ -13,6 +13,7 @@ urlpatterns = [
     path("nights/new/", night_views.night_new, name="night-new"),
     path("nights/<int:night_id>/", night_views.night_page, name="night"),
     path("nights/<int:night_id>/settings/", night_views.night_settings, name="night-settings"),
+    path("nights/<int:night_id>/finish/", night_views.night_finish, name="night-finish"),
     path("nights/<int:night_id>/tables/new/", night_views.table_new, name="table-new"),
     path("nights/<int:night_id>/ledger.json", night_views.night_json, name="night-json"),
     path("nights/<int:night_id>/print/", night_views.night_print, name="night-print"),

@@ -365,3 +365,27 @@ def test_printout_has_header_players_rules_and_the_ledger(client: Client) -> Non
     assert "Klopfen: <strong>" not in page and "Klopfen: no (rule set: yes)" in page
     assert '<table class="ledger' in page
     assert "+€0.10" in page  # each winner's total in the night's currency
+
+
+@pytest.mark.django_db
+def test_finishing_a_night_closes_its_tables_and_opening_it_again_reopens_them(client: Client,
+                                                                                skat_night: CardNight) -> None:
+    session = client.session
+    session["scorer"] = "Anna"
+    session.save()
+    table_url = f"/nights/{skat_night.id}/tables/1/"
+    response = client.post(f"/nights/{skat_night.id}/finish/", {"finished": "1"})
+    assert response.status_code == 303
+    skat_night.refresh_from_db()
+    assert skat_night.finished
+    assert "no more deals can be entered" in client.get(table_url).content.decode()
+    deals = Deal.objects.count()
+    refused = client.post(f"{table_url}deals/new/", {"contract": "grand", "declarer": "1", "bid": "48",
+                                                     "matadors": "2", "card_points": "70"})
+    assert refused.status_code == 200 and Deal.objects.count() == deals
+    history = client.get(f"/nights/{skat_night.id}/settings/").content.decode()
+    assert "Anna" in history and "open for deals → finished" in unescape(history)
+    assert client.post(f"/nights/{skat_night.id}/finish/", {"finished": "0"}).status_code == 303
+    skat_night.refresh_from_db()
+    assert not skat_night.finished
+    assert client.get(f"/nights/{skat_night.id}/finish/").status_code == 405
