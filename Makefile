@@ -35,3 +35,4 @@ conformance: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/adjudicate.py
+	$(BIN)/python bench/ledger.py
