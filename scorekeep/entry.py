@@ -27,7 +27,7 @@ from django.utils.translation import gettext_lazy as _
 from . import ledger
 from .forms import CONTRACT_LABELS, DEAL_SPECS, GAME_SPECS, Spec, carries
 from .models import CardNight
-from .rules import GAMES, IllegalDeal, Table, Verdict
+from .rules import GAMES, IllegalDeal, Table, Verdict, kop
 from .rules import cards as skat_cards
 
 # Sensible first choices for a new deal (issue 3: "sensible defaults"): the lowest Skat bid.
@@ -164,13 +164,24 @@ class DealForm(forms.Form):
         except ValidationError:
             return None
 
+    def _required(self, key: str) -> bool:
+        """Fields the contract cannot do without stay out of "More" (ADJUDICATION.md): a Null game's
+        and a Tout's or Bettel's tricks; Kop's old-side tricks for a zolo du and where the rule set
+        values a trickless side."""
+        if key == "declarer_tricks":
+            return (self.game, self.contract) == ("skat", "null") or (
+                self.game == "schafkopf" and (self.contract.endswith("_tout") or self.contract == "bettel"))
+        if key == "old_tricks" and self.game == "kop":
+            return kop.tricks_required(kop.Contract(self.contract), self.rules)
+        return False
+
     def _people(self, positions: Sequence[int]) -> list[tuple[str, str]]:
         return [(str(p), self.names[p]) for p in positions]
 
     def _add_question(self, key: str, spec: Spec) -> None:
         self.specs[key] = spec
         number = {"inputmode": "numeric", "min": spec.lo, "max": spec.hi, "autocomplete": "off"}
-        rare = key in RARE
+        rare = key in RARE and not self._required(key)
         if spec.kind == "per_seat":
             names = tuple(f"{key}-{p}" for p in self.playing)
             for p, name in zip(self.playing, names, strict=True):
@@ -315,6 +326,10 @@ class DealForm(forms.Form):
         # Asking for an input still empty is a prompt, not a mistake (card points may come from the cards).
         value = (self.facts or {}).get(name) if name == "card_points" else self.cleaned_data.get(name)
         needed = not carries(value)
+        spec = self.specs.get(name)
+        if needed and spec is not None and spec.kind in ("seat", "seat_set"):
+            # The engine asks for a seat number; here a name is tapped.
+            message = gettext("tap the player's name") if spec.kind == "seat" else gettext("tap the players' names")
         self.add_error(name, ValidationError(message, code="needed" if needed else "illegal"))
 
     def input_for(self, path: str) -> str | None:

@@ -146,3 +146,21 @@ def test_facts_and_changes_in_words() -> None:
     new = {"facts": {**facts, "card_points": 62}, "seating": [0, 1, 2], "dealer": 0}
     assert changes("skat", old, new, ["Anna", "Bernd", "Clara"]) == [
         "Declarer's card points (skat included) 58 → 62", "dealer Clara → Anna"]
+
+
+def test_fields_a_contract_cannot_do_without_are_not_hidden_under_more(skat: CardNight, schafkopf: CardNight,
+                                                                         db: None) -> None:
+    def rare(f: DealForm) -> set[str]:
+        return {q.key for q in f.questions if q.rare}
+
+    assert "declarer_tricks" in rare(form(skat, {"contract": "clubs"}))  # optional in a suit game
+    assert "declarer_tricks" not in rare(form(skat, {"contract": "null"}))  # a Null game is judged by it
+    assert "declarer_tricks" not in rare(form(schafkopf, {"contract": "solo_tout"}))
+    wolsztyn = nights.start_night(game="kop", preset="wolsztyn", players=FOUR)  # values a trickless side
+    assert "old_tricks" not in rare(form(wolsztyn, {"contract": "normal"}))
+
+
+def test_a_missing_player_is_asked_for_by_name_not_by_seat_number(skat: CardNight) -> None:
+    f = form(skat, {"contract": "grand", "bid": "24", "matadors": "1", "card_points": "70"})
+    assert f.errors["declarer"] == ["tap the player's name"]
+    assert f.is_needed(next(q for q in f.questions if q.key == "declarer"))

@@ -273,3 +273,14 @@ def test_delete_and_restore(client: Client, entered: Deal) -> None:
     entered.refresh_from_db()
     assert not entered.deleted
     assert "Deal 1 restored" in html(client.get(url(night, "deals/1/")))
+
+
+def test_a_schafkopf_preview_writes_the_value_as_money(client: Client, db: None) -> None:
+    night = nights.start_night(game="schafkopf", preset="bsv", players=["Anna", "Bernd", "Clara", "Dieter"])
+    # Anna deals; table positions are the inputs: Bernd declares with Dieter, 75 card points, 3 Laufende.
+    response = client.get(url(night, "deals/new/"), {"contract": "sauspiel", "declarer": "1", "partner": "3",
+                                                     "card_points": "75", "laufende": "3"},
+                          headers={**HX, "HX-Target": "preview"})
+    page = html(response)
+    assert "Value <strong>€0.40</strong>" in page
+    assert "Value <strong>40</strong>" not in page
