@@ -465,3 +465,25 @@ def test_correcting_deleting_and_restoring_a_deal(page: Page, live_server: Any) 
     expect(page.locator(".history-list li").last).to_contain_text("Deal 2 restored by Anna")
     page.locator(".crumbs a").click()
     check_ledger(page, "skat", corrected)
+
+
+def test_one_tap_saves_straight_from_typing_the_card_points(page: Page, live_server: Any) -> None:
+    """The scorer types the points and taps Save at once, keyboard still open: the tap must save.
+
+    Leaving the input and typing start previews just as the finger lands on the button; a preview
+    must neither disable the button nor move it between touch-down and touch-up (it once did both).
+    """
+    start_night(page, live_server, game="skat", preset="isko", series="")
+    games = [("Bernd", "70"), ("Clara", "45"), ("Dieter", "88"), ("Anna", "61"), ("Bernd", "95")]
+    for number_, (declarer, points) in enumerate(games, start=1):
+        with replaced(page, "#entry"):
+            tap_choice(page, "contract", str(CONTRACT_LABELS["grand"]))
+        tap_choice(page, "declarer", declarer)
+        page.locator("#id_matadors").select_option("1")
+        field = page.locator("#id_card_points")
+        field.click()
+        field.press_sequentially(points)
+        page.get_by_role("button", name="Save deal").click()  # no blur, no waiting for the preview
+        expect(page.locator("#table-region .saved")).to_have_text("Deal saved.")
+        expect(page.locator("table.ledger tbody tr.deal-row")).to_have_count(number_)
+    assert Deal.objects.count() == len(games)
