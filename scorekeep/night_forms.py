@@ -216,7 +216,8 @@ class SeatingMixin:
     def _add_players(self, data: QueryDict, target: str) -> None:
         allowed = ledger.PLAYERS[self.game]
         count = data.get("count", "")
-        self.count = int(count) if count.isdecimal() and int(count) in allowed else (
+        # Compared as text: int() of a few thousand digits raises (Python's limit), a server error.
+        self.count = int(count) if count in {str(n) for n in allowed} else (
             DEFAULT_PLAYERS if DEFAULT_PLAYERS in allowed else allowed.start)
         data["count"] = str(self.count)
         self.fields["count"] = forms.TypedChoiceField(
@@ -229,7 +230,7 @@ class SeatingMixin:
                 widget=forms.TextInput(attrs={"list": "known-players", "autocomplete": "off",
                                               "autocapitalize": "words", "maxlength": LONGEST_NAME}))
         dealer = data.get("first_dealer", "")
-        if not (dealer.isdecimal() and int(dealer) < self.count):
+        if dealer not in {str(p) for p in range(self.count)}:
             data["first_dealer"] = "0"
         self.fields["first_dealer"] = forms.TypedChoiceField(
             label=_("Deals first"), coerce=int,

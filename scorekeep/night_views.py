@@ -46,6 +46,10 @@ SCORER = "scorer"  # the session key for "Your name", shared with the table page
 
 # Which partial of a page answers an htmx refresh, by the id of the element it swaps.
 PARTIALS = {REFRESH_ALL: "form_body", REFRESH_EXTRAS: "extras", REFRESH_SEATING: "seating_players"}
+# The partials each page has: a target of another page (a stale tab or a hand-made request) gets the
+# whole page, where asking for a partial the template lacks was a server error.
+PAGE_PARTIALS = {"night_new.html": {"form_body", "extras"}, "night_settings.html": {"form_body", "extras"},
+                 "night.html": {"seating_players"}}
 
 
 class HttpResponseSeeOther(HttpResponseRedirect):
@@ -57,7 +61,7 @@ class HttpResponseSeeOther(HttpResponseRedirect):
 def _render(request: HttpRequest, template: str, context: dict[str, Any], status: int = 200) -> HttpResponse:
     """The whole page, or for an htmx refresh the partial its target names."""
     partial = PARTIALS.get(request.htmx.target or "") if request.htmx else None
-    if partial and not request.htmx.history_restore_request:
+    if partial and partial in PAGE_PARTIALS.get(template, ()) and not request.htmx.history_restore_request:
         template += "#" + partial
     response = render(request, template, context, status=status)
     patch_vary_headers(response, ("HX-Request", "HX-Target"))

@@ -54,7 +54,9 @@ class Loaded:
 
 
 def _load(night_id: int, table_number: int) -> Loaded:
-    table = get_object_or_404(CardTable.objects.select_related("night"), night_id=night_id, number=table_number)
+    # By the night's pk, not the foreign key column: Django answers an id beyond the database's integers
+    # with "no such row" (404) for a pk lookup, but the plain column lookup overflowed (a 500).
+    table = get_object_or_404(CardTable.objects.select_related("night"), night__pk=night_id, number=table_number)
     names = [place.player.name for place in table.places.select_related("player")]
     deals = list(table.deals.filter(deleted=False).order_by("sequence"))
     return Loaded(table.night, table, names, deals)
@@ -229,6 +231,7 @@ def _change(request: HttpRequest, night_id: int, table_number: int, sequence: in
     except ledger.LedgerError as err:
         context = _deal_context(request, loaded, deal, None if deal.deleted else _edit_form(request, loaded, deal))
         context["change_error"] = str(err)
+        context["change_reason"] = reason  # a refused delete keeps the reason typed (nothing typed is lost)
         return render(request, "deal.html", context)
     _remember(request, by)
     return HttpResponseRedirect(loaded.url("deal", sequence), status=303)
