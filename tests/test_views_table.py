@@ -284,3 +284,23 @@ def test_a_schafkopf_preview_writes_the_value_as_money(client: Client, db: None)
     page = html(response)
     assert "Value <strong>€0.40</strong>" in page
     assert "Value <strong>40</strong>" not in page
+
+
+def test_ledger_rows_say_what_was_said_so_an_entry_can_be_checked_against_the_value(client: Client,
+                                                                                    db: None) -> None:
+    skat = nights.start_night(game="skat", preset="classic", players=["Anna", "Bernd", "Clara"])
+    nights.enter_deal(table_of(skat), {"contract": "grand", "declarer": 0, "bid": 18, "matadors": -1,
+                                       "card_points": 61, "kontra": True, "re": True})
+    assert "Kontra, Re" in html(client.get(url(skat)))
+    kop = nights.start_night(game="kop", preset="classic", players=FOUR)
+    nights.enter_deal(table_of(kop), {"contract": "normal", "old": [0, 2], "card_points": 40, "old_tricks": 1,
+                                      "doublings": [1, 0]})
+    page = html(client.get(url(kop)))
+    assert "2 doubled" in page and ">lost<" in page
+    fipsen = nights.start_night(game="fipsen", preset="classic", players=FOUR)
+    nights.enter_deal(table_of(fipsen), {"contract": "kieker", "declarer": 1, "ruten": True, "surrendered": True})
+    assert "Kieker Ruten · surrendered" in html(client.get(url(fipsen)))
+    schafkopf = nights.start_night(game="schafkopf", preset="bsv", players=FOUR)
+    nights.enter_deal(table_of(schafkopf), {"contract": "solo", "declarer": 1, "trump": "H", "card_points": 70,
+                                            "laufende": 3, "doublings": 1})
+    assert "Stoß · 3 Laufende" in html(client.get(url(schafkopf)))

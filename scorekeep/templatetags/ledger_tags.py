@@ -7,7 +7,7 @@ game's score sheet has.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -155,34 +155,58 @@ def _result(won: bool | None) -> str:
     return "" if won is None else gettext("won") if won else gettext("lost")
 
 
+def _said(facts: Mapping[str, Any], words: Sequence[tuple[str, str | Promise]]) -> list[str]:
+    return [str(word) for key, word in words if facts.get(key)]
+
+
 def _info(game: str, row: Row, names: Sequence[str], amount: Any) -> list[str]:
-    """The columns of one deal before the players' columns, in each game's own terms."""
+    """The columns of one deal before the players' columns, in each game's own terms — with what was
+    said (Kontra, Stoß, add-ons …), so a row shows why its entry differs from the value."""
     facts, verdict = row.deal.facts, row.verdict
     name = facts.get("contract")
     if game == "skat":
+        said = [levels(verdict.get("levels")), *_said(facts, SKAT_SAID)]
         return [_seat_name(row, names, "declarer"), contract(name), str(verdict.get("base") or ""),
-                matadors(verdict.get("matadors")), levels(verdict.get("levels")), _result(verdict["won"]),
+                matadors(verdict.get("matadors")), ", ".join(filter(None, said)), _result(verdict["won"]),
                 str(verdict["value"]) if verdict["won"] is not None else ""]
     if game == "schafkopf":
         label = contract(name)
         if facts.get("trump"):
             label += f" ({SUIT_LABELS.get(facts['trump'], facts['trump'])})"
+        notes = []
+        if facts.get("doublings"):
+            notes.append(gettext("Stoß ×%(n)s") % {"n": facts["doublings"]} if facts["doublings"] > 1
+                         else gettext("Stoß"))
+        if verdict.get("laufende_counted"):
+            notes.append(gettext("%(n)s Laufende") % {"n": verdict["laufende_counted"]})
+        if facts.get("klopfer"):
+            notes.append(gettext("%(n)s knocked") % {"n": facts["klopfer"]})
+        label = " · ".join([label, *notes])
         side = " + ".join(filter(None, [_seat_name(row, names, "declarer"), _seat_name(row, names, "partner")]))
         return [label, side, _result(verdict["won"]), amount(verdict["value"]) if verdict["won"] is not None else ""]
     if game == "kop":
-        return [contract(name), _names_of(row, facts.get("old") or [], names), str(verdict["value"])]
-    # Fipsen: the bid with its add-ons, as the score sheet writes it ("4 Hand")
-    bid = " ".join(([str(facts["bid"])] if "bid" in facts else []) +
-                   [str(word) for key, word in (("hand", _("Hand")), ("ruten", _("Ruten")), ("durch", _("Durch")))
-                    if facts.get(key)])
-    label = contract(name) if name != "tricks" else bid or contract(name)
+        label = contract(name)
+        if verdict.get("counted_doublings"):
+            label += " · " + gettext("%(n)s doubled") % {"n": verdict["counted_doublings"]}
+        return [label, _names_of(row, facts.get("old") or [], names), _result(verdict["won"]), str(verdict["value"])]
+    # Fipsen: the bid with its add-ons, as the score sheet writes it ("4 Hand"); a Kieker "Kieker Ruten"
+    words = _said(facts, (("hand", _("Hand")), ("ruten", _("Ruten")), ("durch", _("Durch"))))
+    bid = " ".join(([str(facts["bid"])] if "bid" in facts else []) + words)
+    label = bid or contract(name) if name == "tricks" else " ".join([contract(name), *words])
+    if facts.get("surrendered"):
+        label += " · " + gettext("surrendered")
     return [_seat_name(row, names, "declarer"), label, _result(verdict["won"]), str(verdict["value"])]
 
 
+# What was said in a Skat deal, beside its levels.
+SKAT_SAID: tuple[tuple[str, str | Promise], ...] = (
+    ("kontra", _("Kontra")), ("re", _("Re")), ("conceded", _("conceded")))
+
+
 INFO_HEADERS: dict[str, tuple[str | Promise, ...]] = {
-    "skat": (_("Declarer"), _("Game"), _("Base"), _("Matadors"), _("Levels"), _("Result"), _("Value")),
+    "skat": (_("Declarer"), _("Game"), _("Base"), _("Matadors"), _("Levels, said"), _("Result"), _("Value")),
     "schafkopf": (_("Game"), _("Players"), _("Result"), _("Value")),
-    "kop": (_("Game"), _("Old side"), _("Value")),
+    "kop": (_("Game"), _("Old side"), _("Result"), _("Value")),
     "fipsen": (_("Declarer"), _("Bid"), _("Result"), _("Value")),
 }
 
