@@ -521,12 +521,13 @@ class DisputeForm(forms.Form):
                 choices=[(p, PRESET_LABELS.get((self.game, p), p)) for p in module.PRESETS], label=_("Rule set")),
         }, "page")
         seats = module.SEATS
-        players = int(data["players"]) if data.get("players", "").isdecimal() else module.DEFAULT_SEATS
-        self.players = players if players in seats else module.DEFAULT_SEATS
+        # Compared as text: int() of a 5,000-digit value raises (Python's limit on digits).
+        by_text = {str(n): n for n in seats}
+        self.players = by_text.get(data.get("players", ""), module.DEFAULT_SEATS)
         data.setdefault("players", str(self.players))
         # A dealer beyond a smaller table (players changed) moves to the last seat, as by default.
         dealer = data.get("dealer", "")
-        if not dealer or (dealer.isdecimal() and int(dealer) >= self.players):
+        if not dealer or (dealer.isdecimal() and dealer not in {str(n) for n in range(self.players)}):
             data["dealer"] = str(self.players - 1)
         self.dealer = int(data["dealer"]) if data["dealer"].isdecimal() else self.players - 1
         one_size = len(seats) == 1

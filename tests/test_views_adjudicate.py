@@ -696,3 +696,9 @@ def test_random_queries_never_make_a_server_error(query: dict, target: str | Non
     headers = {**HTMX, "HX-Target": target} if target else {}
     response = Client().get(URL + "?" + urlencode(query), headers=headers)
     assert response.status_code == 200
+
+
+@pytest.mark.parametrize("query", [{"game": "skat", "dealer": "9" * 5000}, {"game": "skat", "players": "9" * 5000}])
+def test_absurdly_long_numbers_are_not_a_server_error(client: Client, query: dict[str, str]) -> None:
+    response = client.get("/adjudicate/", query)
+    assert response.status_code == 200
