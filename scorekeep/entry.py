@@ -37,6 +37,16 @@ DEFAULTS: dict[tuple[str, str], str] = {("skat", "bid"): "18"}
 RARE = {"cards", "declarer_tricks", "conceded", "kontra", "re", "ouvert", "called_ace", "old_tricks",
         "announced", "surrendered"}
 
+# How "More" names what it holds, per field (the full labels are long).
+RARE_SHORT: dict[str, str | Promise] = {
+    "cards": _("cards"), "declarer_tricks": _("tricks"), "conceded": _("conceded"), "kontra": _("Kontra"),
+    "re": _("Re"), "ouvert": _("Ouvert"), "called_ace": _("called ace"), "old_tricks": _("tricks"),
+    "announced": _("announced"), "surrendered": _("surrendered"), "doublings": _("doublings"),
+}
+
+# Small counts are tapped, not typed: one tap instead of opening the keyboard and typing.
+TAP_MAX = 10
+
 LIVE_DELAY = "input changed delay:400ms"
 SPLIT = re.compile(r"[\s,;]+")
 SUIT_SIGNS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
@@ -133,7 +143,8 @@ class DealForm(forms.Form):
         self.contract = contract if contract in self.contracts else self.contracts[0]
         if not self.is_bound:
             self.initial["contract"] = self.contract
-        self.keys = [k for k in self.module.deal_fields(self.contract, self.rules, self.table) if k != "bock"]
+        self.keys = [k for k in self.module.deal_fields(self.contract, self.rules, self.table)
+                     if k != "bock" and not self._never_counts(k)]
         self.specs: dict[str, Spec] = {}
         for key in self.keys:
             self._add_question(key, GAME_SPECS.get((self.game, key)) or DEAL_SPECS.get(key) or Spec("json", key))
@@ -163,6 +174,19 @@ class DealForm(forms.Form):
             return field.clean(field.widget.value_from_datadict(self.data, self.files, self.add_prefix(name)))
         except ValidationError:
             return None
+
+    def _never_counts(self, key: str) -> bool:
+        """A field whose value this rule set never uses, so the scorer is not asked it: Laufende where
+        they are paid nothing (Schafkopf classic: per_laufender 0; a Sie's 8 are fixed)."""
+        return key == "laufende" and getattr(self.rules, "per_laufender", None) == 0
+
+    def _tap_range(self, key: str, spec: Spec) -> tuple[int, int] | None:
+        """The numbers to offer as tap buttons for a small count, or None to type it."""
+        hi = spec.hi
+        if key == "doublings":
+            limit = getattr(self.rules, "max_doublings", None)
+            hi = limit if isinstance(limit, int) else hi
+        return (spec.lo, hi) if key != "card_points" and hi - spec.lo <= TAP_MAX else None
 
     def _required(self, key: str) -> bool:
         """Fields the contract cannot do without stay out of "More" (ADJUDICATION.md): a Null game's
@@ -212,11 +236,23 @@ class DealForm(forms.Form):
             layout = "checks"
         elif spec.kind == "boolean":
             field, layout = forms.BooleanField(required=False), "check"
+        elif spec.kind == "number" and self._tap_range(key, spec) is not None:
+            lo, hi = self._tap_range(key, spec)  # type: ignore[misc]
+            choices = [(str(n), str(n)) for n in range(lo, hi + 1)]
+            if rare:  # optional: "not given" must stay choosable once a number was tapped
+                choices.insert(0, ("", "—"))
+            field = forms.TypedChoiceField(choices=choices, coerce=int, empty_value=None, required=False,
+                                           widget=forms.RadioSelect)
+            layout = "radios"
         elif spec.kind == "number":
-            field, layout = forms.IntegerField(required=False, min_value=spec.lo, max_value=spec.hi,
-                                               widget=forms.NumberInput(attrs=number)), "number"
+            range_text = gettext("a whole number from %(lo)s to %(hi)s") % {"lo": spec.lo, "hi": spec.hi}
+            field, layout = forms.IntegerField(
+                required=False, min_value=spec.lo, max_value=spec.hi, widget=forms.NumberInput(attrs=number),
+                error_messages={"invalid": range_text, "min_value": range_text, "max_value": range_text}), "number"
         elif spec.kind == "choice":
-            field = forms.TypedChoiceField(choices=spec.choices, empty_value=None, required=False,
+            # A radio row needs no "—" button: untapped is empty (the tester found "—" beside the suits).
+            choices = [(value, label) for value, label in spec.choices if value != "" or str(label) != "—"]
+            field = forms.TypedChoiceField(choices=choices, empty_value=None, required=False,
                                            widget=forms.RadioSelect)
             layout = "radios"
         elif spec.kind == "matadors":
@@ -327,9 +363,19 @@ class DealForm(forms.Form):
         value = (self.facts or {}).get(name) if name == "card_points" else self.cleaned_data.get(name)
         needed = not carries(value)
         spec = self.specs.get(name)
-        if needed and spec is not None and spec.kind in ("seat", "seat_set"):
-            # The engine asks for a seat number; here a name is tapped.
-            message = gettext("tap the player's name") if spec.kind == "seat" else gettext("tap the players' names")
+        if needed:
+            # A prompt for an empty input, in the page's words: the engine's sentence for a missing field
+            # speaks the contract's (seat numbers, JSON lists, option keys) — a scorer only needs to know
+            # what to fill in.
+            kind = spec.kind if spec is not None else ""
+            message = (gettext("tap the player's name") if kind == "seat"
+                       else gettext("tap the players' names") if kind == "seat_set"
+                       else gettext("tap one") if isinstance(self.fields.get(name), forms.TypedChoiceField)
+                       and isinstance(self.fields[name].widget, forms.RadioSelect)
+                       else gettext("needed for this game"))
+        elif spec is not None and spec.kind == "seat_set" and err.field == f"deal.{name}":
+            lone = self.game == "kop" and self.contract in ("cicha", "zolo", "zolo_du")
+            message = gettext("tick only the lone player") if lone else gettext("tick the two players of the old side")
         self.add_error(name, ValidationError(message, code="needed" if needed else "illegal"))
 
     def input_for(self, path: str) -> str | None:
@@ -376,6 +422,16 @@ class DealForm(forms.Form):
     @property
     def rare_rows(self) -> list[Bound]:
         return self.rows(True)
+
+    @property
+    def more_label(self) -> str:
+        """"More: tricks, Kontra, cards" — what the folded section holds in this game and contract."""
+        shown: list[str] = []
+        for row in self.rare_rows:
+            word = str(RARE_SHORT.get(row.question.key, row.question.label))
+            if word not in shown:
+                shown.append(word)
+        return gettext("More: %(what)s") % {"what": ", ".join(shown)}
 
     @property
     def rare_open(self) -> bool:
@@ -461,6 +517,13 @@ class DealForm(forms.Form):
     @property
     def explanation(self) -> list[str]:
         return self.verdict.explain(self.seat_name, gettext) if self.verdict is not None else []
+
+
+class ChangeNote(forms.Form):
+    """Who deletes or restores a deal, and why (both optional; stored in the deal's history)."""
+
+    by = forms.CharField(label=_("Your name"), max_length=40, required=False)
+    reason = forms.CharField(label=_("Why (optional)"), max_length=200, required=False)
 
 
 def initial_from(facts: Mapping[str, Any], seating: Sequence[int], game: str) -> dict[str, Any]:

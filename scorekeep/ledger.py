@@ -140,10 +140,11 @@ def bock_length(night: CardNight, players: int) -> int:
 class LedgerError(Exception):
     """A deal the engine refuses under the night's (new) rules: which deal, and the engine's error."""
 
-    def __init__(self, number: int, error: IllegalDeal) -> None:
+    def __init__(self, number: int, error: IllegalDeal, deal: Deal | None = None) -> None:
         super().__init__(f"deal {number}: {error}")
         self.number = number
         self.error = error
+        self.deal = deal  # the refused deal, so a page can name the players in its seats
 
 
 def next_is_bock(night: CardNight, players: int, deals: Sequence[Deal]) -> bool:
@@ -184,7 +185,7 @@ def recompute(table: CardTable) -> None:
         try:
             verdict = judge_deal(night, deal.seating, deal.dealer, deal.facts, bock).to_json()
         except IllegalDeal as err:
-            raise LedgerError(number, err) from err
+            raise LedgerError(number, err, deal) from err
         if verdict != deal.verdict or bock != deal.bock:
             deal.verdict, deal.bock = verdict, bock
             changed.append(deal)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -20,7 +21,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 
 from . import ledger, nights
-from .entry import DealForm, deal_history, facts_in_words, initial_from, sits_out
+from .entry import ChangeNote, DealForm, deal_history, facts_in_words, initial_from, sits_out
 from .models import CardNight, CardTable, Deal
 from .rules import IllegalDeal, Table
 
@@ -60,6 +61,19 @@ def _load(night_id: int, table_number: int) -> Loaded:
     names = [place.player.name for place in table.places.select_related("player")]
     deals = list(table.deals.filter(deleted=False).order_by("sequence"))
     return Loaded(table.night, table, names, deals)
+
+
+def _refused(loaded: Loaded, err: ledger.LedgerError) -> str:
+    """Why a change was refused because a deal of the table would no longer be allowed: that deal's
+    number and the engine's sentence, the seats it names written as the players who sat there."""
+    seating = err.deal.seating if err.deal is not None else []
+
+    def name(seat: int) -> str:
+        return loaded.names[seating[seat]] if 0 <= seat < len(seating) else gettext("Seat %(n)s") % {"n": seat}
+
+    message = err.error.render(name, gettext(err.error.text), gettext)
+    return gettext("Deal %(number)s would no longer be allowed: %(message)s") % {"number": err.number,
+                                                                                 "message": message}
 
 
 def _deal(loaded: Loaded, sequence: int) -> Deal:
@@ -135,10 +149,11 @@ def deal_new(request: HttpRequest, night_id: int, table_number: int) -> HttpResp
         except IllegalDeal as err:  # the deal before it changed meanwhile (e.g. a Bock round)
             form.engine_error(err)
         except ledger.LedgerError as err:
-            form.add_error(None, str(err))
+            form.add_error(None, _refused(loaded, err))
         else:
             _remember(request, by)
             if not request.htmx:
+                messages.success(request, gettext("Deal saved."))
                 return HttpResponseRedirect(loaded.url("table"), status=303)
             loaded = _load(night_id, table_number)
             context = _table_context(loaded, _new_form(request, loaded))
@@ -200,9 +215,10 @@ def deal_page(request: HttpRequest, night_id: int, table_number: int, sequence: 
             except IllegalDeal as err:
                 form.engine_error(err)
             except ledger.LedgerError as err:  # a later deal no longer fits (say, a seat that now sits out)
-                form.add_error(None, str(err))
+                form.add_error(None, _refused(loaded, err))
             else:
                 _remember(request, by)
+                messages.success(request, gettext("Correction saved; every deal after it was scored again."))
                 return HttpResponseRedirect(loaded.url("deal", sequence), status=303)
     elif request.method == "GET":
         live = request.htmx and request.GET
@@ -224,17 +240,26 @@ def _change(request: HttpRequest, night_id: int, table_number: int, sequence: in
         return HttpResponseNotAllowed(["POST"])
     loaded = _load(night_id, table_number)
     deal = _deal(loaded, sequence)
-    by = request.POST.get("by", "").strip()[:40] or _scorer(request)
-    reason = request.POST.get("reason", "").strip()[:200]
-    try:
-        (nights.delete_deal if delete else nights.restore_deal)(deal, by=by, reason=reason)
-    except ledger.LedgerError as err:
-        context = _deal_context(request, loaded, deal, None if deal.deleted else _edit_form(request, loaded, deal))
-        context["change_error"] = str(err)
-        context["change_reason"] = reason  # a refused delete keeps the reason typed (nothing typed is lost)
-        return render(request, "deal.html", context)
-    _remember(request, by)
-    return HttpResponseRedirect(loaded.url("deal", sequence), status=303)
+    note = ChangeNote(request.POST)
+    refusal = ""
+    if note.is_valid():
+        by = " ".join(note.cleaned_data["by"].split()) or _scorer(request)
+        try:
+            (nights.delete_deal if delete else nights.restore_deal)(deal, by=by, reason=note.cleaned_data["reason"])
+        except ledger.LedgerError as err:
+            refusal = _refused(loaded, err)
+        else:
+            _remember(request, by)
+            messages.success(request, gettext("Deal deleted; every deal after it was scored again.") if delete
+                             else gettext("Deal restored; every deal after it was scored again."))
+            return HttpResponseRedirect(loaded.url("deal", sequence), status=303)
+    else:  # a NUL character or an over-long text: say which and what is allowed
+        refusal = "; ".join(f"{ChangeNote.base_fields[name].label}: {' '.join(errors)}"
+                            for name, errors in note.errors.items())
+    context = _deal_context(request, loaded, deal, None if deal.deleted else _edit_form(request, loaded, deal))
+    context["change_error"] = refusal
+    context["change_reason"] = request.POST.get("reason", "")  # a refused delete keeps the reason typed
+    return render(request, "deal.html", context)
 
 
 def deal_delete(request: HttpRequest, night_id: int, table_number: int, sequence: int) -> HttpResponse:

@@ -164,3 +164,40 @@ def test_a_missing_player_is_asked_for_by_name_not_by_seat_number(skat: CardNigh
     f = form(skat, {"contract": "grand", "bid": "24", "matadors": "1", "card_points": "70"})
     assert f.errors["declarer"] == ["tap the player's name"]
     assert f.is_needed(next(q for q in f.questions if q.key == "declarer"))
+
+
+def test_small_counts_are_tapped_and_optional_ones_can_be_unset(db: None, kop: CardNight) -> None:
+    fipsen = nights.start_night(game="fipsen", preset="classic", players=FOUR)
+    f = form(fipsen, {"contract": "tricks"})
+    assert [v for v, _label in f.fields["tricks_taken"].choices] == ["0", "1", "2", "3", "4", "5"]
+    assert [v for v, _label in f.fields["bid"].choices] == ["2", "3", "4", "5"]
+    optional = form(kop, {"contract": "normal"}).fields["old_tricks"]  # classic: optional
+    assert [v for v, _label in optional.choices][:2] == ["", "0"]
+    sauspiel = nights.start_night(game="schafkopf", preset="sauspiel", players=FOUR)
+    assert [v for v, _label in form(sauspiel, {"contract": "solo"}).fields["doublings"].choices] == ["0", "1", "2"]
+
+
+def test_laufende_are_not_asked_where_the_rule_set_pays_nothing_for_them(schafkopf: CardNight, db: None) -> None:
+    assert "laufende" not in form(schafkopf, {"contract": "solo"}).fields  # classic: per_laufender 0
+    bsv = nights.start_night(game="schafkopf", preset="bsv", players=FOUR)
+    assert "laufende" in form(bsv, {"contract": "solo"}).fields
+
+
+def test_the_trump_row_has_no_empty_button_and_missing_things_are_asked_in_plain_words(schafkopf: CardNight) -> None:
+    f = form(schafkopf, {"contract": "solo", "declarer": "1", "card_points": "70"})
+    assert "" not in [v for v, _label in f.fields["trump"].choices]
+    assert f.errors["trump"] == ["tap one"]
+
+
+def test_the_more_section_names_what_it_holds_in_each_game(skat: CardNight, kop: CardNight, db: None) -> None:
+    assert form(kop, {"contract": "normal"}).more_label == "More: tricks, doublings"
+    assert "Kontra" in form(skat, {"contract": "clubs"}).more_label
+    fipsen = nights.start_night(game="fipsen", preset="classic", players=FOUR)
+    assert form(fipsen, {"contract": "kieker"}).more_label == "More: surrendered"
+
+
+def test_a_kop_old_side_with_the_wrong_number_of_players_says_how_many(kop: CardNight) -> None:
+    f = form(kop, {"contract": "zolo", "old": ["1", "2"], "card_points": "60", "old_tricks": "2"})
+    assert f.errors["old"] == ["tick only the lone player"]
+    f = form(kop, {"contract": "normal", "old": ["1"], "card_points": "60"})
+    assert f.errors["old"] == ["tick the two players of the old side"]

@@ -304,3 +304,35 @@ def test_ledger_rows_say_what_was_said_so_an_entry_can_be_checked_against_the_va
     nights.enter_deal(table_of(schafkopf), {"contract": "solo", "declarer": 1, "trump": "H", "card_points": 70,
                                             "laufende": 3, "doublings": 1})
     assert "Stoß · 3 Laufende" in html(client.get(url(schafkopf)))
+
+
+def test_without_javascript_a_save_redirects_and_says_it_saved(client: Client, skat: CardNight) -> None:
+    response = client.post(url(skat, "deals/new/"), GRAND, follow=True)
+    assert response.redirect_chain[-1][1] == 303
+    assert '<p class="saved" role="status">Deal saved.</p>' in html(response)
+
+
+def test_restoring_a_deal_the_rules_now_forbid_is_refused_naming_the_deal_and_its_players(client: Client,
+                                                                                         db: None) -> None:
+    night = nights.start_night(game="skat", preset="classic", players=["Anna", "Bernd", "Clara"])
+    deal = nights.enter_deal(table_of(night), {"contract": "grand", "declarer": 1, "bid": 18, "matadors": -1,
+                                               "card_points": 50, "kontra": True})
+    nights.delete_deal(deal)
+    nights.change_settings(night, house_rules={"kontra": False})
+    response = client.post(url(night, f"deals/{deal.sequence}/restore/"), {"reason": "found the sheet"})
+    page = html(response)
+    assert response.status_code == 200
+    assert "Deal 1 would no longer be allowed" in page and "deal 1: deal.kontra" not in page
+    assert "Kontra is not played under this rule set" in page
+    deal.refresh_from_db()
+    assert deal.deleted
+
+
+def test_a_reason_with_a_nul_character_is_refused_with_a_message_not_stored(client: Client,
+                                                                            skat: CardNight) -> None:
+    deal = nights.enter_deal(table_of(skat), GRAND)
+    response = client.post(url(skat, f"deals/{deal.sequence}/delete/"), {"reason": "oops\x00"})
+    assert response.status_code == 200
+    assert "Null characters are not allowed" in html(response)
+    deal.refresh_from_db()
+    assert not deal.deleted
