@@ -275,7 +275,7 @@ def start_night(page: Page, live_server: Any, *, game: str, preset: str, series:
     expect(page.get_by_label("Players at the table")).to_have_value("4")
     for position, name in enumerate(PLAYERS):
         page.get_by_label(f"Player {position + 1}", exact=True).fill(name)
-    page.get_by_label("Deals first").select_option(label="Player 1")
+    page.get_by_label("Deals first").select_option(index=0)  # the first player listed: Anna
     if game == "skat":
         page.get_by_label("Series").select_option(series)
     page.get_by_role("button", name="Start the night").click()
@@ -487,3 +487,23 @@ def test_one_tap_saves_straight_from_typing_the_card_points(page: Page, live_ser
         expect(page.locator("#table-region .saved")).to_have_text("Deal saved.")
         expect(page.locator("table.ledger tbody tr.deal-row")).to_have_count(number_)
     assert Deal.objects.count() == len(games)
+
+
+def test_a_save_without_connection_says_nothing_was_saved_and_keeps_the_entry(page: Page, live_server: Any) -> None:
+    """At a table with poor internet: the tap fails, the page says so, everything typed stays."""
+    start_night(page, live_server, game="skat", preset="isko", series="")
+    tap_choice(page, "declarer", "Bernd")
+    page.locator("#id_matadors").select_option("1")
+    page.locator("#id_card_points").fill("70")
+    expect(page.locator("#preview .outcome strong").first).to_have_text("Won")
+    page.route("**/deals/new/", lambda route: route.abort("internetdisconnected"))
+    page.get_by_role("button", name="Save deal").click()
+    expect(page.locator("#connection")).to_be_visible()
+    expect(page.locator("#connection")).to_contain_text("nothing was saved")
+    expect(page.locator("#id_card_points")).to_have_value("70")
+    assert Deal.objects.count() == 0
+    page.unroute("**/deals/new/")
+    page.get_by_role("button", name="Save deal").click()
+    expect(page.locator("#table-region .saved")).to_have_text("Deal saved.")
+    expect(page.locator("#connection")).to_be_hidden()
+    assert Deal.objects.count() == 1
