@@ -27,12 +27,14 @@ from django.forms.utils import ErrorDict
 from django.http import QueryDict
 from django.utils import timezone
 from django.utils.functional import Promise
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from . import ledger
+from .entry import SUIT_SIGNS
 from .forms import (
     CHOICE_LABELS,
+    CONTRACT_LABELS,
     GAME_LABELS,
     NONE_LABELS,
     OPTION_LABELS,
@@ -75,6 +77,7 @@ SETTING_LABELS: dict[str, Label] = {
 REFRESH_ALL = "night-form-body"
 REFRESH_EXTRAS = "night-extras"
 REFRESH_SEATING = "seating-players"
+REFRESH_DEALER = "first-dealer"
 
 
 def refresh_attrs(url: str, target: str) -> dict[str, str]:
@@ -84,22 +87,73 @@ def refresh_attrs(url: str, target: str) -> dict[str, str]:
 
 # --- words for rules and settings -------------------------------------------------------------
 
+# Named option values that forms.CHOICE_LABELS leaves as keys (the dispute form's inputs take the keys
+# as they are; a night's pages say what they mean, RULES.md "Schafkopf").
+MORE_CHOICE_LABELS: dict[tuple[str, str], Label] = {
+    ("tout", "double"): _("(solo + Laufende) × 2"),
+    ("sie", "4x_solo"): _("4 × the solo price"),
+    ("sie", "4x_solo_8_laufende"): _("4 × (solo + 8 Laufende)"),
+}
+
+# Options whose forms.OPTION_LABELS wording lists the keys of their values.
+MORE_OPTION_LABELS: dict[str, Label] = {
+    "tout": _("Price of a Tout"),
+    "sie": _("Price of a Sie"),
+}
+
+CARD_LISTS = frozenset({"trump_order"})  # lists of cards ("HA", "C10"): written with suit signs
+PLACINGS = frozenset({"round_placing"})  # placing points, first place first: "4 / 3 / 2 / 1"
+
+
 def preset_label(game: str, preset: str) -> Label:
     return PRESET_LABELS.get((game, preset), preset)
 
 
+def option_label(key: str) -> str:
+    return str(MORE_OPTION_LABELS.get(key) or OPTION_LABELS.get(key, key))
+
+
+def card_words(card: str) -> str:
+    """A card as the table writes it: "HA" → "♥A", "C10" → "♣10"."""
+    return SUIT_SIGNS.get(card[:1], card[:1]) + card[1:]
+
+
+def name_words(key: str, value: str) -> str:
+    """A named value (a choice, a contract) in words; a key nobody labelled at least without underscores."""
+    label = CHOICE_LABELS.get((key, value)) or MORE_CHOICE_LABELS.get((key, value)) or CONTRACT_LABELS.get(value)
+    return str(label) if label else value.replace("_", " ")
+
+
+def applied(value: object, preset_value: object) -> object:
+    """An option's value as the engine applies it. Kop's per-contract objects keep the preset's number
+    for a contract they leave out, and a single whole number stands for every contract (kop.PerContract)."""
+    if isinstance(preset_value, dict):
+        if isinstance(value, dict):
+            return {**preset_value, **value}
+        if isinstance(value, int) and not isinstance(value, bool):
+            return dict.fromkeys(preset_value, value)
+    return value
+
+
 def value_words(key: str, value: object) -> str:
-    """An option's value as a person reads it: yes/no, the choice's words, "none: …", a list."""
+    """An option's value as a person reads it: yes/no, the choice's words, "none: …", cards with suit
+    signs, placing points "4 / 3 / 2 / 1", a list of names, "Cicha 4, Zolo 5" for a number per contract."""
     if value is None:
         return str(NONE_LABELS.get(key, _("none")))
     if isinstance(value, bool):
         return gettext("yes") if value else gettext("no")
     if isinstance(value, str):
-        return str(CHOICE_LABELS.get((key, value), value))
+        return name_words(key, value)
     if isinstance(value, (list, tuple)):
-        return ", ".join(value_words(key, v) for v in value) if value else gettext("none")
+        if not value:
+            return gettext("none")
+        if key in CARD_LISTS:
+            return " ".join(card_words(str(card)) for card in value)
+        if key in PLACINGS:
+            return " / ".join(str(points) for points in value)
+        return ", ".join(value_words(key, v) for v in value)
     if isinstance(value, dict):
-        return ", ".join(f"{k} {value_words(key, v)}" for k, v in value.items())
+        return ", ".join(f"{name_words(key, str(k))} {value_words(key, v)}" for k, v in value.items())
     return str(value)
 
 
@@ -113,22 +167,44 @@ class RuleWords:
 def house_rules_in_words(night: CardNight) -> list[RuleWords]:
     """Each house rule of the night (an option that differs from its preset), in words."""
     preset = GAMES[night.game].PRESETS.get(night.preset, {})
-    return [RuleWords(str(OPTION_LABELS.get(key, key)), value_words(key, value), value_words(key, preset.get(key)))
+    return [RuleWords(option_label(key), value_words(key, applied(value, preset.get(key))),
+                      value_words(key, preset.get(key)))
             for key, value in night.house_rules.items()]
 
 
 def rules_in_words(night: CardNight) -> list[RuleWords]:
     """Every option the night's tables play by (the preset's values with the house rules applied)."""
     module = GAMES[night.game]
-    values = {**module.PRESETS.get(night.preset, {}), **night.house_rules}
-    return [RuleWords(str(OPTION_LABELS.get(key, key)), value_words(key, values.get(key)),
-                      value_words(key, module.PRESETS.get(night.preset, {}).get(key)))
+    preset = module.PRESETS.get(night.preset, {})
+    return [RuleWords(option_label(key), value_words(key, applied(night.house_rules.get(key, preset.get(key)),
+                                                                  preset.get(key))),
+                      value_words(key, preset.get(key)))
             for key in module.OPTIONS]
 
 
-def setting_words(key: str, value: object) -> str:
+@dataclass(frozen=True, slots=True)
+class BockWords:
+    """Where the rule set has Bock: the events that start a Bock round and how long one lasts."""
+
+    events: list[str]
+    length: str
+
+
+def deals_words(n: int) -> str:
+    return ngettext("%(n)s deal", "%(n)s deals", n) % {"n": n}
+
+
+def bock_in_words(night: CardNight) -> BockWords | None:
+    if not ledger.bock_allowed(night):
+        return None
+    return BockWords([str(event.label) for _key, event in ledger.bock_events(night)],
+                     deals_words(night.bock_length) if night.bock_length
+                     else gettext("one round (a deal for every player at the table)"))
+
+
+def setting_words(key: str, value: object, game: str = "") -> str:
     if key == "bock_events":
-        labels = {k: event.label for events in ledger.BOCK_EVENTS.values() for k, event in events.items()}
+        labels = {k: event.label for k, event in ledger.BOCK_EVENTS.get(game, {}).items()}
         return ", ".join(str(labels.get(k, k)) for k in value) if value else gettext("none")  # type: ignore[union-attr]
     if value is None:
         return {"series_length": gettext("open-ended"), "round_length": gettext("the whole night"),
@@ -137,6 +213,8 @@ def setting_words(key: str, value: object) -> str:
         return gettext("none")
     if key == "finished":
         return gettext("finished") if value else gettext("open for deals")
+    if key == "bock_length" and isinstance(value, int):
+        return deals_words(value)
     return str(value)
 
 
@@ -167,16 +245,18 @@ def changes(game: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> list[C
     if old.get("preset") != new.get("preset"):
         out.append(Change(str(SETTING_LABELS["preset"]), str(preset_label(game, old.get("preset", ""))),
                           str(preset_label(game, new.get("preset", "")))))
-    old_rules = {**module.PRESETS.get(old.get("preset"), {}), **(old.get("house_rules") or {})}
-    new_rules = {**module.PRESETS.get(new.get("preset"), {}), **(new.get("house_rules") or {})}
+    old_preset = module.PRESETS.get(old.get("preset"), {})
+    new_preset = module.PRESETS.get(new.get("preset"), {})
+    old_house, new_house = old.get("house_rules") or {}, new.get("house_rules") or {}
     for key in module.OPTIONS:
-        if as_json(old_rules.get(key)) != as_json(new_rules.get(key)):
-            out.append(Change(str(OPTION_LABELS.get(key, key)), value_words(key, old_rules.get(key)),
-                              value_words(key, new_rules.get(key))))
+        was = applied(old_house.get(key, old_preset.get(key)), old_preset.get(key))
+        now = applied(new_house.get(key, new_preset.get(key)), new_preset.get(key))
+        if as_json(was) != as_json(now):
+            out.append(Change(option_label(key), value_words(key, was), value_words(key, now)))
     for key in ("series_length", "round_length", "currency", "bock_events", "bock_length", "finished"):
         if old.get(key, False if key == "finished" else None) != new.get(key, False if key == "finished" else None):
-            out.append(Change(str(SETTING_LABELS[key]), setting_words(key, old.get(key)),
-                              setting_words(key, new.get(key))))
+            out.append(Change(str(SETTING_LABELS[key]), setting_words(key, old.get(key), game),
+                              setting_words(key, new.get(key), game)))
     return out
 
 
@@ -215,11 +295,28 @@ class SeatingMixin:
 
     def _add_players(self, data: QueryDict, target: str) -> None:
         allowed = ledger.PLAYERS[self.game]
+        lo, hi = allowed.start, allowed.stop - 1
         count = data.get("count", "")
+        # Names typed into inputs beyond the count chosen are kept on the page: a count refused, or one
+        # lowered without JavaScript and without "Update the form", must not drop them.
+        typed = [p for p in range(hi) if data.get(f"player-{p}", "").strip()]
+        filled = typed[-1] + 1 if typed else 0
+        self.count_error = ""
         # Compared as text: int() of a few thousand digits raises (Python's limit), a server error.
-        self.count = int(count) if count in {str(n) for n in allowed} else (
-            DEFAULT_PLAYERS if DEFAULT_PLAYERS in allowed else allowed.start)
-        data["count"] = str(self.count)
+        if count in {str(n) for n in allowed}:
+            self.count = int(count)
+            if filled > self.count and not self.quiet:  # type: ignore[attr-defined]
+                self.count_error = gettext(
+                    "%(filled)s names are filled in, but %(count)s players chosen: choose %(filled)s players, or "
+                    "empty the names of those not at this table") % {"filled": filled, "count": self.count}
+                self.count = filled
+        else:
+            default = DEFAULT_PLAYERS if DEFAULT_PLAYERS in allowed else lo
+            self.count = min(max(default, filled), hi)
+            if "count" in data:  # sent, not a first visit: say what is allowed
+                self.count_error = gettext("Choose how many players sit at the table: %(lo)s to %(hi)s") % {
+                    "lo": lo, "hi": hi}
+            data["count"] = str(self.count)
         self.fields["count"] = forms.TypedChoiceField(
             label=_("Players at the table"), coerce=int,
             choices=[(n, gettext("%(n)s players") % {"n": n}) for n in allowed],
@@ -228,13 +325,17 @@ class SeatingMixin:
             self.fields[f"player-{position}"] = forms.CharField(
                 label=gettext("Player %(n)s") % {"n": position + 1}, required=False, max_length=LONGEST_NAME,
                 widget=forms.TextInput(attrs={"list": "known-players", "autocomplete": "off",
-                                              "autocapitalize": "words", "maxlength": LONGEST_NAME}))
+                                              "autocapitalize": "words", "maxlength": LONGEST_NAME,
+                                              # a name changed re-renders only "Deals first", which lists
+                                              # them: the inputs being typed in are not swapped
+                                              **refresh_attrs(self.url, REFRESH_DEALER)}))
         dealer = data.get("first_dealer", "")
         if dealer not in {str(p) for p in range(self.count)}:
             data["first_dealer"] = "0"
+        names = [" ".join(data.get(f"player-{p}", "").split()) for p in range(self.count)]
         self.fields["first_dealer"] = forms.TypedChoiceField(
             label=_("Deals first"), coerce=int,
-            choices=[(p, gettext("Player %(n)s") % {"n": p + 1}) for p in range(self.count)])
+            choices=[(p, names[p] or gettext("Player %(n)s") % {"n": p + 1}) for p in range(self.count)])
 
     @property
     def player_fields(self) -> list[forms.BoundField]:
@@ -249,6 +350,9 @@ class SeatingMixin:
         names: list[str] = []
         seen: dict[str, int] = {}
         ok = True
+        if self.count_error:
+            self.add_error("count", self.count_error)  # type: ignore[attr-defined]
+            ok = False
         for position in range(self.count):
             field = f"player-{position}"
             if field not in cleaned:  # too long: the field's own error is already there

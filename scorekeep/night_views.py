@@ -29,11 +29,13 @@ from .forms import GAME_LABELS
 from .models import CardNight, CardTable, Deal, Player, TablePlayer
 from .night_forms import (
     REFRESH_ALL,
+    REFRESH_DEALER,
     REFRESH_EXTRAS,
     REFRESH_SEATING,
     NightForm,
     SeatingForm,
     SettingsForm,
+    bock_in_words,
     history,
     house_rules_in_words,
     preset_label,
@@ -45,11 +47,12 @@ from .rules.verdict import options_json
 SCORER = "scorer"  # the session key for "Your name", shared with the table pages
 
 # Which partial of a page answers an htmx refresh, by the id of the element it swaps.
-PARTIALS = {REFRESH_ALL: "form_body", REFRESH_EXTRAS: "extras", REFRESH_SEATING: "seating_players"}
+PARTIALS = {REFRESH_ALL: "form_body", REFRESH_EXTRAS: "extras", REFRESH_SEATING: "seating_players",
+            REFRESH_DEALER: "dealer"}
 # The partials each page has: a target of another page (a stale tab or a hand-made request) gets the
 # whole page, where asking for a partial the template lacks was a server error.
-PAGE_PARTIALS = {"night_new.html": {"form_body", "extras"}, "night_settings.html": {"form_body", "extras"},
-                 "night.html": {"seating_players"}}
+PAGE_PARTIALS = {"night_new.html": {"form_body", "extras", "dealer"}, "night_settings.html": {"form_body", "extras"},
+                 "night.html": {"seating_players", "dealer"}}
 
 
 class HttpResponseSeeOther(HttpResponseRedirect):
@@ -106,7 +109,7 @@ def _tables(night: CardNight) -> list[TableView]:
 def _night_context(night: CardNight) -> dict[str, Any]:
     return {"night": night, "game_label": GAME_LABELS[night.game],
             "preset_label": preset_label(night.game, night.preset),
-            "house_rules": house_rules_in_words(night), "tables": _tables(night)}
+            "house_rules": house_rules_in_words(night), "bock": bock_in_words(night), "tables": _tables(night)}
 
 
 # --- the list -------------------------------------------------------------------------------------

@@ -69,7 +69,7 @@ DEAL_DATA: dict[str, dict[str, Any]] = {
 }
 
 # The ids of the regions the templates swap (htmx HX-Target), and one no template has.
-TARGETS = ["entry", "preview", "table-region", "night-form-body", "night-extras", "seating-players",
+TARGETS = ["entry", "preview", "table-region", "night-form-body", "night-extras", "seating-players", "first-dealer",
            "deal-form", "history", "complement", "err-top", "no-such-region"]
 
 # Values a person (or a bot) may send, in any input.

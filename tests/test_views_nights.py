@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from html import unescape
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -389,3 +390,222 @@ def test_finishing_a_night_closes_its_tables_and_opening_it_again_reopens_them(c
     skat_night.refresh_from_db()
     assert not skat_night.finished
     assert client.get(f"/nights/{skat_night.id}/finish/").status_code == 405
+
+
+# --- the tester's findings: names in "Deals first", rules in words, Bock, the printout, the count ---------
+
+def dealer_options(html: bytes) -> list[str]:
+    """The names "Deals first" offers, in order."""
+    match = re.search(r'<select name="first_dealer"[^>]*>(.*?)</select>', html.decode(), re.S)
+    assert match, "no first_dealer select"
+    return [unescape(label).strip() for label in re.findall(r"<option[^>]*>(.*?)</option>", match.group(1), re.S)]
+
+
+@pytest.mark.django_db
+def test_deals_first_lists_the_typed_names_after_a_refresh_without_javascript(client: Client) -> None:
+    response = client.post("/nights/new/", new_night_data(**{"player-2": "  Clara  Maria ", "player-3": "",
+                                                             "refresh": "1"}))
+    assert response.status_code == 200 and "<html" in response.content.decode()
+    assert dealer_options(response.content) == ["Anna", "Bernd", "Clara Maria", "Player 4"]
+    assert value_of(response.content, "player-2") == "  Clara  Maria "  # the input keeps what was typed
+
+
+@pytest.mark.django_db
+def test_a_name_changed_refreshes_only_deals_first(client: Client) -> None:
+    first = client.get("/nights/new/").content.decode()
+    name_input = re.search(r'<input[^>]*name="player-0"[^>]*>', first)
+    assert name_input and 'hx-target="#first-dealer"' in name_input.group(0) and 'hx-trigger="change"' in \
+        name_input.group(0)
+    assert dealer_options(first.encode()) == ["Player 1", "Player 2", "Player 3", "Player 4"]
+    response = client.post("/nights/new/", new_night_data(**{"player-1": "Bärbel", "first_dealer": "1",
+                                                             "refresh": "1"}),
+                           headers={**HTMX, "HX-Target": "first-dealer"})
+    page = response.content.decode()
+    assert page.lstrip().startswith('<div id="first-dealer">') and 'name="player-0"' not in page
+    assert dealer_options(response.content) == ["Anna", "Bärbel", "Clara", "Dieter"]
+    assert '<option value="1" selected>' in page  # the dealer chosen stays chosen
+
+
+@pytest.mark.django_db
+def test_after_a_refused_start_deals_first_still_names_the_players(client: Client) -> None:
+    response = client.post("/nights/new/", new_night_data(date="tomorrow"))
+    assert response.status_code == 200 and dealer_options(response.content) == PLAYERS
+
+
+@pytest.mark.django_db
+def test_add_a_table_deals_first_follows_the_names(client: Client, skat_night: CardNight) -> None:
+    url = f"/nights/{skat_night.id}/tables/new/"
+    response = client.post(url, {"count": "3", "player-0": "Eva", "player-1": "", "player-2": "Gerd",
+                                 "first_dealer": "2", "refresh": "1"}, headers={**HTMX, "HX-Target": "first-dealer"})
+    page = response.content.decode()
+    assert page.lstrip().startswith('<div id="first-dealer">') and "<html" not in page
+    assert dealer_options(response.content) == ["Eva", "Player 2", "Gerd"]
+    assert '<option value="2" selected>' in page
+    night_page = client.get(f"/nights/{skat_night.id}/").content.decode()
+    assert re.search(r'<input[^>]*name="player-0"[^>]*hx-target="#first-dealer"', night_page)
+
+
+def night_facts(html: bytes) -> str:
+    """The words of the night's facts list (rule set, house rules, Bock …), tags dropped."""
+    match = re.search(r'<dl class="night-facts">(.*?)</dl>', html.decode(), re.S)
+    assert match, "no night facts"
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", match.group(1))).split())
+
+
+def history_words(html: bytes | str) -> str:
+    """The words of the settings history section, tags dropped."""
+    page = html.decode() if isinstance(html, bytes) else html
+    match = re.search(r'<section class="history".*?</section>', page, re.S)
+    assert match, "no history"
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", match.group(0))).split())
+
+
+KOP_HOUSE_RULES = {"solo_factors": {"zolo": 6}, "max_doublings": 3, "round_placing": [4, 3, 2, 1],
+                   "trump_order": ["HA", "C10", "S10", "H10", "CQ", "SQ", "HQ", "DQ", "CJ", "SJ", "HJ", "DJ", "DA",
+                                   "D10"]}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/nights/{id}/", "/nights/{id}/print/"])
+def test_kop_house_rules_are_written_in_words(client: Client, path: str) -> None:
+    night = nights.start_night(game="kop", preset="classic", players=PLAYERS, house_rules=KOP_HOUSE_RULES,
+                               round_length=4)
+    facts = night_facts(client.get(path.format(id=night.id)).content)
+    assert "Lone game factors: Cicha 4, Zolo 6, Zolo du 10 (rule set: Cicha 4, Zolo 5, Zolo du 10)" in facts
+    assert "Most doublings: Normal game 3, Wesele 3, Cicha 3, Zolo 3, Zolo du 3" in facts
+    assert "Placing points of a round: 4 / 3 / 2 / 1 (rule set: none)" in facts
+    assert "♥A ♣10 ♠10 ♥10 ♣Q ♠Q ♥Q ♦Q ♣J ♠J ♥J ♦J ♦A ♦10 (rule set: ♥A ♥10 ♣Q" in facts
+    assert not re.search(r"[\[\]{}_\"]", facts)
+
+
+@pytest.mark.django_db
+def test_the_printout_writes_every_rule_in_words(client: Client) -> None:
+    night = nights.start_night(game="kop", preset="wolsztyn", players=PLAYERS)
+    page = client.get(f"/nights/{night.id}/print/").content.decode()
+    rules = unescape(re.sub(r"<[^>]+>", " ", re.search(r'<ul class="all-rules">(.*?)</ul>', page, re.S).group(1)))
+    assert "Lone game factors: Cicha 4, Zolo 5, Zolo du 10" in rules and "zolo_du" not in rules
+    assert "Placing points of a round: 4 / 3 / 2 / 1" in rules and "Trump order (for play checks only): ♥A ♣10" in rules
+    assert not re.search(r"[\[\]{}_\"]", rules)
+
+
+@pytest.mark.django_db
+def test_schafkopf_named_values_and_an_empty_list_are_written_in_words(client: Client) -> None:
+    night = nights.start_night(game="schafkopf", preset="bsv", players=PLAYERS,
+                               house_rules={"sie": "4x_solo_8_laufende", "variants": [], "price_bettel": None})
+    facts = night_facts(client.get(f"/nights/{night.id}/").content)
+    assert "Price of a Sie: 4 × (solo + 8 Laufende) (rule set: 4 × the solo price)" in facts
+    assert "Variants played: none (rule set: Geier, Farbwenz, Bettel, Hochzeit)" in facts
+    assert not re.search(r"[\[\]{}_\"]|4x", facts)
+    rules = client.get(f"/nights/{night.id}/print/").content.decode()
+    assert "Price of a Tout: (solo + Laufende) × 2" in unescape(rules)
+
+
+def test_every_value_of_every_option_has_words() -> None:
+    """Each preset's value and each named value an option takes is written without keys or JSON."""
+    from scorekeep.night_forms import CHOICE_LABELS, CONTRACT_LABELS, MORE_CHOICE_LABELS, option_label, value_words
+    for game, module in GAMES.items():
+        for preset in module.PRESETS.values():
+            for key, value in preset.items():
+                assert not re.search(r"[\[\]{}_\"]", option_label(key) + value_words(key, value)), (game, key)
+        for key, validator in module.OPTIONS.items():
+            inner = getattr(validator, "inner", validator)
+            for name in [*getattr(inner, "choices", ()), *getattr(inner, "names", ())]:
+                assert (key, name) in CHOICE_LABELS or (key, name) in MORE_CHOICE_LABELS or name in CONTRACT_LABELS, (
+                    game, key, name)
+
+
+@pytest.mark.django_db
+def test_settings_history_writes_rule_changes_in_words(client: Client) -> None:
+    night = nights.start_night(game="kop", preset="classic", players=PLAYERS)
+    nights.change_settings(night, by="Anna", preset="wolsztyn", house_rules={"solo_factors": {"zolo_du": 12}},
+                           round_length=4)
+    words = history_words(client.get(f"/nights/{night.id}/settings/").content)
+    assert "Lone game factors: Cicha 4, Zolo 5, Zolo du 10 → Cicha 4, Zolo 5, Zolo du 12" in words
+    assert "Placing points of a round: none → 4 / 3 / 2 / 1" in words
+    assert "Trump order (for play checks only): ♥A ♥10 ♣Q" in words and "→ ♥A ♣10 ♠10" in words
+    assert not re.search(r"[\[\]{}_\"]", words)
+
+
+@pytest.mark.django_db
+def test_settings_history_writes_bock_in_words(client: Client) -> None:
+    night = nights.start_night(game="skat", preset="classic", players=PLAYERS, house_rules={"bock": True},
+                               bock_events=["kontra_lost"])
+    nights.change_settings(night, by="Anna", bock_events=["kontra_lost", "sixty"], bock_length=8)
+    words = history_words(client.get(f"/nights/{night.id}/settings/").content)
+    assert "Bock events: a lost game with Kontra → a lost game with Kontra, a 60:60 game" in words
+    assert "Bock deals: one round → 8 deals" in words
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/nights/{id}/", "/nights/{id}/print/"])
+@pytest.mark.parametrize(("bock_length", "lasts"), [(None, "one round (a deal for every player at the table)"),
+                                                    (8, "8 deals")])
+def test_bock_events_and_length_are_shown(client: Client, path: str, bock_length: int | None, lasts: str) -> None:
+    night = nights.start_night(game="skat", preset="classic", players=PLAYERS, house_rules={"bock": True},
+                               bock_events=["kontra_lost", "grand_hand_won"], bock_length=bock_length)
+    facts = night_facts(client.get(path.format(id=night.id)).content)
+    assert "A Bock round starts after a lost game with Kontra, a won Grand Hand" in facts
+    assert f"A Bock round lasts {lasts}" in facts
+
+
+@pytest.mark.django_db
+def test_bock_without_events_says_so_and_no_bock_says_nothing(client: Client) -> None:
+    night = nights.start_night(game="schafkopf", preset="classic", players=PLAYERS, house_rules={"bock": True})
+    facts = night_facts(client.get(f"/nights/{night.id}/").content)
+    assert "A Bock round starts after no event chosen, so there are no Bock rounds" in facts
+    assert "A Bock round lasts" not in facts
+    plain = nights.start_night(game="schafkopf", preset="classic", players=PLAYERS, bock_events=["sixty"])
+    assert "Bock round" not in night_facts(client.get(f"/nights/{plain.id}/").content)
+
+
+@pytest.mark.django_db
+def test_printout_names_each_tables_players_in_seating_order_and_keeps_totals_together(client: Client,
+                                                                                       skat_night: CardNight) -> None:
+    nights.seat_table(skat_night, ["Eva", "Fritz", "Gerd"])
+    page = client.get(f"/nights/{skat_night.id}/print/").content.decode()
+    sections = re.findall(r'<section class="print-table".*?</section>', page, re.S)
+    assert len(sections) == 2
+    for number, (section, names) in enumerate(zip(sections, ["Anna, Bernd, Clara, Dieter", "Eva, Fritz, Gerd"],
+                                                  strict=True), start=1):
+        heading = section.index(f"Table {number}</h2>")
+        seating = section.index(f'<p class="print-seating">In seating order, clockwise: {names}</p>')
+        assert heading < seating < section.index('<table class="ledger')
+        totals = re.search(r'<div class="print-totals">\s*<h3>.*?</h3>\s*<table class="standings">', section, re.S)
+        assert totals and seating < totals.start()
+    css = (Path(__file__).parents[1] / "static/css/nights.css").read_text()
+    print_css = css[css.index("@media print"):]
+    assert re.search(r"\.print-totals[^{]*\{[^}]*break-inside: avoid", print_css)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("count", ["99", "2", "x", ""])
+def test_a_count_not_allowed_is_refused_at_its_input_with_the_names_kept(client: Client, count: str) -> None:
+    response = client.post("/nights/new/", new_night_data(count=count, place="Keller"))
+    assert response.status_code == 200
+    assert text(response.content, "err-count") == "Choose how many players sit at the table: 3 to 7"
+    assert [value_of(response.content, f"player-{p}") for p in range(4)] == PLAYERS
+    assert value_of(response.content, "place") == "Keller"
+    assert not CardNight.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_count_lower_than_the_names_typed_keeps_them_and_says_so(client: Client) -> None:
+    # Without JavaScript the inputs follow the count only after "Update the form".
+    response = client.post("/nights/new/", new_night_data(count="3"))
+    assert response.status_code == 200
+    assert "4 names are filled in, but 3 players chosen" in text(response.content, "err-count")
+    assert value_of(response.content, "player-3") == "Dieter"
+    assert not CardNight.objects.exists()
+    refreshed = client.post("/nights/new/", new_night_data(count="3", refresh="1"))
+    assert 'name="player-3"' not in refreshed.content.decode()  # asked for: the fourth input goes
+
+
+@pytest.mark.django_db
+def test_add_a_table_with_a_count_not_allowed(client: Client) -> None:
+    night = nights.start_night(game="kop", preset="classic", players=PLAYERS)
+    response = client.post(f"/nights/{night.id}/tables/new/", {"count": "3", "player-0": "Eva", "player-1": "Fritz",
+                                                               "player-2": "Gerd", "first_dealer": "0"})
+    assert response.status_code == 200
+    assert text(response.content, "err-count") == "Choose how many players sit at the table: 4 to 7"
+    assert [value_of(response.content, f"player-{p}") for p in range(3)] == ["Eva", "Fritz", "Gerd"]
+    assert night.tables.count() == 1
