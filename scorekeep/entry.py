@@ -25,7 +25,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from . import ledger
-from .forms import CONTRACT_LABELS, DEAL_SPECS, GAME_SPECS, Spec, carries
+from .forms import CONTRACT_LABELS, DEAL_SPECS, GAME_SPECS, Spec, bid_choices, carries, matador_choices, peek
 from .models import CardNight
 from .rules import GAMES, IllegalDeal, Table, Verdict, kop
 from .rules import cards as skat_cards
@@ -167,13 +167,7 @@ class DealForm(forms.Form):
 
     def _peek(self, name: str) -> Any:
         """One input's cleaned value before validation (None when missing or invalid)."""
-        if not self.is_bound:
-            return self.initial.get(name)
-        field = self.fields[name]
-        try:
-            return field.clean(field.widget.value_from_datadict(self.data, self.files, self.add_prefix(name)))
-        except ValidationError:
-            return None
+        return peek(self, name) if self.is_bound else self.initial.get(name)
 
     def _never_counts(self, key: str) -> bool:
         """A field whose value this rule set never uses, so the scorer is not asked it: Laufende where
@@ -256,14 +250,10 @@ class DealForm(forms.Form):
                                            widget=forms.RadioSelect)
             layout = "radios"
         elif spec.kind == "matadors":
-            choices = [("", "—")]
-            choices += [(str(n), gettext("with %(n)s") % {"n": n}) for n in range(1, 12)]
-            choices += [(str(-n), gettext("without %(n)s") % {"n": n}) for n in range(1, 12)]
-            field = forms.TypedChoiceField(choices=choices, coerce=int, empty_value=None, required=False)
+            field = forms.TypedChoiceField(choices=matador_choices(), coerce=int, empty_value=None, required=False)
         elif spec.kind == "bid":
-            bids = sorted(getattr(self.module, "BID_VALUES", ()))
-            field = forms.TypedChoiceField(choices=[("", "—"), *((str(b), str(b)) for b in bids)], coerce=int,
-                                           empty_value=None, required=False)
+            field = forms.TypedChoiceField(choices=bid_choices(self.module), coerce=int, empty_value=None,
+                                           required=False)
         elif spec.kind == "cards":
             field, layout = forms.CharField(required=False, max_length=200, widget=forms.TextInput(attrs={
                 "autocapitalize": "characters", "autocomplete": "off", "spellcheck": "false",

@@ -267,6 +267,59 @@ def as_json(value: object) -> object:
     return json.loads(json.dumps(value))
 
 
+def peek(form: forms.Form, name: str) -> Any:
+    """One input's cleaned value before the form is validated (None when it is not valid): what the
+    forms need to know early, to build the inputs that depend on it (game, rule set, contract)."""
+    field = form.fields[name]
+    try:
+        return field.clean(field.widget.value_from_datadict(form.data, form.files, form.add_prefix(name)))
+    except ValidationError:
+        return None
+
+
+class HouseRulesMixin:
+    """The house-rule inputs of a form as the contract's ``rules`` object; the form sets `module`
+    (the game), `preset` and `house_rules` (one `HouseRule` per option)."""
+
+    module: ModuleType
+    preset: str
+    house_rules: list[HouseRule]
+
+    def _rules_request(self, values: Mapping[str, Any]) -> dict[str, object]:
+        """The preset and only the options that differ from it, as JSON writes them."""
+        rules: dict[str, object] = {"preset": self.preset}
+        for rule in self.house_rules:
+            try:
+                value = rule.value(values)
+            except ValidationError:
+                continue
+            if as_json(value) != as_json(rule.preset_value):
+                rules[rule.key] = as_json(value)
+        return rules
+
+    def _peek_rules(self) -> Any:
+        """The rule set the inputs describe, to know what else to ask; the preset's while they are invalid."""
+        values = {name: peek(self, name) for rule in self.house_rules for name in rule.names}  # type: ignore[arg-type]
+        try:
+            return self.module.parse_rules(self._rules_request(values))
+        except IllegalDeal:
+            return self.module.parse_rules({"preset": self.preset})
+
+
+def matador_choices() -> list[tuple[str, str]]:
+    """Skat matadors as a select offers them: "with 1" … "with 11", "without 1" … "without 11"."""
+    choices = [("", "—")]
+    choices += [(str(n), gettext("with %(n)s") % {"n": n}) for n in range(1, 12)]
+    choices += [(str(-n), gettext("without %(n)s") % {"n": n}) for n in range(1, 12)]
+    return choices
+
+
+def bid_choices(module: ModuleType) -> list[tuple[str, str]]:
+    """A game's legal bid values (Skat's 18, 20, 22 …), or none where it has no such list."""
+    bids = sorted(getattr(module, "BID_VALUES", ()))
+    return [("", "—"), *((str(b), str(b)) for b in bids)] if bids else []
+
+
 class JSONText(forms.CharField):
     """A text input holding one JSON value (house rules whose values are lists or objects)."""
 
@@ -425,7 +478,7 @@ class Row:
     errors: list[Message]
 
 
-class DisputeForm(forms.Form):
+class DisputeForm(HouseRulesMixin, forms.Form):
     """The whole dispute page: table, house rules, deal and (Fipsen) a bidding dispute.
 
     Always bound: the query is completed with the defaults (the first game, its default preset,
@@ -549,32 +602,7 @@ class DisputeForm(forms.Form):
             self._add("rules", item, rule.fields(), "deal")
 
     def _peek(self, name: str) -> Any:
-        """One input's cleaned value before the form is validated (None when it is not valid)."""
-        field = self.fields[name]
-        try:
-            return field.clean(field.widget.value_from_datadict(self.data, self.files, self.add_prefix(name)))
-        except ValidationError:
-            return None
-
-    def _rules_request(self, values: Mapping[str, Any]) -> dict[str, object]:
-        """The request's ``rules``: the preset and only the options that differ from it."""
-        rules: dict[str, object] = {"preset": self.preset}
-        for rule in self.house_rules:
-            try:
-                value = rule.value(values)
-            except ValidationError:
-                continue
-            if as_json(value) != as_json(rule.preset_value):
-                rules[rule.key] = value
-        return rules
-
-    def _peek_rules(self) -> object:
-        """The rule set the inputs describe, to know the contracts and deal fields to offer."""
-        values = {name: self._peek(name) for rule in self.house_rules for name in rule.names}
-        try:
-            return self.module.parse_rules(self._rules_request(values))
-        except IllegalDeal:
-            return self.module.parse_rules({"preset": self.preset})
+        return peek(self, name)
 
     def _seats(self, empty: Label | None = None) -> list[tuple[str, str]]:
         seats = [(str(seat), seat_label(seat)) for seat in range(self.players)]
@@ -616,15 +644,11 @@ class DisputeForm(forms.Form):
         elif spec.kind == "choice":
             field = forms.TypedChoiceField(choices=spec.choices, empty_value=None, required=False)
         elif spec.kind == "matadors":
-            choices = [("", "—")]
-            choices += [(str(n), gettext("with %(n)s") % {"n": n}) for n in range(1, 12)]
-            choices += [(str(-n), gettext("without %(n)s") % {"n": n}) for n in range(1, 12)]
-            field = forms.TypedChoiceField(choices=choices, coerce=int, empty_value=None, required=False)
+            field = forms.TypedChoiceField(choices=matador_choices(), coerce=int, empty_value=None, required=False)
         elif spec.kind == "bid":
-            bids = sorted(getattr(self.module, "BID_VALUES", ()))
+            bids = bid_choices(self.module)
             if bids:
-                field = forms.TypedChoiceField(choices=[("", "—"), *((str(b), str(b)) for b in bids)],
-                                               coerce=int, empty_value=None, required=False)
+                field = forms.TypedChoiceField(choices=bids, coerce=int, empty_value=None, required=False)
             else:
                 field, role = forms.IntegerField(required=False, widget=forms.NumberInput(attrs=number)), "typed"
         elif spec.kind == "cards":

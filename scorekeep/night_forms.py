@@ -40,8 +40,10 @@ from .forms import (
     OPTION_LABELS,
     PRESET_LABELS,
     HouseRule,
+    HouseRulesMixin,
     as_json,
     engine_message,
+    peek,
 )
 from .models import CardNight, NightRevision
 from .rules import GAMES, IllegalDeal
@@ -372,7 +374,7 @@ class SeatingMixin:
         return names if ok else None
 
 
-class SettingsFields(QuietForm):
+class SettingsFields(HouseRulesMixin, QuietForm):
     """Date, place, rule set and house rules, and what the game adds: the Skat series, the Kop
     round, the Schafkopf currency, and Bock where the rule set has it."""
 
@@ -449,30 +451,7 @@ class SettingsFields(QuietForm):
     # --- what the inputs describe so far ------------------------------------------------------
 
     def _peek(self, name: str) -> Any:
-        field = self.fields[name]
-        try:
-            return field.clean(field.widget.value_from_datadict(self.data, self.files, self.add_prefix(name)))
-        except ValidationError:
-            return None
-
-    def _rules_request(self, values: Mapping[str, Any]) -> dict[str, Any]:
-        """The contract's ``rules`` object: the preset and only the options that differ from it."""
-        rules: dict[str, Any] = {"preset": self.preset}
-        for rule in self.house_rules:
-            try:
-                value = rule.value(values)
-            except ValidationError:
-                continue
-            if as_json(value) != as_json(rule.preset_value):
-                rules[rule.key] = as_json(value)
-        return rules
-
-    def _peek_rules(self) -> Any:
-        values = {name: self._peek(name) for rule in self.house_rules for name in rule.names}
-        try:
-            return self.module.parse_rules(self._rules_request(values))
-        except IllegalDeal:
-            return self.module.parse_rules({"preset": self.preset})
+        return peek(self, name)
 
     @property
     def has_bock(self) -> bool:
