@@ -507,3 +507,29 @@ def test_a_save_without_connection_says_nothing_was_saved_and_keeps_the_entry(pa
     expect(page.locator("#table-region .saved")).to_have_text("Deal saved.")
     expect(page.locator("#connection")).to_be_hidden()
     assert Deal.objects.count() == 1
+
+
+def test_without_javascript_a_night_is_started_and_a_deal_saved_and_corrected(page_without_js: Page,
+                                                                               live_server: Any) -> None:
+    """htmx only enhances: with JavaScript off, plain forms start the night, save and correct a deal."""
+    page = page_without_js
+    page.goto(f"{live_server.url}/nights/new/")
+    for position, name in enumerate(PLAYERS[:3]):
+        page.get_by_label(f"Player {position + 1}", exact=True).fill(name)
+    page.get_by_label("Players at the table").select_option("3")
+    page.get_by_role("button", name="Update the form").click()
+    expect(page.get_by_label("Player 3", exact=True)).to_have_value("Clara")
+    page.get_by_role("button", name="Start the night").click()
+    expect(page).to_have_url(re.compile(r"/nights/\d+/tables/1/$"))
+    tap_choice(page, "declarer", "Bernd")
+    page.locator("#id_matadors").select_option("1")
+    page.locator("#id_card_points").fill("70")
+    page.get_by_role("button", name="Save deal").click()
+    expect(page.locator(".saved")).to_have_text("Deal saved.")
+    expect(page.locator("table.ledger tbody tr.deal-row")).to_have_count(1)
+    page.locator("table.ledger tbody tr.deal-row th.number a").click()
+    page.locator("#id_card_points").fill("58")
+    page.get_by_role("button", name="Save the correction").click()
+    expect(page.locator(".history-list")).to_contain_text("70 → 58")
+    deal = Deal.objects.get()
+    assert deal.facts["card_points"] == 58 and deal.verdict["won"] is False
