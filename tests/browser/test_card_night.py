@@ -100,7 +100,8 @@ PER_PLAYER_KEYS = ("points", "tricks")
 SELECT_KEYS = ("bid", "matadors")
 CHECK_KEYS = ("hand", "kontra", "re")
 # Typed last, card points at the very end: the preview then shows the whole deal.
-NUMBER_KEYS = ("declarer_tricks", "laufende", "doublings", "klopfer", "card_points")
+NUMBER_KEYS = ("laufende", "card_points")
+TAP_KEYS = ("declarer_tricks", "doublings", "klopfer")  # small counts are tap buttons
 
 
 # --- the engine's side: what the ledger must show ------------------------------------------------
@@ -319,6 +320,11 @@ def fill_deal(page: Page, facts: Facts) -> None:
     for key in PER_PLAYER_KEYS:
         for name, value in facts.get(key, {}).items():
             page.locator(f"#id_{key}-{PLAYERS.index(name)}").fill(str(value))
+    for key in TAP_KEYS:
+        if key in facts:
+            show_rare(page, f"#q-{key}")
+            tap_choice(page, key, str(facts[key]))
+            expect(page.locator(f"#q-{key} input[value='{facts[key]}']")).to_be_checked()
     for key in NUMBER_KEYS:
         if key in facts:
             field = page.locator(f"#id_{key}")
