@@ -78,14 +78,6 @@ def seating_of(night: CardNight, players: int, dealer: int) -> tuple[list[int], 
     return seats, Table(len(seats), ledger.engine_dealer(seats, dealer))
 
 
-def sits_out(night: CardNight, seats: Sequence[int], table: Table, players: int) -> list[int]:
-    """Table positions with no cards this deal: beyond the seats, and the dealer of a 4-seat Skat table."""
-    out = [p for p in range(players) if p not in seats]
-    if night.game == "skat" and table.players == 4:
-        out.append(seats[table.dealer])
-    return sorted(out)
-
-
 @dataclass(frozen=True, slots=True)
 class Bound:
     """A question bound to what was entered, with its messages (`quiet`: they only ask for what is empty)."""
@@ -132,7 +124,7 @@ class DealForm(forms.Form):
         chosen = self._peek("dealer") if self.is_bound else None
         self.dealer = chosen if chosen is not None else dealer
         self.seats, self.table = seating_of(night, players, self.dealer)
-        self.out = sits_out(night, self.seats, self.table, players)
+        self.out = ledger.sits_out(night.game, self.seats, self.dealer, players)
         self.playing = [p for p in self.seats if p not in self.out]
 
         self.contracts = [str(c) for c in self.module.contracts(self.rules)]

@@ -147,15 +147,46 @@ class LedgerError(Exception):
         self.deal = deal  # the refused deal, so a page can name the players in its seats
 
 
+class BockQueue:
+    """The Bock deals still to come at a table, deal by deal (RULES.md: the table decides when).
+
+    A deal is a Bock deal while Bock deals are pending; the events it sets off queue one more round
+    each, after those already pending (rounds do not overlap). A deal's own Bock status never
+    depends on what it starts; every deal counts, passed deals included.
+    """
+
+    def __init__(self, night: CardNight, players: int) -> None:
+        self.events = [event for _key, event in bock_events(night)]
+        self.length = bock_length(night, players)
+        self.pending = 0
+
+    def next(self) -> bool:
+        """Whether the next deal is a Bock deal; it uses one up."""
+        bock = self.pending > 0
+        self.pending -= bock
+        return bock
+
+    def after(self, facts: dict[str, Any], verdict: dict[str, Any]) -> None:
+        """Queue the rounds a deal's events start."""
+        self.pending += self.length * sum(event.happened(facts, verdict) for event in self.events)
+
+
 def next_is_bock(night: CardNight, players: int, deals: Sequence[Deal]) -> bool:
     """Whether the deal after `deals` (the table's live deals in order, as stored) is a Bock deal."""
-    chosen = [event for _key, event in bock_events(night)]
-    length = bock_length(night, players)
-    pending = 0
+    queue = BockQueue(night, players)
     for deal in deals:
-        pending -= pending > 0
-        pending += length * sum(event.happened(deal.facts, deal.verdict) for event in chosen)
-    return pending > 0
+        queue.next()
+        queue.after(deal.facts, deal.verdict)
+    return queue.pending > 0
+
+
+def sits_out(game: str, seating: Sequence[int], dealer: int, players: int) -> list[int]:
+    """Table positions with no cards in a deal: those beyond the engine's seats, and the dealer of a
+    4-seat Skat table (the engine's seat 3, scored only with Seeger-Fabian points)."""
+    out = set(range(players)) - set(seating)
+    if game == "skat" and len(seating) == 4:
+        out.add(dealer)
+    return sorted(out)
 
 
 def judge_deal(night: CardNight, seats: Sequence[int], dealer: int, facts: dict[str, Any], bock: bool) -> Verdict:
@@ -175,13 +206,10 @@ def recompute(table: CardTable) -> None:
     night = table.night
     players = table.places.count()
     deals = list(table.deals.filter(deleted=False).order_by("sequence"))
-    chosen = [event for _key, event in bock_events(night)]
-    length = bock_length(night, players)
-    pending = 0
+    queue = BockQueue(night, players)
     changed = []
     for number, deal in enumerate(deals, start=1):
-        bock = pending > 0
-        pending -= bock
+        bock = queue.next()
         try:
             verdict = judge_deal(night, deal.seating, deal.dealer, deal.facts, bock).to_json()
         except IllegalDeal as err:
@@ -189,7 +217,7 @@ def recompute(table: CardTable) -> None:
         if verdict != deal.verdict or bock != deal.bock:
             deal.verdict, deal.bock = verdict, bock
             changed.append(deal)
-        pending += length * sum(event.happened(deal.facts, verdict) for event in chosen)
+        queue.after(deal.facts, verdict)
     if changed:
         Deal.objects.bulk_update(changed, ["verdict", "bock"])
 
@@ -199,7 +227,8 @@ def recompute(table: CardTable) -> None:
 @dataclass(slots=True)
 class Row:
     """One deal in the ledger: its number, who dealt, the verdict, each player's entry (None: sat
-    out) and the running totals after it, indexed by table position."""
+    out, the dealer at a 4-seat Skat table too) and the running totals after it, indexed by table
+    position. `placing_complete`: the placing closes a full round (not a round still under way)."""
 
     number: int
     deal: Deal
@@ -211,6 +240,7 @@ class Row:
     seeger_fabian_totals: list[int]
     bock_started: list[str] = field(default_factory=list)  # keys of BOCK_EVENTS this deal set off
     placing: list[Fraction] | None = None  # Kop: after the last deal of a round
+    placing_complete: bool = False
 
     @property
     def verdict(self) -> dict[str, Any]:
@@ -294,8 +324,10 @@ def build(table: CardTable, deals: Sequence[Deal] | None = None, names: Sequence
         verdict = deal.verdict
         entries: list[int | None] = [None] * n
         sf: list[int | None] = [None] * n
+        out = sits_out(night.game, deal.seating, deal.dealer, n)
         for seat, position in enumerate(deal.seating):
-            entries[position] = verdict["scores"][seat]
+            if position not in out:  # the sitting dealer's list cell stays blank (his score is always 0)
+                entries[position] = verdict["scores"][seat]
             totals[position] += verdict["scores"][seat]
             if "seeger_fabian" in verdict:
                 sf[position] = verdict["seeger_fabian"][seat]
@@ -309,7 +341,8 @@ def build(table: CardTable, deals: Sequence[Deal] | None = None, names: Sequence
         if placing_totals is not None and round_points and last_of_round:
             in_round = [totals[p] - round_start[p] for p in range(n)]
             row.placing = placing(in_round, round_points)
-            if round_length and number % round_length == 0:
+            row.placing_complete = bool(round_length) and number % round_length == 0
+            if row.placing_complete:
                 placing_totals = [a + b for a, b in zip(placing_totals, row.placing, strict=True)]
                 round_start = list(totals)
         rows.append(row)

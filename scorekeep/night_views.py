@@ -253,10 +253,7 @@ def _table_json(night: CardNight, view: TableView) -> dict[str, Any]:
     deals = []
     for row in book.rows:
         deal = row.deal
-        playing = set(deal.seating)
-        out = [names[p] for p in range(len(names)) if p not in playing]
-        if night.game == "skat" and len(deal.seating) == 4:  # the engine's 4th Skat seat is the sitting dealer
-            out.insert(0, names[deal.dealer])
+        out = [names[p] for p in ledger.sits_out(night.game, deal.seating, deal.dealer, len(names))]
         deals.append({
             "number": row.number,
             "sequence": deal.sequence,

@@ -21,9 +21,9 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 
 from . import ledger, nights
-from .entry import ChangeNote, DealForm, deal_history, facts_in_words, initial_from, sits_out
+from .entry import ChangeNote, DealForm, deal_history, facts_in_words, initial_from
 from .models import CardNight, CardTable, Deal
-from .rules import IllegalDeal, Table
+from .rules import IllegalDeal
 
 # Which partial answers an htmx request, by the id of the element it swaps (HX-Target): the dealer
 # or the contract re-render the whole entry, any other edit only the preview (with the messages
@@ -177,8 +177,7 @@ def _deal_context(request: HttpRequest, loaded: Loaded, deal: Deal, form: DealFo
 
 def _entries(loaded: Loaded, deal: Deal) -> list[tuple[str, int | None]]:
     """Each player's entry for the deal; None for who sat it out (the dealer at a 4-seat Skat table too)."""
-    table = Table(len(deal.seating), ledger.engine_dealer(deal.seating, deal.dealer))
-    out = sits_out(loaded.night, deal.seating, table, len(loaded.names))
+    out = ledger.sits_out(loaded.night.game, deal.seating, deal.dealer, len(loaded.names))
     return [(name, None if p in out else deal.verdict["scores"][deal.seating.index(p)])
             for p, name in enumerate(loaded.names)]
 

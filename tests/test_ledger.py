@@ -119,7 +119,7 @@ def test_at_a_4_seat_skat_table_the_sitting_dealer_gets_seeger_fabian_30_on_a_lo
     deal = nights.enter_deal(table, grand(0, 50))  # dealt by Bernd: Clara declares in seat 0 and loses
     assert deal.seating == [2, 3, 0, 1] and deal.dealer == 1
     row = ledger.build(table).rows[0]
-    assert row.entries == [0, 0, -96, 0]
+    assert row.entries == [0, None, -96, 0]  # Bernd deals and sits out: his list cell stays blank
     assert row.seeger_fabian == [30, 30, -50, 30]
     assert row.declarers == [2]
 

@@ -72,8 +72,10 @@ def test_each_deal(client: Client, skat_night: CardNight) -> None:
         assert row["seats"] == [names[p] for p in deal.seating]
         # Four at a Skat table: the dealer sits the deal out (the engine's 4th seat).
         assert row["sitting_out"] == [names[deal.dealer]] and row["seats"][3] == row["dealer"]
+        assert row["entries"][row["dealer"]] is None
         assert row["facts"] == deal.facts and row["verdict"] == deal.verdict and row["bock"] is False
-        assert row["entries"] == {names[p]: deal.verdict["scores"][seat] for seat, p in enumerate(deal.seating)}
+        assert row["entries"] == {names[p]: None if p == deal.dealer else deal.verdict["scores"][seat]
+                                  for seat, p in enumerate(deal.seating)}
         assert row["entered_by"] == PLAYERS[number - 1]
         assert row["entered_at"] == deal.entered_at.isoformat()
 

@@ -219,13 +219,11 @@ def sheet(ledger: Ledger, night: CardNight) -> Sheet:
     entry = (lambda n: signed_money(n, currency)) if game == "schafkopf" else signed
     total = (lambda n: money(n, currency)) if game == "schafkopf" else signed
     bock_labels = BOCK_EVENTS.get(game, {})
-    # At a 4-seat Skat table the dealer sits his deal out: his cell stays blank.
-    dealer_sits_out = game == "skat" and table.seats == 4
     rows = []
     for row in ledger.rows:
         cells = []
         for position, value in enumerate(row.entries):
-            if value is None or (dealer_sits_out and position == row.dealer):
+            if value is None:  # sat the deal out (ledger.sits_out): the cell stays blank
                 cells.append(Cell(played=False))
             else:
                 cells.append(Cell(entry(value), total(row.totals[position]), negative=row.totals[position] < 0))
@@ -236,9 +234,9 @@ def sheet(ledger: Ledger, night: CardNight) -> Sheet:
         if game == "schafkopf":
             sheet_row.row_sum = signed_money(sum(v for v in row.entries if v is not None), currency)
         if row.placing is not None:
-            complete = bool(night.round_length) and row.number % night.round_length == 0
             sheet_row.placing = [placing(p) for p in row.placing]
-            sheet_row.placing_label = gettext("Round placing") if complete else gettext("Round placing so far")
+            sheet_row.placing_label = (gettext("Round placing") if row.placing_complete
+                                       else gettext("Round placing so far"))
         rows.append(sheet_row)
     footer: list[tuple[str, list[str], str | None]] = [
         (gettext("List points") if game == "skat" else gettext("Total"), [total(t) for t in ledger.totals],
