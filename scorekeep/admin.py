@@ -1,12 +1,36 @@
 """Django admin for the site owner: look into players, nights, tables, deals and their history.
 
-Deals and revisions are read-only here: a change made behind the ledger's back would skip the
-recomputation and the history (`scorekeep.nights` does both), so corrections go through the pages.
+Only what no verdict depends on can be changed here: a night's place, date and currency, a
+player's name. The rule set, Bock, seating and deals are read-only — a change behind the ledger's
+back would skip the recomputation and the history (`scorekeep.nights` does both), so those changes
+go through the card-night pages.
 """
 
 from django.contrib import admin
+from django.http import HttpRequest
 
 from .models import CardNight, CardTable, Deal, DealRevision, NightRevision, Player, TablePlayer
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
 
 
 @admin.register(Player)
@@ -15,21 +39,19 @@ class PlayerAdmin(admin.ModelAdmin):
     list_display = ["name", "created"]
 
 
-class TablePlayerInline(admin.TabularInline):
+class TablePlayerInline(ReadOnlyInline):
     model = TablePlayer
-    extra = 0
-    autocomplete_fields = ["player"]
 
 
 @admin.register(CardTable)
-class CardTableAdmin(admin.ModelAdmin):
+class CardTableAdmin(ReadOnlyAdmin):
     list_display = ["night", "number", "seats"]
+    list_select_related = ["night"]
     inlines = [TablePlayerInline]
 
 
-class CardTableInline(admin.TabularInline):
+class CardTableInline(ReadOnlyInline):
     model = CardTable
-    extra = 0
     show_change_link = True
 
 
@@ -38,29 +60,28 @@ class CardNightAdmin(admin.ModelAdmin):
     list_display = ["date", "place", "game", "preset", "finished"]
     list_filter = ["game", "finished"]
     search_fields = ["place"]
-    readonly_fields = ["version", "created"]
+    readonly_fields = ["game", "preset", "house_rules", "series_length", "round_length", "bock_events", "bock_length",
+                       "finished", "version", "created"]
     inlines = [CardTableInline]
 
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None) -> bool:  # type: ignore[no-untyped-def]
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:  # type: ignore[no-untyped-def]
-        return False
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # a night is started on /nights/new/, where its first table is seated
 
 
 @admin.register(Deal)
 class DealAdmin(ReadOnlyAdmin):
     list_display = ["table", "sequence", "dealer", "bock", "deleted", "entered_by", "entered_at"]
     list_filter = ["deleted", "bock"]
+    list_select_related = ["table__night"]
 
 
 @admin.register(DealRevision)
 class DealRevisionAdmin(ReadOnlyAdmin):
     list_display = ["deal", "kind", "by", "at", "reason"]
+    list_select_related = ["deal__table__night"]
 
 
 @admin.register(NightRevision)
 class NightRevisionAdmin(ReadOnlyAdmin):
     list_display = ["night", "by", "at", "reason"]
+    list_select_related = ["night"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -26,6 +27,9 @@ class Player(models.Model):
     """A person who plays; kept across card nights so statistics can follow them."""
 
     name = models.CharField(_("name"), max_length=40, unique=True)
+    # The name case-folded, so "Jürgen" and "jürgen" are one player on every database (SQLite's
+    # case-insensitive matching knows only ASCII).
+    key = models.CharField(max_length=40, unique=True, editable=False)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -33,6 +37,18 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @staticmethod
+    def key_of(name: str) -> str:
+        return " ".join(name.split()).casefold()
+
+    def clean(self) -> None:
+        if Player.objects.filter(key=self.key_of(self.name)).exclude(pk=self.pk).exists():
+            raise ValidationError({"name": _("There is already a player of that name.")})
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.key = self.key_of(self.name)
+        super().save(*args, **kwargs)
 
 
 class CardNight(models.Model):

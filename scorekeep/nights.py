@@ -18,6 +18,8 @@ from . import ledger
 from .models import CardNight, CardTable, Deal, DealRevision, NightRevision, Player, TablePlayer
 from .rules import GAMES, IllegalDeal
 
+# The settings a deal's verdict depends on; the others (place, date, series …) never change one.
+SCORING = ("preset", "house_rules", "bock_events", "bock_length")
 SETTINGS = ("date", "place", "preset", "house_rules", "series_length", "round_length", "currency",
             "bock_events", "bock_length", "finished")
 
@@ -25,7 +27,7 @@ SETTINGS = ("date", "place", "preset", "house_rules", "series_length", "round_le
 def player_named(name: str) -> Player:
     """The player of that name (matched without regard to case), created when new."""
     name = " ".join(name.split())
-    player = Player.objects.filter(name__iexact=name).first()
+    player = Player.objects.filter(key=Player.key_of(name)).first()
     return player or Player.objects.create(name=name)
 
 
@@ -43,8 +45,12 @@ def start_night(*, game: str, preset: str, players: Sequence[str], first_dealer:
     return night
 
 
+@transaction.atomic
 def seat_table(night: CardNight, players: Sequence[str], first_dealer: int = 0) -> CardTable:
-    """Another table of the night, its players in clockwise order, `first_dealer` a position among them."""
+    """Another table of the night, its players in clockwise order, `first_dealer` a position among them.
+
+    The night's row is locked while the table is numbered, so two tables added at once get two numbers.
+    """
     allowed = ledger.PLAYERS[night.game]
     if len(players) not in allowed:
         raise IllegalDeal("players", "{game} is played by {lo} to {hi} players at a table, not {got}",
@@ -53,6 +59,7 @@ def seat_table(night: CardNight, players: Sequence[str], first_dealer: int = 0) 
     if "" in names or len(set(names)) != len(names):
         raise IllegalDeal("players", "every player needs a name, and no name twice at one table")
     _check_dealer(first_dealer, len(players))
+    night = CardNight.objects.select_for_update().get(pk=night.pk)
     number = (night.tables.aggregate(n=Max("number"))["n"] or 0) + 1
     table = CardTable.objects.create(night=night, number=number, seats=ledger.engine_seats(night.game, len(players)),
                                      first_dealer=first_dealer)
@@ -95,6 +102,9 @@ def enter_deal(table: CardTable, facts: dict[str, Any], *, dealer: int | None = 
     The table row is locked for the moment of numbering, so two scorers saving at once get two
     consecutive deals, never two with one number.
     """
+    # select_related also locks the night's row (PostgreSQL locks every joined row): writes to one table
+    # happen one after the other, and never beside a change of the night's rules. On SQLite the whole
+    # database is locked from BEGIN (settings: transaction_mode IMMEDIATE).
     table = CardTable.objects.select_for_update().select_related("night").get(pk=table.pk)
     players = table.places.count()
     if dealer is None:
@@ -136,28 +146,27 @@ def correct_deal(deal: Deal, facts: dict[str, Any], *, dealer: int | None = None
     return deal
 
 
-@transaction.atomic
 def delete_deal(deal: Deal, *, by: str = "", reason: str = "") -> None:
     """Take a deal off the list (it stays in the history and can be restored)."""
-    deal = Deal.objects.select_for_update().select_related("table__night").get(pk=deal.pk)
-    if deal.deleted:
-        return
-    deal.deleted = True
-    deal.save(update_fields=["deleted"])
-    DealRevision.objects.create(deal=deal, kind=DealRevision.Kind.DELETED, old=_snapshot(deal), by=by, reason=reason)
-    ledger.recompute(deal.table)
-    _touch(deal.table.night)
+    _set_deleted(deal, True, by, reason)
+
+
+def restore_deal(deal: Deal, *, by: str = "", reason: str = "") -> None:
+    """Put a deleted deal back in its place on the list."""
+    _set_deleted(deal, False, by, reason)
 
 
 @transaction.atomic
-def restore_deal(deal: Deal, *, by: str = "", reason: str = "") -> None:
-    """Put a deleted deal back in its place on the list."""
+def _set_deleted(deal: Deal, deleted: bool, by: str, reason: str) -> None:
+    # select_related also locks the table and night rows (PostgreSQL locks every joined row): writes to
+    # one table happen one after the other, and never beside a change of the night's rules.
     deal = Deal.objects.select_for_update().select_related("table__night").get(pk=deal.pk)
-    if not deal.deleted:
+    if deal.deleted == deleted:
         return
-    deal.deleted = False
+    deal.deleted = deleted
     deal.save(update_fields=["deleted"])
-    DealRevision.objects.create(deal=deal, kind=DealRevision.Kind.RESTORED, new=_snapshot(deal), by=by, reason=reason)
+    kind, state = (DealRevision.Kind.DELETED, "old") if deleted else (DealRevision.Kind.RESTORED, "new")
+    DealRevision.objects.create(deal=deal, kind=kind, by=by, reason=reason, **{state: _snapshot(deal)})
     ledger.recompute(deal.table)
     _touch(deal.table.night)
 
@@ -169,7 +178,8 @@ def settings_of(night: CardNight) -> dict[str, Any]:
 
 @transaction.atomic
 def change_settings(night: CardNight, *, by: str = "", reason: str = "", **changes: Any) -> CardNight:
-    """Change the night's rule set, house rules, Bock or series settings; every verdict is recomputed.
+    """Change the night's rule set, house rules, Bock or series settings; when a setting that scores
+    deals changed (`SCORING`), every verdict is recomputed.
 
     Raises `IllegalDeal` for a rule set the engine refuses, and `ledger.LedgerError` (nothing
     changed either way) when a deal already played is not allowed under the new rules — which deal,
@@ -186,8 +196,9 @@ def change_settings(night: CardNight, *, by: str = "", reason: str = "", **chang
     new = settings_of(night)
     if new != old:
         NightRevision.objects.create(night=night, old=old, new=new, by=by, reason=reason)
-        for table in night.tables.all():
-            ledger.recompute(table)
+        if any(old[key] != new[key] for key in SCORING):
+            for table in night.tables.all():
+                ledger.recompute(table)
         _touch(night)
     night.refresh_from_db()
     return night

@@ -81,6 +81,11 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # SQLite has no row locks (select_for_update does nothing): a write transaction takes the write lock
+    # when it begins (BEGIN IMMEDIATE), so two phones saving at the same instant wait for each other
+    # instead of one failing with "database is locked" halfway through; and it waits up to 20 s.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({"transaction_mode": "IMMEDIATE", "timeout": 20})
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -3,6 +3,7 @@ from the deal list, deleting and restoring deals, and changing the night's setti
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -418,3 +419,50 @@ def test_changing_settings_keeps_the_revisions_of_deals() -> None:
     nights.change_settings(night, series_length=36)
     assert DealRevision.objects.filter(deal=deal).count() == 1
     assert ledger.build(table_of(CardNight.objects.get(pk=night.pk))).series_length == 36
+
+
+# Run in its own process against a SQLite file, as the app runs: the test database is SQLite in
+# memory with a shared cache, whose table locks do not wait (a file database's locks do).
+CONCURRENT_SAVES = """
+import os, sys, threading
+import django
+django.setup()
+from django.core.management import call_command
+from django.db import connection
+call_command("migrate", verbosity=0)
+from scorekeep import nights
+night = nights.start_night(game="skat", preset="isko", players=["Anna", "Bernd", "Clara"])
+table = night.tables.get()
+start = threading.Barrier(8)
+results = []
+def save(declarer):
+    try:
+        start.wait()
+        deal = nights.enter_deal(table, {"contract": "grand", "declarer": declarer % 3, "bid": 18,
+                                         "matadors": 1, "card_points": 70})
+        results.append(deal.sequence)
+    except Exception as err:
+        results.append(repr(err))
+    finally:
+        connection.close()
+threads = [threading.Thread(target=save, args=(n,)) for n in range(8)]
+for thread in threads: thread.start()
+for thread in threads: thread.join()
+print(sorted(results, key=str))
+print(list(table.deals.order_by("sequence").values_list("sequence", flat=True)))
+"""
+
+
+def test_scorers_saving_at_the_same_moment_get_consecutive_deals_and_none_fails(tmp_path: Any) -> None:
+    """Eight phones tap Save at once on the SQLite default: every deal is stored, numbered 1 … 8, none
+    fails with "database is locked" (settings: BEGIN IMMEDIATE and a busy timeout)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'night.sqlite3'}",
+           "DJANGO_SETTINGS_MODULE": "scorekeep.settings"}
+    done = subprocess.run([sys.executable, "-c", CONCURRENT_SAVES], env=env, capture_output=True, text=True,
+                          timeout=120, check=False, cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [str(list(range(1, 9))), str(list(range(1, 9)))]
