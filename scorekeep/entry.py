@@ -15,18 +15,20 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from . import ledger
 from .forms import CONTRACT_LABELS, DEAL_SPECS, GAME_SPECS, Spec, bid_choices, carries, matador_choices, peek
-from .models import CardNight
+from .models import CardNight, CardTable, Deal
 from .rules import GAMES, IllegalDeal, Table, Verdict, kop
 from .rules import cards as skat_cards
 
@@ -597,15 +599,20 @@ def changes(game: str, old: Mapping[str, Any], new: Mapping[str, Any], names: Se
     return out
 
 
-def deal_history(game: str, number: int | None, revisions: Sequence[Any], names: Sequence[str]) -> list[str]:
-    """The deal's history in plain words, oldest first: "deal 17 changed by Anna at 21:14: …"."""
+def deal_history(game: str, number: int | None, revisions: Sequence[Any], names: Sequence[str],
+                 night_date: date | None = None) -> list[str]:
+    """The deal's history in plain words, oldest first: "deal 17 changed by Anna at 21:14: …"; a change
+    made on another day than the night's (a correction the morning after) says the day too: "at 22 Nov, 21:14"."""
     what = gettext("deal %(number)s") % {"number": number} if number else gettext("this deal")
     verbs = {"created": gettext("entered"), "changed": gettext("changed"), "deleted": gettext("deleted"),
              "restored": gettext("restored")}
     lines = []
     for revision in revisions:
-        params = {"deal": what, "verb": verbs.get(revision.kind, revision.kind), "by": revision.by,
-                  "at": timezone.localtime(revision.at).strftime("%H:%M")}
+        at = timezone.localtime(revision.at)
+        when = date_format(at, "H:i")
+        if at.date() != night_date:
+            when = gettext("%(day)s, %(time)s") % {"day": date_format(at, "j M"), "time": when}
+        params = {"deal": what, "verb": verbs.get(revision.kind, revision.kind), "by": revision.by, "at": when}
         line = (gettext("%(deal)s %(verb)s by %(by)s at %(at)s") if revision.by
                 else gettext("%(deal)s %(verb)s at %(at)s")) % params
         if revision.kind == "changed" and revision.old and revision.new:
@@ -614,3 +621,49 @@ def deal_history(game: str, number: int | None, revisions: Sequence[Any], names:
             line += " " + gettext("(reason: %(reason)s)") % {"reason": revision.reason}
         lines.append(line[0].upper() + line[1:])
     return lines
+
+
+def bock_in_words(night: CardNight, deal: Deal) -> str:
+    """What the Bock round did to a stored deal, true for every contract: a Bock deal is used up by
+    whatever is played in it, but only the contracts that take Bock count double (a passed deal
+    stays 0, a Schafkopf Sie keeps its fixed value). The engine says which: the deal judged again
+    without Bock scores the same when Bock did not double it."""
+    if not deal.bock:
+        return gettext("no")
+    try:
+        plain = ledger.judge_deal(night, deal.seating, deal.dealer, deal.facts, False)
+    except IllegalDeal:  # a stored deal the rules no longer allow: say only what is known
+        return gettext("a Bock deal")
+    if list(plain.scores) != list(deal.verdict.get("scores", [])):
+        return gettext("a Bock deal (the value counts double)")
+    return gettext("a Bock round was running; this contract is not doubled")
+
+
+# --- refusals --------------------------------------------------------------------------------------
+
+# SQLite answers "database is locked" when two phones save at the same instant: the write rolled back.
+BUSY = _("The database was busy; nothing was saved — tap Save again.")
+
+
+def refusal(err: ledger.LedgerError) -> str:
+    """Why a change was refused because a deal would no longer be allowed: the deal by its number
+    (and its table, where the night has more than one) and the engine's sentence, with the seats it
+    names written as the players who sat there in that deal."""
+    deal = err.deal
+    names: list[str] = []
+    seating: list[int] = []
+    table: CardTable | None = None
+    if deal is not None:
+        table = deal.table
+        names = [place.player.name for place in table.places.select_related("player")]
+        seating = list(deal.seating)
+
+    def name(seat: int) -> str:
+        ok = 0 <= seat < len(seating) and seating[seat] < len(names)
+        return names[seating[seat]] if ok else gettext("Seat %(n)s") % {"n": seat}
+
+    params = {"number": err.number, "message": err.error.render(name, gettext(err.error.text), gettext)}
+    if table is not None and CardTable.objects.filter(night_id=table.night_id).count() > 1:
+        return gettext("Deal %(number)s at table %(table)s would no longer be allowed, so nothing was changed: "
+                       "%(message)s") % {**params, "table": table.number}
+    return gettext("Deal %(number)s would no longer be allowed, so nothing was changed: %(message)s") % params

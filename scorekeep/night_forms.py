@@ -587,9 +587,6 @@ class SettingsForm(SettingsFields):
             data.update(rule.data(values.get(key)))
         return data
 
-    def changes(self) -> dict[str, Any]:
-        return self.settings()
-
 
 class SeatingForm(SeatingMixin, QuietForm):
     """Seat another table of the night: its players in clockwise order and who deals first."""

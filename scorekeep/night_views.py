@@ -6,7 +6,8 @@ queries does not grow with the deals), bind a form from `night_forms`, call `sco
 write (each change a transaction with its history), and render. The ledgers are derived by
 `scorekeep.ledger.build` from the stored verdicts. htmx requests that refresh the game-dependent
 parts of a form get the named partial of the page (by the HX-Target header); everything works as
-plain POST + redirect without JavaScript.
+plain POST + redirect without JavaScript. A write the database could not take (SQLite busy) answers
+with the page as it was sent and a message, never a server error.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.contrib import messages
+from django.db import OperationalError
 from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
@@ -25,6 +27,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from . import ledger, nights
+from .entry import BUSY, refusal
 from .forms import GAME_LABELS
 from .models import CardNight, CardTable, Deal, Player, TablePlayer
 from .night_forms import (
@@ -41,7 +44,7 @@ from .night_forms import (
     preset_label,
     rules_in_words,
 )
-from .rules import GAMES, IllegalDeal
+from .rules import GAMES
 from .rules.verdict import options_json
 
 SCORER = "scorer"  # the session key for "Your name", shared with the table pages
@@ -146,15 +149,22 @@ def night_new(request: HttpRequest) -> HttpResponse:
     else:
         form = NightForm(request.POST, url=url, quiet="refresh" in request.POST)
         if not form.quiet and form.is_valid():
-            night = nights.start_night(**form.start())
-            return HttpResponseSeeOther(reverse("table", args=[night.id, 1]))
+            try:
+                night = nights.start_night(**form.start())
+            except OperationalError:
+                form.add_error(None, BUSY)
+            else:
+                return HttpResponseSeeOther(reverse("table", args=[night.id, 1]))
     return _render(request, "night_new.html", {"form": form, "known_players": _known_players()})
 
 
 # --- a night's page, another table --------------------------------------------------------------
 
 def night_page(request: HttpRequest, night_id: int) -> HttpResponse:
-    night = _night(night_id)
+    return _night_page(request, _night(night_id))
+
+
+def _night_page(request: HttpRequest, night: CardNight) -> HttpResponse:
     form = SeatingForm(QueryDict(), night=night, url=reverse("table-new", args=[night.id]), quiet=True)
     return render(request, "night.html", {**_night_context(night), "seating_form": form,
                                           "known_players": _known_players()})
@@ -169,8 +179,12 @@ def table_new(request: HttpRequest, night_id: int) -> HttpResponse:
     else:
         form = SeatingForm(request.POST, night=night, url=url, quiet="refresh" in request.POST)
         if not form.quiet and form.is_valid():
-            table = nights.seat_table(night, form.players, form.cleaned_data["first_dealer"])
-            return HttpResponseSeeOther(reverse("table", args=[night.id, table.number]))
+            try:
+                table = nights.seat_table(night, form.players, form.cleaned_data["first_dealer"])
+            except OperationalError:
+                form.add_error(None, BUSY)
+            else:
+                return HttpResponseSeeOther(reverse("table", args=[night.id, table.number]))
     return _render(request, "night.html", {**_night_context(night), "seating_form": form, "adding_table": True,
                                            "known_players": _known_players()})
 
@@ -191,9 +205,11 @@ def night_settings(request: HttpRequest, night_id: int) -> HttpResponse:
             if by:
                 request.session[SCORER] = by
             try:
-                nights.change_settings(night, by=by, reason=form.cleaned_data["reason"].strip(), **form.changes())
+                nights.change_settings(night, by=by, reason=form.cleaned_data["reason"].strip(), **form.settings())
             except ledger.LedgerError as err:
-                form.add_error(None, _refused(night, form.changes(), err))
+                form.add_error(None, refusal(err))
+            except OperationalError:
+                form.add_error(None, BUSY)
             else:
                 messages.success(request, gettext("Settings saved; every deal was scored again under them."))
                 return HttpResponseSeeOther(reverse("night", args=[night.id]))
@@ -208,37 +224,15 @@ def night_finish(request: HttpRequest, night_id: int) -> HttpResponse:
     night = get_object_or_404(CardNight, pk=night_id)
     finished = request.POST.get("finished") == "1"
     by = " ".join(str(request.session.get(SCORER, "")).split())
-    nights.change_settings(night, by=by, finished=finished)
+    try:
+        nights.change_settings(night, by=by, finished=finished)
+    except OperationalError:
+        # The page again with the message, the button as it was: tapping it again is all there is to do.
+        messages.error(request, BUSY)
+        return _night_page(request, _night(night_id))
     messages.success(request, gettext("The card night is finished.") if finished
                      else gettext("The card night is open for deals again."))
     return HttpResponseSeeOther(reverse("night", args=[night.id]))
-
-
-def _refused(night: CardNight, changes: dict[str, Any], err: ledger.LedgerError) -> str:
-    """Why the new settings were refused: the deal's number (and its table, where there are more) and
-    the engine's message, with the seats it names written as the players who sat there."""
-    tables = list(night.tables.prefetch_related(Prefetch("places", queryset=TablePlayer.objects.select_related(
-        "player"))))
-    trial = CardNight(**{**{f.attname: getattr(night, f.attname) for f in CardNight._meta.concrete_fields},
-                         **changes})
-    names: list[str] = []
-    where = ""
-    # The error names only the deal's number: find the table whose deal of that number the new rules refuse.
-    for table in tables:
-        deal = table.deals.filter(deleted=False).order_by("sequence")[err.number - 1:err.number].first()
-        if deal is None:
-            continue
-        try:
-            ledger.judge_deal(trial, deal.seating, deal.dealer, deal.facts, deal.bock)
-        except IllegalDeal:
-            table_names = [place.player.name for place in table.places.all()]
-            names = [table_names[p] for p in deal.seating]
-            where = gettext(" at table %(n)s") % {"n": table.number} if len(tables) > 1 else ""
-            break
-    message = err.error.render(lambda seat: names[seat] if seat < len(names) else str(seat + 1),
-                               gettext(err.error.text), gettext)
-    return gettext("Deal %(number)s%(where)s is not allowed under these settings, so nothing was changed: "
-                   "%(message)s") % {"number": err.number, "where": where, "message": message}
 
 
 # --- the ledger as JSON ------------------------------------------------------------------------------

@@ -5,7 +5,11 @@ Views stay thin: load the table with its players and deals in a fixed number of 
 `DealForm` (which calls the engine), write through `scorekeep.nights` (each change one transaction
 with its history), render. htmx requests get the named partial of ``table.html`` that their
 HX-Target names; everything else the whole page, so every form works without JavaScript (POST,
-then a 303 redirect).
+then a 303 redirect). A preview (typing, htmx) builds no ledger: it answers every keystroke.
+
+Nothing typed is lost: a save that cannot be stored (the night finished or the series completed
+meanwhile, the deal deleted meanwhile, a busy database) answers with the message and the form as
+it was sent.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
+from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -21,7 +26,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 
 from . import ledger, nights
-from .entry import ChangeNote, DealForm, deal_history, facts_in_words, initial_from
+from .entry import BUSY, ChangeNote, DealForm, bock_in_words, deal_history, facts_in_words, initial_from, refusal
 from .models import CardNight, CardTable, Deal
 from .rules import IllegalDeal
 
@@ -29,6 +34,7 @@ from .rules import IllegalDeal
 # or the contract re-render the whole entry, any other edit only the preview (with the messages
 # beside the inputs out of band), a save the whole region of the page.
 PARTIAL_FOR_TARGET = {"entry": "entry", "preview": "preview_update", "table-region": "region"}
+PREVIEWS = ("entry", "preview")  # the targets a preview answers: only the entry form, no ledger
 
 SCORER = "scorer"  # the session key remembering "Your name"
 
@@ -63,19 +69,6 @@ def _load(night_id: int, table_number: int) -> Loaded:
     return Loaded(table.night, table, names, deals)
 
 
-def _refused(loaded: Loaded, err: ledger.LedgerError) -> str:
-    """Why a change was refused because a deal of the table would no longer be allowed: that deal's
-    number and the engine's sentence, the seats it names written as the players who sat there."""
-    seating = err.deal.seating if err.deal is not None else []
-
-    def name(seat: int) -> str:
-        return loaded.names[seating[seat]] if 0 <= seat < len(seating) else gettext("Seat %(n)s") % {"n": seat}
-
-    message = err.error.render(name, gettext(err.error.text), gettext)
-    return gettext("Deal %(number)s would no longer be allowed: %(message)s") % {"number": err.number,
-                                                                                 "message": message}
-
-
 def _deal(loaded: Loaded, sequence: int) -> Deal:
     return get_object_or_404(Deal, table=loaded.table, sequence=sequence)
 
@@ -98,13 +91,19 @@ def _render(request: HttpRequest, template: str, context: dict[str, Any], partia
     return response
 
 
-def _closed(loaded: Loaded, built: ledger.Ledger) -> str:
-    """Why no more deals can be entered at this table, or "" while they can."""
-    if loaded.night.finished:
+def _is_preview(request: HttpRequest) -> bool:
+    return bool(request.htmx and request.htmx.target in PREVIEWS and not request.htmx.history_restore_request)
+
+
+def _closed(loaded: Loaded) -> str:
+    """Why no more deals can be entered at this table, or "" while they can (from the loaded deals:
+    no ledger is needed to count them)."""
+    night = loaded.night
+    if night.finished:
         return gettext("This card night is finished; no more deals can be entered.")
-    if built.series_complete:
+    if night.series_length is not None and len(loaded.deals) >= night.series_length:
         return gettext("The series of %(n)s deals is complete; no more deals can be entered.") % {
-            "n": built.series_length}
+            "n": night.series_length}
     return ""
 
 
@@ -114,10 +113,10 @@ def _new_form(request: HttpRequest, loaded: Loaded, data: Any = None) -> DealFor
                     bock=ledger.next_is_bock(loaded.night, len(loaded.names), loaded.deals))
 
 
-def _table_context(loaded: Loaded, form: DealForm) -> dict[str, Any]:
-    built = loaded.ledger()
-    return {"night": loaded.night, "table": loaded.table, "ledger": built, "form": form,
-            "closed": _closed(loaded, built), "number": built.deals_played + 1, "names": loaded.names,
+def _table_context(loaded: Loaded, form: DealForm, preview: bool = False) -> dict[str, Any]:
+    """The table page's context; a preview's without the ledger, which only the whole region shows."""
+    return {"night": loaded.night, "table": loaded.table, "ledger": None if preview else loaded.ledger(),
+            "form": form, "closed": _closed(loaded), "number": len(loaded.deals) + 1, "names": loaded.names,
             "action": loaded.url("deal-new"), "table_url": loaded.url("table")}
 
 
@@ -134,14 +133,13 @@ def deal_new(request: HttpRequest, night_id: int, table_number: int) -> HttpResp
             return HttpResponseRedirect(loaded.url("table"), status=303)
         form = _new_form(request, loaded, request.GET)
         form.is_valid()
-        return _render(request, "table.html", _table_context(loaded, form))
+        return _render(request, "table.html", _table_context(loaded, form, preview=_is_preview(request)))
     if request.method != "POST":
         return HttpResponseNotAllowed(["GET", "POST"])
     form = _new_form(request, loaded, request.POST)
     context = _table_context(loaded, form)
     if context["closed"]:
-        form.is_valid()
-        form.add_error(None, context["closed"])
+        form.is_valid()  # the page says why; the form stays with everything typed (table.html#region)
     elif form.is_valid() and "preview" not in request.POST and form.facts is not None:
         by = form.cleaned_data.get("by", "").strip()
         try:
@@ -149,7 +147,9 @@ def deal_new(request: HttpRequest, night_id: int, table_number: int) -> HttpResp
         except IllegalDeal as err:  # the deal before it changed meanwhile (e.g. a Bock round)
             form.engine_error(err)
         except ledger.LedgerError as err:
-            form.add_error(None, _refused(loaded, err))
+            form.add_error(None, refusal(err))
+        except OperationalError:
+            form.add_error(None, BUSY)
         else:
             _remember(request, by)
             if not request.htmx:
@@ -166,11 +166,13 @@ def _deal_context(request: HttpRequest, loaded: Loaded, deal: Deal, form: DealFo
     numbers = {d.pk: number for number, d in enumerate(loaded.deals, start=1)}
     revisions = list(deal.revisions.all())
     return {"night": loaded.night, "table": loaded.table, "deal": deal, "number": numbers.get(deal.pk),
+            "bock": bock_in_words(loaded.night, deal),
             "form": form, "names": loaded.names, "action": loaded.url("deal", deal.sequence),
             "table_url": loaded.url("table"), "facts": facts_in_words(loaded.night.game, deal.facts, deal.seating,
                                                                        loaded.names),
             "explanation": _explanation(loaded, deal), "dealer_name": loaded.names[deal.dealer],
-            "history": deal_history(loaded.night.game, numbers.get(deal.pk), revisions, loaded.names),
+            "history": deal_history(loaded.night.game, numbers.get(deal.pk), revisions, loaded.names,
+                                    loaded.night.date),
             "scorer": _scorer(request),
             "entries": _entries(loaded, deal)}
 
@@ -198,15 +200,24 @@ def _edit_form(request: HttpRequest, loaded: Loaded, deal: Deal, data: Any = Non
                     initial=initial_from(deal.facts, deal.seating, loaded.night.game), scorer=_scorer(request))
 
 
+def _deleted_meanwhile(deal: Deal) -> str:
+    """Why a correction of a deleted deal is not saved, naming who deleted it."""
+    deletion = deal.revisions.filter(kind="deleted").order_by("-at", "-id").first()
+    if deletion is not None and deletion.by:
+        return gettext("This deal was deleted meanwhile by %(by)s; restore it to correct it.") % {"by": deletion.by}
+    return gettext("This deal was deleted meanwhile; restore it to correct it.")
+
+
 def deal_page(request: HttpRequest, night_id: int, table_number: int, sequence: int) -> HttpResponse:
     """GET: the deal, its verdict and history, and the correction form. POST: the correction."""
     loaded = _load(night_id, table_number)
     deal = _deal(loaded, sequence)
     if request.method == "POST":
-        if deal.deleted:
-            return HttpResponseRedirect(loaded.url("deal", sequence), status=303)
         form = _edit_form(request, loaded, deal, request.POST)
-        if form.is_valid() and "preview" not in request.POST and form.facts is not None:
+        if deal.deleted:  # deleted while this correction was typed: show why, keep what was typed
+            form.is_valid()
+            form.add_error(None, _deleted_meanwhile(deal))
+        elif form.is_valid() and "preview" not in request.POST and form.facts is not None:
             by = form.cleaned_data.get("by", "").strip()
             try:
                 nights.correct_deal(deal, form.facts, dealer=form.dealer, by=by,
@@ -214,7 +225,9 @@ def deal_page(request: HttpRequest, night_id: int, table_number: int, sequence: 
             except IllegalDeal as err:
                 form.engine_error(err)
             except ledger.LedgerError as err:  # a later deal no longer fits (say, a seat that now sits out)
-                form.add_error(None, _refused(loaded, err))
+                form.add_error(None, refusal(err))
+            except OperationalError:
+                form.add_error(None, BUSY)
             else:
                 _remember(request, by)
                 messages.success(request, gettext("Correction saved; every deal after it was scored again."))
@@ -224,11 +237,12 @@ def deal_page(request: HttpRequest, night_id: int, table_number: int, sequence: 
         form = _edit_form(request, loaded, deal, request.GET if live else None)
         if live:
             form.is_valid()
+        if _is_preview(request):  # typing: only the entry form is sent back, so only it is worked out
+            return _render(request, "deal.html", {"night": loaded.night, "table": loaded.table, "form": form})
     else:
         return HttpResponseNotAllowed(["GET", "POST"])
-    context = _deal_context(request, loaded, deal, None if deal.deleted else form)
-    if request.htmx and request.htmx.target in ("entry", "preview"):
-        return _render(request, "deal.html", context)
+    # A deleted deal offers no correction, unless one was just sent: that stays on the page.
+    context = _deal_context(request, loaded, deal, form if not deal.deleted or form.is_bound else None)
     response = render(request, "deal.html", context)
     patch_vary_headers(response, ("HX-Request", "HX-Target"))
     return response
@@ -240,23 +254,25 @@ def _change(request: HttpRequest, night_id: int, table_number: int, sequence: in
     loaded = _load(night_id, table_number)
     deal = _deal(loaded, sequence)
     note = ChangeNote(request.POST)
-    refusal = ""
+    refused = ""
     if note.is_valid():
         by = " ".join(note.cleaned_data["by"].split()) or _scorer(request)
         try:
             (nights.delete_deal if delete else nights.restore_deal)(deal, by=by, reason=note.cleaned_data["reason"])
         except ledger.LedgerError as err:
-            refusal = _refused(loaded, err)
+            refused = refusal(err)
+        except OperationalError:
+            refused = str(BUSY)
         else:
             _remember(request, by)
             messages.success(request, gettext("Deal deleted; every deal after it was scored again.") if delete
                              else gettext("Deal restored; every deal after it was scored again."))
             return HttpResponseRedirect(loaded.url("deal", sequence), status=303)
     else:  # a NUL character or an over-long text: say which and what is allowed
-        refusal = "; ".join(f"{ChangeNote.base_fields[name].label}: {' '.join(errors)}"
+        refused = "; ".join(f"{ChangeNote.base_fields[name].label}: {' '.join(errors)}"
                             for name, errors in note.errors.items())
     context = _deal_context(request, loaded, deal, None if deal.deleted else _edit_form(request, loaded, deal))
-    context["change_error"] = refusal
+    context["change_error"] = refused
     context["change_reason"] = request.POST.get("reason", "")  # a refused delete keeps the reason typed
     return render(request, "deal.html", context)
 

@@ -1,14 +1,19 @@
 """The deal entry form: the fields each contract asks, seats as players, facts in engine seats,
 captured-card counting, messages at the field, and a deal's facts and history in words."""
 
+from datetime import date, datetime
+from types import SimpleNamespace
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.http import QueryDict
 
-from scorekeep import nights
-from scorekeep.entry import DealForm, changes, facts_in_words, initial_from, pack
+from scorekeep import ledger, nights
+from scorekeep.entry import DealForm, changes, deal_history, facts_in_words, initial_from, pack, refusal
 from scorekeep.models import CardNight
+from scorekeep.rules import IllegalDeal
+from scorekeep.rules.explain import Seat
 
 FOUR = ["Anna", "Bernd", "Clara", "Dieter"]
 
@@ -201,3 +206,39 @@ def test_a_kop_old_side_with_the_wrong_number_of_players_says_how_many(kop: Card
     assert f.errors["old"] == ["tick only the lone player"]
     f = form(kop, {"contract": "normal", "old": ["1"], "card_points": "60"})
     assert f.errors["old"] == ["tick the two players of the old side"]
+
+
+def test_the_history_says_the_day_only_for_a_change_made_on_another_day() -> None:
+    berlin = ZoneInfo("Europe/Berlin")
+    revisions = [SimpleNamespace(kind="created", by="Anna", at=datetime(2026, 11, 21, 21, 14, tzinfo=berlin),
+                                 reason="", old=None, new=None),
+                 SimpleNamespace(kind="deleted", by="", at=datetime(2026, 11, 22, 9, 5, tzinfo=berlin),
+                                 reason="double entry", old=None, new=None)]
+    assert deal_history("skat", 3, revisions, FOUR, date(2026, 11, 21)) == [
+        "Deal 3 entered by Anna at 21:14", "Deal 3 deleted at 22 Nov, 09:05 (reason: double entry)"]
+
+
+def refused_at_second_table(night: CardNight) -> ledger.LedgerError:
+    """A refusal of the first deal at a second table, naming engine seat 1: Fritz there (Bernd at table 1)."""
+    table = nights.seat_table(night, ["Eva", "Fritz", "Gerd"])
+    deal = nights.enter_deal(table, {"contract": "grand", "declarer": 1, "bid": 18, "matadors": 1,
+                                     "card_points": 70})
+    error = IllegalDeal("deal.declarer", "{seat} cannot declare here", seat=Seat(1))
+    return ledger.LedgerError(1, error, table.deals.get(pk=deal.pk))
+
+
+def test_a_refusal_names_the_deal_its_table_and_the_players_of_its_seats(skat: CardNight) -> None:
+    assert refusal(refused_at_second_table(skat)) == (
+        "Deal 1 at table 2 would no longer be allowed, so nothing was changed: Fritz cannot declare here")
+
+
+def test_a_refusal_at_the_only_table_names_no_table(db: None) -> None:
+    # Clara deals at four: Dieter, Anna, Bernd sit in engine seats 0, 1, 2 and Clara in 3.
+    night = nights.start_night(game="skat", preset="classic", players=FOUR, first_dealer=2)
+    deal = nights.enter_deal(night.tables.get(), {"contract": "grand", "declarer": 1, "bid": 18, "matadors": 1,
+                                                  "card_points": 70})
+    assert deal.seating == [3, 0, 1, 2]
+    err = ledger.LedgerError(4, IllegalDeal("deal.declarer", "{seat} cannot declare here", seat=Seat(1)), deal)
+    assert refusal(err) == "Deal 4 would no longer be allowed, so nothing was changed: Anna cannot declare here"
+    assert refusal(ledger.LedgerError(2, IllegalDeal("deal.card_points", "cannot be {n}", n=1))).endswith(
+        ": cannot be 1")

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import OperationalError, connection
 from django.http import QueryDict
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -326,12 +326,25 @@ def test_a_rule_change_that_forbids_a_played_deal_changes_nothing(client: Client
     response = client.post(f"/nights/{skat_night.id}/settings/", data)
     assert response.status_code == 200
     message = text(response.content, "err-top")
-    assert message.startswith("Deal 3 is not allowed") and "Kontra" in message
+    assert message.startswith("Deal 3 would no longer be allowed, so nothing was changed:") and "Kontra" in message
     assert value_of(response.content, "reason") == "no Kontra tonight"
     assert value_of(response.content, "place") == "Anderswo"
     skat_night.refresh_from_db()
     assert skat_night.house_rules == {} and skat_night.place == "Zum Löwen"
     assert list(Deal.objects.values_list("verdict", flat=True)) == before
+    assert not NightRevision.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_refused_rule_change_names_the_table_where_the_night_has_more(client: Client,
+                                                                        skat_night: CardNight) -> None:
+    second = nights.seat_table(skat_night, ["Eva", "Fritz", "Gerd"])
+    nights.enter_deal(second, KONTRA)
+    data = settings_data(skat_night, by="Bernd")
+    del data["rule-kontra"]
+    response = client.post(f"/nights/{skat_night.id}/settings/", data)
+    assert response.status_code == 200
+    assert text(response.content, "err-top").startswith("Deal 1 at table 2 would no longer be allowed")
     assert not NightRevision.objects.exists()
 
 
@@ -609,3 +622,59 @@ def test_add_a_table_with_a_count_not_allowed(client: Client) -> None:
     assert text(response.content, "err-count") == "Choose how many players sit at the table: 4 to 7"
     assert [value_of(response.content, f"player-{p}") for p in range(3)] == ["Eva", "Fritz", "Gerd"]
     assert night.tables.count() == 1
+
+
+# --- a busy database ----------------------------------------------------------------------------------
+
+BUSY = "The database was busy; nothing was saved — tap Save again."
+
+
+def busy(*args: object, **kwargs: object) -> None:
+    raise OperationalError("database is locked")
+
+
+@pytest.mark.django_db
+def test_a_busy_database_while_saving_settings_keeps_them_typed(client: Client, skat_night: CardNight,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(nights, "change_settings", busy)
+    response = client.post(f"/nights/{skat_night.id}/settings/",
+                           settings_data(skat_night, place="Anderswo", reason="moved"))
+    assert response.status_code == 200
+    assert BUSY in text(response.content, "err-top")
+    assert value_of(response.content, "place") == "Anderswo" and value_of(response.content, "reason") == "moved"
+
+
+@pytest.mark.django_db
+def test_a_busy_database_while_finishing_the_night_says_so(client: Client, skat_night: CardNight,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(nights, "change_settings", busy)
+    response = client.post(f"/nights/{skat_night.id}/finish/", {"finished": "1"})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert BUSY in page and 'name="finished" value="1"' in page
+    skat_night.refresh_from_db()
+    assert not skat_night.finished
+
+
+@pytest.mark.django_db
+def test_a_busy_database_while_seating_a_table_keeps_the_names(client: Client, skat_night: CardNight,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(nights, "seat_table", busy)
+    response = client.post(f"/nights/{skat_night.id}/tables/new/",
+                           {"count": "3", "player-0": "Eva", "player-1": "Fritz", "player-2": "Gerd",
+                            "first_dealer": "1"})
+    assert response.status_code == 200
+    assert BUSY in text(response.content, "err-top")
+    assert [value_of(response.content, f"player-{i}") for i in range(3)] == ["Eva", "Fritz", "Gerd"]
+    assert skat_night.tables.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_busy_database_while_starting_a_night_keeps_the_form(client: Client,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(nights, "start_night", busy)
+    response = client.post("/nights/new/", new_night_data())
+    assert response.status_code == 200
+    assert BUSY in text(response.content, "err-top")
+    assert value_of(response.content, "place") == "Club" and value_of(response.content, "player-3") == "Dieter"
+    assert not CardNight.objects.exists()

@@ -4,12 +4,13 @@ import re
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import OperationalError, connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from scorekeep import nights
+from scorekeep import ledger, nights
 from scorekeep.models import CardNight, CardTable, Deal, DealRevision
+from scorekeep.templatetags.ledger_tags import amount, signed_amount
 
 FOUR = ["Anna", "Bernd", "Clara", "Dieter"]
 HX = {"HX-Request": "true"}
@@ -159,9 +160,24 @@ def test_a_complete_series_refuses_more_deals(client: Client, db: None) -> None:
         nights.enter_deal(table, {**GRAND, "declarer": 0})
     page = html(client.get(url(night)))
     assert "The series of 36 deals is complete" in page and 'id="deal-form"' not in page
-    response = client.post(url(night, "deals/new/"), {**GRAND, "declarer": 0})
+    response = client.post(url(night, "deals/new/"), {**GRAND, "declarer": 0, "card_points": 87})
     assert response.status_code == 200 and "complete" in html(response)
+    assert 'id="deal-form"' in html(response) and 'value="87"' in html(response)  # what was typed stays
     assert Deal.objects.count() == 36
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
+def test_a_deal_typed_while_the_night_was_finished_keeps_every_input(client: Client, skat: CardNight,
+                                                                     htmx: bool) -> None:
+    nights.change_settings(skat, finished=True)
+    data = {**GRAND, "card_points": 87, "hand": "on", "by": "Clara"}
+    response = client.post(url(skat, "deals/new/"), data, headers={**HX, "HX-Target": "table-region"} if htmx else {})
+    assert response.status_code == 200
+    page = html(response)
+    assert "This card night is finished; no more deals can be entered." in page
+    assert 'id="deal-form"' in page and 'value="87"' in page and 'value="Clara"' in page
+    assert re.search(r'name="hand"[^>]*checked', page)
+    assert Deal.objects.count() == 0
 
 
 def test_a_fifth_player_sits_out_in_turn(client: Client, db: None) -> None:
@@ -212,6 +228,35 @@ def test_ledger_query_count_does_not_grow_with_deals(client: Client, skat: CardN
     assert queries() == few
 
 
+@pytest.mark.parametrize(("path", "target"), [("deals/new/", "preview"), ("deals/new/", "entry"),
+                                              ("deals/1/", "preview"), ("deals/1/", "entry")])
+def test_a_preview_builds_no_ledger_and_its_queries_do_not_grow_with_deals(
+        client: Client, skat: CardNight, monkeypatch: pytest.MonkeyPatch, path: str, target: str) -> None:
+    table = table_of(skat)
+
+    def no_ledger(*args: object, **kwargs: object) -> ledger.Ledger:
+        raise AssertionError("a preview built the whole ledger")
+
+    def queries() -> int:
+        # The declarer is forehand of the deal being previewed (the dealer sits out at four).
+        dealer = nights.next_dealer(table) if path == "deals/new/" else Deal.objects.get(sequence=1).dealer
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(url(skat, path), {**GRAND, "declarer": (dealer + 1) % 4, "card_points": 90},
+                                  headers={**HX, "HX-Target": target})
+        assert response.status_code == 200 and "Schneider" in html(response)
+        return len(captured)
+
+    def enter(deals: int) -> None:
+        for _ in range(deals):
+            nights.enter_deal(table, {**GRAND, "declarer": 0})  # engine seat 0: forehand
+
+    enter(3)
+    monkeypatch.setattr(ledger, "build", no_ledger)
+    few = queries()
+    enter(27)
+    assert queries() == few
+
+
 # --- a deal's page -------------------------------------------------------------------------------
 
 @pytest.fixture
@@ -250,6 +295,29 @@ def test_a_refused_correction_changes_nothing(client: Client, entered: Deal) -> 
     entered.refresh_from_db()
     assert entered.facts["card_points"] == 58
     assert DealRevision.objects.count() == 1
+
+
+def test_a_correction_of_a_deal_deleted_meanwhile_says_so_and_keeps_what_was_typed(client: Client,
+                                                                                    entered: Deal) -> None:
+    night = entered.table.night
+    nights.delete_deal(entered, by="Dieter", reason="double entry")
+    response = client.post(url(night, "deals/1/"), {**GRAND, "card_points": 63, "by": "Clara", "reason": "recount"})
+    assert response.status_code == 200
+    page = html(response)
+    assert "This deal was deleted meanwhile by Dieter; restore it to correct it." in page
+    assert 'value="63"' in page and 'value="recount"' in page and 'value="Clara"' in page
+    assert "Restore this deal" in page and url(night, "deals/1/delete/") not in page
+    entered.refresh_from_db()
+    assert entered.deleted and entered.facts["card_points"] == 58
+    assert "Correct this deal" not in html(client.get(url(night, "deals/1/")))  # no correction offered unasked
+
+
+def test_the_history_says_the_day_of_a_change_made_after_the_night(client: Client, entered: Deal) -> None:
+    night = entered.table.night
+    night.date = entered.entered_at.date().replace(year=entered.entered_at.year - 1)
+    night.save()
+    page = html(client.get(url(night, "deals/1/")))
+    assert re.search(r"Deal 1 entered by Anna at \d{1,2} [A-Z][a-z]{2}, \d\d:\d\d", page)
 
 
 def test_the_deal_page_preview_partial(client: Client, entered: Deal) -> None:
@@ -336,3 +404,79 @@ def test_a_reason_with_a_nul_character_is_refused_with_a_message_not_stored(clie
     assert "Null characters are not allowed" in html(response)
     deal.refresh_from_db()
     assert not deal.deleted
+
+
+# --- Bock on the deal page, amounts --------------------------------------------------------------
+
+def test_a_bock_deal_says_whether_its_contract_was_doubled(client: Client, db: None) -> None:
+    night = nights.start_night(game="skat", preset="classic", players=FOUR[:3], house_rules={"bock": True,
+                               "passed": "void"}, bock_events=["re"])
+    table = table_of(night)
+    nights.enter_deal(table, {**GRAND, "declarer": 0, "card_points": 50, "kontra": True, "re": True})
+    nights.enter_deal(table, {"contract": "passed"})
+    nights.enter_deal(table, {**GRAND, "declarer": 0})
+    passed, doubled = Deal.objects.order_by("sequence")[1:]
+    assert passed.bock and doubled.bock and doubled.verdict["value"] * 2 in doubled.verdict["scores"]
+    page = html(client.get(url(night, f"deals/{passed.sequence}/")))
+    assert "a Bock round was running; this contract is not doubled" in page and "counts double" not in page
+    page = html(client.get(url(night, f"deals/{doubled.sequence}/")))
+    assert "a Bock deal (the value counts double)" in page
+
+
+def test_amounts_are_money_in_schafkopf_and_points_elsewhere() -> None:
+    schafkopf, skat = CardNight(game="schafkopf", currency="EUR"), CardNight(game="skat")
+    assert (amount(40, schafkopf), signed_amount(-60, schafkopf), signed_amount(20, schafkopf)) == (
+        "€0.40", "−€0.60", "+€0.20")
+    assert (amount(48, skat), signed_amount(-96, skat), signed_amount(0, skat), signed_amount(None, skat)) == (
+        "48", "−96", "0", "")
+
+
+# --- a busy database ---------------------------------------------------------------------------------
+
+def busy(*args: object, **kwargs: object) -> None:
+    raise OperationalError("database is locked")
+
+
+BUSY = "The database was busy; nothing was saved — tap Save again."
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
+def test_a_busy_database_while_saving_a_deal_keeps_it_typed(client: Client, skat: CardNight, htmx: bool,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(nights, "enter_deal", busy)
+    response = client.post(url(skat, "deals/new/"), {**GRAND, "card_points": 87, "by": "Clara"},
+                           headers={**HX, "HX-Target": "table-region"} if htmx else {})
+    assert response.status_code == 200
+    page = html(response)
+    assert BUSY in page and 'value="87"' in page and 'value="Clara"' in page
+    assert Deal.objects.count() == 0
+
+
+def test_a_busy_database_while_correcting_keeps_the_correction(client: Client, entered: Deal,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(nights, "correct_deal", busy)
+    night = entered.table.night
+    response = client.post(url(night, "deals/1/"), {**GRAND, "card_points": 63, "reason": "recount"})
+    assert response.status_code == 200
+    page = html(response)
+    assert BUSY in page and 'value="63"' in page and 'value="recount"' in page
+    entered.refresh_from_db()
+    assert entered.facts["card_points"] == 58
+
+
+@pytest.mark.parametrize("delete", [True, False], ids=["delete", "restore"])
+def test_a_busy_database_while_deleting_or_restoring_keeps_the_reason(client: Client, entered: Deal, delete: bool,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    night = entered.table.night
+    if not delete:
+        nights.delete_deal(entered)
+    monkeypatch.setattr(nights, "delete_deal" if delete else "restore_deal", busy)
+    response = client.post(url(night, "deals/1/delete/" if delete else "deals/1/restore/"),
+                           {"reason": "found the sheet"})
+    assert response.status_code == 200
+    page = html(response)
+    assert BUSY in page
+    if delete:
+        assert re.search(r'id="delete-reason"[^>]*value="found the sheet"', page)
+    entered.refresh_from_db()
+    assert entered.deleted is not delete

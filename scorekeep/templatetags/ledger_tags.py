@@ -68,6 +68,23 @@ def signed_money(cents: int | None, currency: str = "EUR") -> str:
 
 
 @register.filter
+def amount(value: int | None, night: CardNight) -> str:
+    """A value or a total as the night counts it: Schafkopf in money (cents of the night's currency,
+    €4.20), every other game in points (48)."""
+    if value is None or value == "":
+        return ""
+    return money(value, night.currency) if night.game == "schafkopf" else str(int(value))
+
+
+@register.filter
+def signed_amount(value: int | None, night: CardNight) -> str:
+    """An entry or a running total as the night counts it, with its sign: +€0.20, −€0.60; +48, −96, 0."""
+    if value is None or value == "":
+        return ""
+    return signed_money(value, night.currency) if night.game == "schafkopf" else signed(value)
+
+
+@register.filter
 def placing(value: Fraction | int | None) -> str:
     """Placing points as people write them: 4, 3½, 2⅓."""
     if value is None:
@@ -159,10 +176,10 @@ def _said(facts: Mapping[str, Any], words: Sequence[tuple[str, str | Promise]]) 
     return [str(word) for key, word in words if facts.get(key)]
 
 
-def _info(game: str, row: Row, names: Sequence[str], amount: Any) -> list[str]:
+def _info(night: CardNight, row: Row, names: Sequence[str]) -> list[str]:
     """The columns of one deal before the players' columns, in each game's own terms — with what was
     said (Kontra, Stoß, add-ons …), so a row shows why its entry differs from the value."""
-    facts, verdict = row.deal.facts, row.verdict
+    game, facts, verdict = night.game, row.deal.facts, row.verdict
     name = facts.get("contract")
     if game == "skat":
         said = [levels(verdict.get("levels")), *_said(facts, SKAT_SAID)]
@@ -183,7 +200,8 @@ def _info(game: str, row: Row, names: Sequence[str], amount: Any) -> list[str]:
             notes.append(gettext("%(n)s knocked") % {"n": facts["klopfer"]})
         label = " · ".join([label, *notes])
         side = " + ".join(filter(None, [_seat_name(row, names, "declarer"), _seat_name(row, names, "partner")]))
-        return [label, side, _result(verdict["won"]), amount(verdict["value"]) if verdict["won"] is not None else ""]
+        value = amount(verdict["value"], night) if verdict["won"] is not None else ""
+        return [label, side, _result(verdict["won"]), value]
     if game == "kop":
         label = contract(name)
         if verdict.get("counted_doublings"):
@@ -214,10 +232,6 @@ INFO_HEADERS: dict[str, tuple[str | Promise, ...]] = {
 def sheet(ledger: Ledger, night: CardNight) -> Sheet:
     """The ledger as the game's score sheet: columns, cells formatted, footer rows."""
     game, table, names = night.game, ledger.table, ledger.names
-    currency = night.currency
-    amount = (lambda n: money(n, currency)) if game == "schafkopf" else str
-    entry = (lambda n: signed_money(n, currency)) if game == "schafkopf" else signed
-    total = (lambda n: money(n, currency)) if game == "schafkopf" else signed
     bock_labels = BOCK_EVENTS.get(game, {})
     rows = []
     for row in ledger.rows:
@@ -226,21 +240,23 @@ def sheet(ledger: Ledger, night: CardNight) -> Sheet:
             if value is None:  # sat the deal out (ledger.sits_out): the cell stays blank
                 cells.append(Cell(played=False))
             else:
-                cells.append(Cell(entry(value), total(row.totals[position]), negative=row.totals[position] < 0))
+                cells.append(Cell(signed_amount(value, night), signed_amount(row.totals[position], night),
+                                  negative=row.totals[position] < 0))
         sheet_row = SheetRow(
             row.number, reverse("deal", args=[night.pk, table.number, row.deal.sequence]), row.deal.bock,
             [str(bock_labels[key].label) for key in row.bock_started if key in bock_labels],
-            _info(game, row, names, amount), cells)
+            _info(night, row, names), cells)
         if game == "schafkopf":
-            sheet_row.row_sum = signed_money(sum(v for v in row.entries if v is not None), currency)
+            sheet_row.row_sum = signed_amount(sum(v for v in row.entries if v is not None), night)
         if row.placing is not None:
             sheet_row.placing = [placing(p) for p in row.placing]
             sheet_row.placing_label = (gettext("Round placing") if row.placing_complete
                                        else gettext("Round placing so far"))
         rows.append(sheet_row)
     footer: list[tuple[str, list[str], str | None]] = [
-        (gettext("List points") if game == "skat" else gettext("Total"), [total(t) for t in ledger.totals],
-         money(sum(ledger.totals), currency) if game == "schafkopf" else None)]
+        (gettext("List points") if game == "skat" else gettext("Total"),
+         [signed_amount(t, night) for t in ledger.totals],
+         amount(sum(ledger.totals), night) if game == "schafkopf" else None)]
     if game == "skat":
         footer += [(gettext("Games won"), [str(n) for n in ledger.won], None),
                    (gettext("Games lost"), [str(n) for n in ledger.lost], None),
