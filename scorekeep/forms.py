@@ -285,6 +285,31 @@ class HouseRulesMixin:
     preset: str
     house_rules: list[HouseRule]
 
+    def _choose_rules(self, data: QueryDict, game: str) -> None:
+        """Read the preset from `data` (the game's default for a missing or unknown one) and make one
+        `HouseRule` per option; complete `data` so what the page shows is what the next submit sends.
+
+        ``shown`` ("game:preset") records whose house rules the page showed: when the game or preset
+        changed, the inputs start from the new preset's values instead of keeping the old ones.
+        """
+        preset = data.get("preset") or self.module.DEFAULT_PRESET
+        self.preset = preset if preset in self.module.PRESETS else self.module.DEFAULT_PRESET
+        data.setdefault("preset", self.preset)
+        self.house_rules = [HouseRule(key, validator, self.module.PRESETS[self.preset][key])
+                            for key, validator in self.module.OPTIONS.items()]
+        if data.get("shown") != f"{game}:{self.preset}":
+            for key in [k for k in data if k.startswith("rule-")]:
+                del data[key]
+            for rule in self.house_rules:
+                data.update(rule.data(rule.preset_value))
+        else:
+            # A browser always sends a select, number or text input; one missing (a hand-made link)
+            # keeps the preset's value. An unticked checkbox is the only input that sends nothing.
+            for rule in self.house_rules:
+                if rule.kind != "boolean" and rule.name not in data:
+                    data.update(rule.data(rule.preset_value))
+        data["shown"] = f"{game}:{self.preset}"
+
     def _rules_request(self, values: Mapping[str, Any]) -> dict[str, object]:
         """The preset and only the options that differ from it, as JSON writes them."""
         rules: dict[str, object] = {"preset": self.preset}
@@ -508,31 +533,14 @@ class DisputeForm(HouseRulesMixin, forms.Form):
         game = data.get("game") or DEFAULT_GAME
         self.game = game if game in GAMES else DEFAULT_GAME
         self.module: ModuleType = GAMES[self.game]
-        shown_game, _sep, shown_preset = data.get("shown", "").partition(":")
+        shown_game, _sep, _preset = data.get("shown", "").partition(":")
         if shown_game and shown_game != self.game:
             # Another game was on the page: its preset, table and deal mean nothing here.
             data = QueryDict(mutable=True)
             data["game"] = game
             self.data = data
         data.setdefault("game", self.game)
-        preset = data.get("preset") or self.module.DEFAULT_PRESET
-        self.preset = preset if preset in self.module.PRESETS else self.module.DEFAULT_PRESET
-        data.setdefault("preset", self.preset)
-        self.house_rules = [HouseRule(key, validator, self.module.PRESETS[self.preset][key])
-                            for key, validator in self.module.OPTIONS.items()]
-        if (shown_game, shown_preset) != (self.game, self.preset):
-            # The house rules on the page were another preset's (or none were shown): start from this one's.
-            for key in [k for k in data if k.startswith("rule-")]:
-                del data[key]
-            for rule in self.house_rules:
-                data.update(rule.data(rule.preset_value))
-        else:
-            # A browser always sends a select, number or text input; one missing (a hand-made link)
-            # keeps the preset's value. An unticked checkbox is the only input that sends nothing.
-            for rule in self.house_rules:
-                if rule.kind != "boolean" and rule.name not in data:
-                    data.update(rule.data(rule.preset_value))
-        data["shown"] = f"{self.game}:{self.preset}"
+        self._choose_rules(data, self.game)
 
         self._add_table_fields(data)
         self._add_house_rules()

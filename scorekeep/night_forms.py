@@ -389,26 +389,10 @@ class SettingsFields(HouseRulesMixin, QuietForm):
         self.fields["place"] = forms.CharField(label=_("Place"), max_length=100, required=False,
                                                help_text=_("optional, e.g. the club's room or a host's kitchen"))
         data.setdefault("date", timezone.localdate().isoformat())
-        preset = data.get("preset") or self.module.DEFAULT_PRESET
-        self.preset = preset if preset in self.module.PRESETS else self.module.DEFAULT_PRESET
-        data.setdefault("preset", self.preset)
+        self._choose_rules(data, game)
         self.fields["preset"] = forms.ChoiceField(
             label=_("Rule set"), choices=[(p, preset_label(game, p)) for p in self.module.PRESETS],
             widget=forms.Select(attrs=refresh_attrs(url, REFRESH_ALL)))
-        self.house_rules = [HouseRule(key, validator, self.module.PRESETS[self.preset][key])
-                            for key, validator in self.module.OPTIONS.items()]
-        if data.get("shown") != f"{game}:{self.preset}":
-            # The house rules on the page were another rule set's (or none were shown): start from this one's.
-            for key in [k for k in data if k.startswith("rule-")]:
-                del data[key]
-            for rule in self.house_rules:
-                data.update(rule.data(rule.preset_value))
-        else:
-            # A browser always sends a select, number or text input; an unticked checkbox sends nothing.
-            for rule in self.house_rules:
-                if rule.kind != "boolean" and rule.name not in data:
-                    data.update(rule.data(rule.preset_value))
-        data["shown"] = f"{game}:{self.preset}"
         self.fields["shown"] = forms.CharField(widget=forms.HiddenInput, required=False)
         for rule in self.house_rules:
             fields = rule.fields()
