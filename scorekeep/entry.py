@@ -256,7 +256,9 @@ class DealForm(forms.Form):
             field, layout = forms.CharField(required=False, max_length=500), "text"
         field.label = spec.label
         self.fields[key] = field
-        self.questions.append(Question(key, spec.label, spec.help, layout, (key,), rare=rare))
+        # A field the contract needs here drops help that calls it optional ("optional, except …").
+        help_text = "" if self._required(key) else spec.help
+        self.questions.append(Question(key, spec.label, help_text, layout, (key,), rare=rare))
         if key == "card_points":
             # Counting by tapping the captured cards: used when the number is left empty.
             self.fields["captured"] = forms.MultipleChoiceField(
