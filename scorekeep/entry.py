@@ -64,6 +64,7 @@ class Question:
     layout: str  # radios, checks, check, select, number, text, per_seat, order, cards
     names: tuple[str, ...]
     rare: bool = False
+    common: int = 0  # radios: how many choices the tap row shows; the rest fold away (0: all)
 
 
 def pack(game: str) -> list[tuple[str, int]]:
@@ -88,6 +89,16 @@ class Bound:
     fields: list[forms.BoundField]
     errors: list[str]
     quiet: bool
+
+    @property
+    def fold_open(self) -> bool:
+        """Whether the value chosen is among the folded-away choices (they are then shown open)."""
+        if not self.question.common:
+            return False
+        field = self.fields[0]
+        value = field.value()
+        in_view = {str(v) for v, _label in field.field.choices[:self.question.common]}  # type: ignore[attr-defined]
+        return value not in (None, "") and str(value) not in in_view
 
 
 class DealForm(forms.Form):
@@ -244,7 +255,17 @@ class DealForm(forms.Form):
                                            widget=forms.RadioSelect)
             layout = "radios"
         elif spec.kind == "matadors":
-            field = forms.TypedChoiceField(choices=matador_choices(), coerce=int, empty_value=None, required=False)
+            # Tapped like the players: "with 1" … "with 4" and "without 1" … "without 4" in view (nearly
+            # every game), the rare longer runs and "none: count them from the cards" folded away.
+            by_value = dict(matador_choices())
+            runs = [*range(1, 5), *range(-1, -5, -1), *range(5, 12), *range(-5, -12, -1)]
+            field = forms.TypedChoiceField(
+                choices=[*((str(n), by_value[str(n)]) for n in runs), ("", gettext("none: count them from the cards"))],
+                coerce=int, empty_value=None, required=False, widget=forms.RadioSelect)
+            field.label = spec.label
+            self.fields[key] = field
+            self.questions.append(Question(key, spec.label, "", "radios", (key,), rare=rare, common=8))
+            return
         elif spec.kind == "bid":
             field = forms.TypedChoiceField(choices=bid_choices(self.module), coerce=int, empty_value=None,
                                            required=False)

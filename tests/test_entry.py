@@ -242,3 +242,15 @@ def test_a_refusal_at_the_only_table_names_no_table(db: None) -> None:
     assert refusal(err) == "Deal 4 would no longer be allowed, so nothing was changed: Anna cannot declare here"
     assert refusal(ledger.LedgerError(2, IllegalDeal("deal.card_points", "cannot be {n}", n=1))).endswith(
         ": cannot be 1")
+
+
+def test_matadors_are_tapped_the_common_runs_in_view_the_rest_folded(skat: CardNight) -> None:
+    f = form(skat, {"contract": "clubs", "matadors": "2"})
+    choices = [label for _value, label in f.fields["matadors"].choices]
+    assert choices[:8] == ["with 1", "with 2", "with 3", "with 4", "without 1", "without 2", "without 3", "without 4"]
+    assert "with 11" in choices and choices[-1] == "none: count them from the cards"
+    row = next(row for row in f.main_rows if row.question.key == "matadors")
+    assert row.question.common == 8 and not row.fold_open
+    six = next(row for row in form(skat, {"contract": "clubs", "matadors": "-6"}).main_rows
+               if row.question.key == "matadors")
+    assert six.fold_open  # the choice made is shown, not hidden in the fold

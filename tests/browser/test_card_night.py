@@ -97,7 +97,7 @@ SCHAFKOPF_ROUND: tuple[Facts, ...] = (
 
 SEAT_KEYS = ("declarer", "partner")
 PER_PLAYER_KEYS = ("points", "tricks")
-SELECT_KEYS = ("bid", "matadors")
+SELECT_KEYS = ("bid",)
 CHECK_KEYS = ("hand", "kontra", "re")
 # Typed last, card points at the very end: the preview then shows the whole deal.
 NUMBER_KEYS = ("laufende", "card_points")
@@ -309,6 +309,12 @@ def fill_deal(page: Page, facts: Facts) -> None:
             tap_choice(page, key, facts[key])
     if "trump" in facts:
         tap_choice(page, "trump", SUIT_LABELS[facts["trump"]])
+    if "matadors" in facts:  # tapped: "with 2", "without 1"; longer runs are folded under "Other"
+        n = facts["matadors"]
+        label = f"with {n}" if n > 0 else f"without {-n}"
+        if abs(n) > 4:
+            page.locator("#q-matadors details.more-choices > summary").click()
+        tap_choice(page, "matadors", label)
     for key in SELECT_KEYS:
         if key in facts:
             page.locator(f"#id_{key}").select_option(str(facts[key]))
@@ -485,7 +491,7 @@ def test_one_tap_saves_straight_from_typing_the_card_points(page: Page, live_ser
         with replaced(page, "#entry"):
             tap_choice(page, "contract", str(CONTRACT_LABELS["grand"]))
         tap_choice(page, "declarer", declarer)
-        page.locator("#id_matadors").select_option("1")
+        tap_choice(page, "matadors", "with 1")
         field = page.locator("#id_card_points")
         field.click()
         field.press_sequentially(points)
@@ -499,7 +505,7 @@ def test_a_save_without_connection_says_nothing_was_saved_and_keeps_the_entry(pa
     """At a table with poor internet: the tap fails, the page says so, everything typed stays."""
     start_night(page, live_server, game="skat", preset="isko", series="")
     tap_choice(page, "declarer", "Bernd")
-    page.locator("#id_matadors").select_option("1")
+    tap_choice(page, "matadors", "with 1")
     page.locator("#id_card_points").fill("70")
     expect(page.locator("#preview .outcome strong").first).to_have_text("Won")
     page.route("**/deals/new/", lambda route: route.abort("internetdisconnected"))
@@ -528,7 +534,7 @@ def test_without_javascript_a_night_is_started_and_a_deal_saved_and_corrected(pa
     page.get_by_role("button", name="Start the night").click()
     expect(page).to_have_url(re.compile(r"/nights/\d+/tables/1/$"))
     tap_choice(page, "declarer", "Bernd")
-    page.locator("#id_matadors").select_option("1")
+    tap_choice(page, "matadors", "with 1")
     page.locator("#id_card_points").fill("70")
     page.get_by_role("button", name="Save deal").click()
     expect(page.locator(".saved")).to_have_text("Deal saved.")
