@@ -37,7 +37,7 @@ DEFAULTS: dict[tuple[str, str], str] = {("skat", "bid"): "18"}
 
 # The fields most deals leave alone go in a "More" section, so a typical deal is a few taps.
 RARE = {"cards", "declarer_tricks", "conceded", "kontra", "re", "ouvert", "called_ace", "old_tricks",
-        "announced", "surrendered"}
+        "announced"}
 
 # How "More" names what it holds, per field (the full labels are long).
 RARE_SHORT: dict[str, str | Promise] = {
@@ -366,6 +366,8 @@ class DealForm(forms.Form):
         if name is None:
             self.add_error(None, message)
             return
+        if name in self.errors:
+            return  # the input's own check already said what is wrong with what was typed (e.g. 125 of 120)
         # Asking for an input still empty is a prompt, not a mistake (card points may come from the cards).
         value = (self.facts or {}).get(name) if name == "card_points" else self.cleaned_data.get(name)
         needed = not carries(value)

@@ -198,7 +198,7 @@ def test_the_more_section_names_what_it_holds_in_each_game(skat: CardNight, kop:
     assert form(kop, {"contract": "normal"}).more_label == "More: tricks, doublings"
     assert "Kontra" in form(skat, {"contract": "clubs"}).more_label
     fipsen = nights.start_night(game="fipsen", preset="classic", players=FOUR)
-    assert form(fipsen, {"contract": "kieker"}).more_label == "More: surrendered"
+    assert not form(fipsen, {"contract": "kieker"}).rare_rows  # nothing folded away: no "More" at all
 
 
 def test_a_kop_old_side_with_the_wrong_number_of_players_says_how_many(kop: CardNight) -> None:
@@ -254,3 +254,14 @@ def test_matadors_are_tapped_the_common_runs_in_view_the_rest_folded(skat: CardN
     six = next(row for row in form(skat, {"contract": "clubs", "matadors": "-6"}).main_rows
                if row.question.key == "matadors")
     assert six.fold_open  # the choice made is shown, not hidden in the fold
+
+
+def test_a_number_out_of_range_gets_one_message_not_also_a_prompt(skat: CardNight) -> None:
+    f = form(skat, {"contract": "clubs", "declarer": "1", "bid": "18", "matadors": "1", "card_points": "125"})
+    assert f.errors["card_points"] == ["a whole number from 0 to 120"]
+
+
+def test_a_kieker_asks_whether_it_was_surrendered_up_front(db: None) -> None:
+    fipsen = nights.start_night(game="fipsen", preset="classic", players=FOUR)
+    f = form(fipsen, {"contract": "kieker"})
+    assert "surrendered" in [row.question.key for row in f.main_rows]

@@ -480,3 +480,12 @@ def test_a_busy_database_while_deleting_or_restoring_keeps_the_reason(client: Cl
         assert re.search(r'id="delete-reason"[^>]*value="found the sheet"', page)
     entered.refresh_from_db()
     assert entered.deleted is not delete
+
+
+def test_the_entry_header_says_when_the_next_deal_is_a_bock_deal(client: Client, db: None) -> None:
+    night = nights.start_night(game="skat", preset="classic", players=["Anna", "Bernd", "Clara"],
+                               house_rules={"bock": True}, bock_events=["sixty"])
+    assert "Bock deal" not in html(client.get(url(night)))
+    nights.enter_deal(table_of(night), {"contract": "grand", "declarer": 0, "bid": 18, "matadors": 1,
+                                        "card_points": 60})  # 60:60 starts a Bock round
+    assert '<strong class="badge">Bock deal</strong>' in html(client.get(url(night)))
