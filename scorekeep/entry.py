@@ -341,6 +341,11 @@ class DealForm(forms.Form):
                 value = self.captured_points
             if carries(value):
                 facts[key] = value
+        if self.game == "kop" and "old_tricks" in self.keys and "old_tricks" not in facts:
+            # Every Kop card scores: most totals leave one possible trick count, which then needs no tap.
+            settled = kop.tricks_for(facts["card_points"]) if isinstance(facts.get("card_points"), int) else ()
+            if len(settled) == 1:
+                facts["old_tricks"] = settled[0]
         return facts if readable else None
 
     def _names(self, key: str) -> tuple[str, ...]:

@@ -265,3 +265,13 @@ def test_a_kieker_asks_whether_it_was_surrendered_up_front(db: None) -> None:
     fipsen = nights.start_night(game="fipsen", preset="classic", players=FOUR)
     f = form(fipsen, {"contract": "kieker"})
     assert "surrendered" in [row.question.key for row in f.main_rows]
+
+
+def test_kop_tricks_the_card_points_settle_need_no_tap(db: None) -> None:
+    wolsztyn = nights.start_night(game="kop", preset="wolsztyn", players=FOUR)  # the tricks are required
+    settled = form(wolsztyn, {"contract": "normal", "old": ["1", "3"], "card_points": "45"})
+    assert settled.facts is not None and settled.facts["old_tricks"] == 2 and settled.verdict is not None
+    open_question = form(wolsztyn, {"contract": "normal", "old": ["1", "3"], "card_points": "60"})  # 2 or 3
+    assert open_question.verdict is None and "old_tricks" in open_question.errors
+    tapped = form(wolsztyn, {"contract": "normal", "old": ["1", "3"], "card_points": "60", "old_tricks": "3"})
+    assert tapped.facts is not None and tapped.facts["old_tricks"] == 3

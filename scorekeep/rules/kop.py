@@ -50,6 +50,16 @@ TOTALS_BY_TRICKS = totals_by_count(CARD_POINTS[card[1:]] for card in CARDS)[::CA
 POSSIBLE_TOTALS = frozenset().union(*TOTALS_BY_TRICKS)
 
 
+def tricks_for(points: int) -> tuple[int, ...]:
+    """The old side's trick counts that can hold `points` (and leave the young side the rest).
+
+    Every Kop card scores (J 2 at least), so the points often settle the tricks: 0 is no trick,
+    104 all four, 8 only one; 60 may be two tricks or three.
+    """
+    return tuple(t for t, totals in enumerate(TOTALS_BY_TRICKS)
+                 if points in totals and TOTAL_POINTS - points in TOTALS_BY_TRICKS[len(TOTALS_BY_TRICKS) - 1 - t])
+
+
 # --- contracts ---------------------------------------------------------------------------------
 
 class Contract(StrEnum):

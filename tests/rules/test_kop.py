@@ -617,3 +617,16 @@ def test_each_counted_doubling_doubles_the_value(rules: dict, deal: dict) -> Non
     assert doubled.value == plain.value << doubled.extra["counted_doublings"]
     if deal["card_points"] != 52:
         assert doubled.won is plain.won
+
+
+def test_tricks_for_names_the_trick_counts_the_points_allow() -> None:
+    assert kop.tricks_for(0) == (0,) and kop.tricks_for(104) == (4,) and kop.tricks_for(8) == (1,)
+    assert kop.tricks_for(60) == (2, 3) and kop.tricks_for(30) == ()
+
+
+def test_every_trick_count_tricks_for_offers_is_one_the_engine_accepts() -> None:
+    for points in range(105):
+        for tricks in kop.tricks_for(points):
+            verdict = adjudicate({"game": "kop", "rules": {"preset": "wolsztyn"}, "deal": {
+                "contract": "normal", "old": [0, 2], "card_points": points, "old_tricks": tricks}})
+            assert verdict["ok"], (points, tricks, verdict)
