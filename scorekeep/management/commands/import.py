@@ -1,0 +1,286 @@
+"""``manage.py import FILE [--replace]``: restore a backup written by ``manage.py export``.
+
+The records keep their ids, so links to nights, tables and deals stay valid. A backup goes into a
+database without card nights, players, users or groups (a row with an id the backup also has would
+be overwritten); ``--replace`` deletes all of those first. Sessions are kept: a phone's link works
+again only when the restored night has the token it opened (a different night under the same id
+has other tokens), and a login only when the restored account has the same password hash.
+
+Everything happens in one transaction: a file that does not fit leaves the database as it was.
+What is refused, each with a one-line message and exit status 1: a file that cannot be read, is
+not UTF-8 JSON or not a scorekeep backup; a backup format or a migration newer than this
+scorekeep knows; a database that is not fully migrated; a record that does not fit (naming its
+model, id and field). A backup from an older scorekeep is read with the fields added since at
+their defaults (the migrations in between are not run on it), and the import says so.
+
+Afterwards the id sequences are moved past the imported ids (PostgreSQL), so new rows do not
+collide with restored ones.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from collections.abc import Iterable
+from typing import IO, Any, NoReturn
+
+from django.core import serializers
+from django.core.exceptions import FieldDoesNotExist, ObjectDoesNotExist, ValidationError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.color import no_style
+from django.core.serializers.base import DeserializationError, DeserializedObject
+from django.db import DatabaseError, connection, transaction
+from django.db.migrations.executor import MigrationExecutor
+from django.db.models import Field, Model
+from django.utils.translation import gettext as _
+
+from .export import FORMAT, FORMAT_VERSION, applied_migrations, backed_up_models, in_dependency_order, summary
+
+Record = dict[str, Any]
+
+
+def one_line(text: object) -> str:
+    return " ".join(str(text).split())
+
+
+def read_backup(file: str, stdin: IO[bytes]) -> dict[str, Any]:
+    """The backup's envelope, checked: format, format version, migrations and a list of objects."""
+    try:
+        if file == "-":
+            data = stdin.read()
+        else:
+            with open(file, "rb") as source:
+                data = source.read()
+    except OSError as err:
+        raise CommandError(_("cannot read %(file)s: %(reason)s") % {"file": file, "reason": err.strerror}) from None
+    name = _("standard input") if file == "-" else file
+    try:
+        backup = json.loads(data.decode("utf-8-sig"))
+    except UnicodeDecodeError as err:
+        raise CommandError(_("%(file)s is not UTF-8 text (byte %(byte)s)") % {"file": name, "byte": err.start + 1}) \
+            from None
+    except json.JSONDecodeError as err:
+        raise CommandError(_("%(file)s is not JSON: %(reason)s at line %(line)s, column %(column)s") % {
+            "file": name, "reason": err.msg, "line": err.lineno, "column": err.colno}) from None
+    if not isinstance(backup, dict) or backup.get("format") != FORMAT:
+        raise CommandError(_('%(file)s is not a scorekeep backup: it has no "format": "%(format)s" '
+                             "(backups are written by manage.py export)") % {"file": name, "format": FORMAT})
+    version = backup.get("format_version")
+    if type(version) is not int or version < 1:
+        raise CommandError(_('%(file)s has no valid "format_version" (a whole number from 1 to %(known)s)')
+                           % {"file": name, "known": FORMAT_VERSION})
+    if version > FORMAT_VERSION:
+        raise CommandError(_("%(file)s was written by a newer scorekeep (backup format %(version)s; this one "
+                             "reads format %(known)s): update scorekeep first") % {
+            "file": name, "version": version, "known": FORMAT_VERSION})
+    migrations = backup.get("migrations")
+    if not isinstance(migrations, dict) or not all(
+            isinstance(names, list) and all(isinstance(n, str) for n in names) for names in migrations.values()):
+        raise CommandError(_('%(file)s has no valid "migrations": an object of app labels, each with a list '
+                             "of migration names") % {"file": name})
+    if not isinstance(backup.get("objects"), list):
+        raise CommandError(_('%(file)s has no "objects" list') % {"file": name})
+    return backup
+
+
+def check_schema(migrations: dict[str, list[str]]) -> list[str]:
+    """Refuse a backup of a newer schema, or a database not migrated; the migrations (``app.name``)
+    this database has and the backup predates."""
+    executor = MigrationExecutor(connection)
+    loader = executor.loader
+    known = set(loader.graph.nodes) | {old for migration in loader.replacements.values()
+                                       for old in migration.replaces}
+    for app, names in migrations.items():
+        for name in names:
+            if (app, name) not in known:
+                raise CommandError(_("the backup comes from a newer scorekeep: its database has migration "
+                                     "%(migration)s, unknown here; update scorekeep first")
+                                   % {"migration": f"{app}.{name}"})
+    if executor.migration_plan(loader.graph.leaf_nodes()):
+        raise CommandError(_("the database is not fully migrated: run manage.py migrate first"))
+    here = applied_migrations(backed_up_models())
+    return [f"{app}.{name}" for app, names in here.items() for name in names
+            if name not in migrations.get(app, [])]
+
+
+def where(label: str, pk: object, field: str | None = None) -> str:
+    return f"{label} {pk}" + (f", field {field}" if field else "")
+
+
+def _check_value(field: Field, value: Any) -> None:
+    """Raise ValidationError when `value` cannot be the field's (a natural key is checked when loaded)."""
+    if field.many_to_many:
+        if not isinstance(value, list):
+            raise ValidationError(_("must be a list"))
+        target = field.related_model._meta.pk
+        for item in value:
+            if not isinstance(item, list):
+                target.to_python(item)
+    elif value is not None and not (field.is_relation and isinstance(value, list)):
+        field.to_python(value)
+
+
+def check_records(objects: list[Any], models: list[type[Model]]) -> list[Record]:
+    """The backup's records, each checked alone: a known model, an id, known fields, values that parse."""
+    allowed = {model._meta.label_lower: model for model in models}
+    seen: set[tuple[str, str]] = set()
+    for number, record in enumerate(objects, start=1):
+        if not (isinstance(record, dict) and isinstance(record.get("model"), str)
+                and isinstance(record.get("fields"), dict)):
+            raise CommandError(_('record %(n)s of the backup is not a record: an object with "model", "pk" and '
+                                 '"fields"') % {"n": number})
+        label = record["model"].lower()
+        if label not in allowed:
+            raise CommandError(_("record %(n)s of the backup is a %(model)s, which is not part of a scorekeep "
+                                 "backup (allowed: %(allowed)s)") % {"n": number, "model": label,
+                                                                     "allowed": ", ".join(allowed)})
+        record["model"] = label  # app labels are case-sensitive to Django; "Scorekeep.Deal" is meant alike
+        model = allowed[label]
+        pk = record.get("pk")
+        try:
+            key = str(model._meta.pk.to_python(pk)) if pk is not None else None
+        except ValidationError as err:
+            raise CommandError(_("record %(n)s (%(model)s) has an invalid id %(pk)s: %(reason)s") % {
+                "n": number, "model": label, "pk": json.dumps(pk), "reason": one_line(" ".join(err.messages))}) \
+                from None
+        if key is None:
+            raise CommandError(_("record %(n)s (%(model)s) has no id (pk)") % {"n": number, "model": label})
+        if (label, key) in seen:
+            raise CommandError(_("%(record)s appears twice in the backup") % {"record": where(label, key)})
+        seen.add((label, key))
+        for name, value in record["fields"].items():
+            try:
+                field = model._meta.get_field(name)
+            except FieldDoesNotExist:
+                field = None
+            if field is None or not field.concrete or field.primary_key:
+                raise CommandError(_("%(record)s has a field %(field)s, which %(model)s does not have here") % {
+                    "record": where(label, key), "field": json.dumps(name), "model": label})
+            try:
+                _check_value(field, value)
+            except ValidationError as err:
+                raise CommandError(f"{where(label, key, name)}: {one_line(' '.join(err.messages))}") from None
+    return objects
+
+
+def refuse_unless_empty(models: Iterable[type[Model]]) -> None:
+    counts = {model._meta.label_lower: model._base_manager.count() for model in models}
+    if any(counts.values()):
+        raise CommandError(_("the database already holds %(what)s: import restores a backup into an empty "
+                             "database; --replace deletes all of it first") % {"what": summary(counts)})
+
+
+def wipe(models: list[type[Model]]) -> None:
+    """Delete every row of `models`: those that point to others first, so nothing protected is in the way."""
+    for model in reversed(in_dependency_order(models)):
+        model._base_manager.all().delete()
+
+
+def load(records: list[Record]) -> Counter[str]:
+    """Save every record with its id; the number of records per model label."""
+    deferred: list[tuple[str, DeserializedObject]] = []
+    counts: Counter[str] = Counter()
+    for record in records:
+        label, pk = record["model"], record["pk"]
+        try:
+            (obj,) = serializers.deserialize("python", [record], handle_forward_references=True)
+        except DeserializationError as err:
+            raise CommandError(f"{where(label, pk)}: {one_line(err)}") from None
+        relations = [field.name for field in obj.object._meta.fields if field.is_relation]
+        try:
+            obj.object.clean_fields(exclude=relations)
+        except ValidationError as err:
+            field, messages = next(iter(err.message_dict.items()))
+            raise CommandError(f"{where(label, pk, field)}: {one_line(' '.join(messages))}") from None
+        try:
+            obj.save()
+        except DatabaseError as err:
+            raise CommandError(_("%(record)s does not fit: %(reason)s") % {"record": where(label, pk),
+                                                                          "reason": one_line(err)}) from None
+        if obj.deferred_fields:
+            deferred.append((label, obj))
+        counts[label] += 1
+    for label, obj in deferred:
+        fields = ", ".join(field.name for field in obj.deferred_fields)
+        try:
+            obj.save_deferred_fields()
+        except (DeserializationError, ObjectDoesNotExist) as err:
+            raise CommandError(f"{where(label, obj.object.pk, fields)}: {one_line(err)}") from None
+    return counts
+
+
+def with_through(models: list[type[Model]]) -> list[type[Model]]:
+    """`models` and the tables of their many-to-many fields (a user's groups and permissions)."""
+    return [*models, *(field.remote_field.through for model in models for field in model._meta.local_many_to_many)]
+
+
+def check_references(models: list[type[Model]]) -> None:
+    """Refuse a foreign key pointing to no row, naming the record and field (the database checks only
+    at commit, on SQLite in words that name neither)."""
+    for model in models:
+        for field in model._meta.fields:
+            if not field.is_relation:
+                continue
+            target = field.related_model._base_manager.values(field.target_field.attname)
+            dangling = (model._base_manager.filter(**{f"{field.attname}__isnull": False})
+                        .exclude(**{f"{field.attname}__in": target}).values_list("pk", field.attname).first())
+            if dangling is not None:
+                pk, value = dangling
+                raise CommandError(_("%(record)s: there is no %(target)s %(value)s in the backup") % {
+                    "record": where(model._meta.label_lower, pk, field.name),
+                    "target": field.related_model._meta.label_lower, "value": value})
+    try:
+        connection.check_constraints(table_names=[model._meta.db_table for model in with_through(models)])
+    except DatabaseError as err:
+        raise CommandError(_("a record does not fit: %(reason)s") % {"reason": one_line(err)}) from None
+
+
+def reset_sequences(models: list[type[Model]]) -> None:
+    """Move the id sequences past the imported ids (PostgreSQL; SQLite's follow by themselves)."""
+    statements = connection.ops.sequence_reset_sql(no_style(), with_through(models))
+    if statements:
+        with connection.cursor() as cursor:
+            for statement in statements:
+                cursor.execute(statement)
+
+
+class Command(BaseCommand):
+    stealth_options = ("stdin",)  # call_command(..., stdin=BytesIO(...)) in tests
+    help = ("Restore a backup written by `manage.py export` (FILE, or - for standard input) into a database "
+            "without card nights, players or users; --replace deletes those first.")
+
+    def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
+        parser = super().create_parser(prog_name, subcommand, **kwargs)
+        if parser.called_from_command_line:
+            # argparse prints the whole usage block before its message; one line says it better.
+            def usage_error(message: str) -> NoReturn:
+                parser.exit(2, f"{parser.prog}: {message} (usage: {parser.prog} [--replace] FILE; see --help)\n")
+
+            parser.error = usage_error
+        return parser
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", metavar="FILE", help="the backup; - reads standard input")
+        parser.add_argument("--replace", action="store_true",
+                            help="delete every card night, player, user account and group first")
+
+    def handle(self, *args: Any, file: str, replace: bool, stdin: IO[bytes] | None = None, **options: Any) -> None:
+        backup = read_backup(file, stdin if stdin is not None else sys.stdin.buffer)
+        models = backed_up_models()
+        predates = check_schema(backup["migrations"])
+        records = check_records(backup["objects"], models)
+        with transaction.atomic():
+            if replace:
+                wipe(models)
+            else:
+                refuse_unless_empty(models)
+            counts = load(records)
+            check_references(models)
+            reset_sequences(models)
+        imported = {model._meta.label_lower: counts[model._meta.label_lower] for model in models}
+        self.stdout.write(_("Imported %(what)s (exported %(when)s).") % {
+            "what": summary(imported) or _("nothing"), "when": backup.get("exported_at", "?")})
+        if predates:
+            self.stdout.write(_("The backup predates %(migrations)s: fields added since have their defaults.")
+                              % {"migrations": ", ".join(predates)})

@@ -1,0 +1,442 @@
+"""Backups: `manage.py export` writes all data as JSON and `manage.py import` restores it exactly —
+the same rows with the same ids, the same verdicts, history and ledgers — or refuses with one line
+naming what does not fit, leaving the database as it was."""
+
+from __future__ import annotations
+
+import importlib
+import io
+import json
+import os
+import re
+import stat
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.apps import apps
+from django.contrib.auth import authenticate
+from django.contrib.auth.models import Group, Permission, User
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.core.management.color import no_style
+from django.db import connection
+from django.db.models import Max, Model
+
+from scorekeep import ledger, nights
+from scorekeep.models import CardNight, CardTable, Deal, DealRevision, NightRevision, Player
+
+pytestmark = pytest.mark.django_db
+
+REPO = Path(__file__).resolve().parent.parent
+ODD_NAMES = ['<b>Ann</b> & "Bo" \'C\'', "Jürgen Groß", "山田 太郎", "Zoë 🂡🃏"]
+ODD_PLACE = 'Zum "Goldenen" <Löwen> & \'Krug\' · 🍺 居酒屋'
+
+
+def grand(declarer: int, card_points: int) -> dict[str, Any]:
+    """A Skat Grand without 1, bid 18 (game value 48)."""
+    return {"contract": "grand", "declarer": declarer, "bid": 18, "matadors": -1, "card_points": card_points}
+
+
+def data_models() -> list[type[Model]]:
+    """What a backup holds: the user accounts and groups and every model of the scorekeep app."""
+    return [Group, User, *apps.get_app_config("scorekeep").get_models()]
+
+
+def stored() -> dict[str, Any]:
+    """Everything stored, ids included: every row of every model of the backup, the accounts' groups
+    and permissions, and every table's ledger as `ledger.build` derives it."""
+    rows = {model._meta.label_lower: list(model._base_manager.order_by("pk").values()) for model in data_models()}
+    memberships = {user.pk: (sorted(user.groups.values_list("pk", flat=True)),
+                             sorted(user.user_permissions.values_list("pk", flat=True)))
+                   for user in User.objects.order_by("pk")}
+    group_permissions = {group.pk: sorted(group.permissions.values_list("pk", flat=True))
+                         for group in Group.objects.order_by("pk")}
+    ledgers = {}
+    for table in CardTable.objects.order_by("pk"):
+        book = ledger.build(table)
+        ledgers[table.pk] = (book.names, book.totals, book.seeger_fabian_totals, book.performance, book.won,
+                             book.lost, book.placing_totals, book.series_complete,
+                             [(row.number, row.deal.pk, row.deal.verdict, row.entries, row.totals, row.bock_started,
+                               row.placing) for row in book.rows])
+    return {"rows": rows, "memberships": memberships, "group_permissions": group_permissions, "ledgers": ledgers}
+
+
+def delete_everything() -> None:
+    """Empty the database as a fresh one would be, id sequences included (so a restore that forgot to
+    move them on would hand out ids it restored)."""
+    CardNight.objects.all().delete()
+    Player.objects.all().delete()
+    User.objects.all().delete()
+    Group.objects.all().delete()
+    statements = connection.ops.sequence_reset_sql(no_style(), data_models())
+    with connection.cursor() as cursor:
+        for statement in statements:
+            cursor.execute(statement)
+        if connection.vendor == "sqlite":
+            cursor.execute("DELETE FROM sqlite_sequence")
+
+
+def export(*args: str) -> str:
+    out = io.StringIO()
+    call_command("export", *args, stdout=out, stderr=io.StringIO())
+    return out.getvalue()
+
+
+def import_(*args: str) -> str:
+    out = io.StringIO()
+    call_command("import", *args, stdout=out)
+    return out.getvalue()
+
+
+def without_timestamp(backup: str) -> str:
+    return re.sub(r'"exported_at": "[^"]*"', '"exported_at": ""', backup, count=1)
+
+
+def a_host_with_a_group(night: CardNight) -> User:
+    """An account that hosts `night`, in a group, with a permission of its own (natural keys in the file)."""
+    host = User.objects.create_user("jürgen", email="j@example.org", password="korrekt-Pferd-Batterie",
+                                    first_name="太郎")
+    group = Group.objects.create(name="Vorstand <&>")
+    group.permissions.add(Permission.objects.get(codename="view_cardnight"))
+    host.groups.add(group)
+    host.user_permissions.add(Permission.objects.get(codename="change_player"))
+    CardNight.objects.filter(pk=night.pk).update(host=host)
+    return host
+
+
+@pytest.fixture
+def demo() -> list[CardNight]:
+    call_command("loaddemo", stdout=io.StringIO())
+    nights_ = list(CardNight.objects.order_by("pk"))
+    a_host_with_a_group(nights_[0])
+    return nights_
+
+
+@pytest.fixture
+def odd_night() -> CardNight:
+    """A night with names and text that need escaping, a corrected, a deleted and a restored deal, and a
+    change of settings: every kind of history is in."""
+    night = nights.start_night(game="skat", preset="classic", players=ODD_NAMES[:3], place=ODD_PLACE)
+    table = night.tables.get()
+    first = nights.enter_deal(table, grand(0, 70), by=ODD_NAMES[2])
+    second = nights.enter_deal(table, grand(1, 55), by=ODD_NAMES[0])
+    third = nights.enter_deal(table, grand(2, 90), by="Zoë 🂡🃏")
+    nights.correct_deal(second, grand(1, 62), by=ODD_NAMES[1], reason='Zählfehler <b>&</b> "🙈"')
+    nights.delete_deal(third, by=ODD_NAMES[2], reason="doppelt eingegeben ✗")
+    nights.delete_deal(first, by=ODD_NAMES[0], reason="?")
+    nights.restore_deal(first, by=ODD_NAMES[0], reason="doch nicht ¯\\_(ツ)_/¯")
+    nights.seat_table(night, ODD_NAMES[1:])
+    night = nights.change_settings(night, place=ODD_PLACE + " 2", by="山田 太郎", reason="umgezogen <→>")
+    a_host_with_a_group(night)
+    return night
+
+
+# --- round trips ---------------------------------------------------------------------------------
+
+def test_the_demo_nights_round_trip_exactly(demo: list[CardNight], tmp_path: Path) -> None:
+    before = stored()
+    assert len(before["rows"]["scorekeep.deal"]) == 95 and len(before["rows"]["scorekeep.dealrevision"]) == 95
+    path = tmp_path / "backup.json"
+    assert "4 card nights" in export("--output", str(path))
+    delete_everything()
+    assert not any(stored()["rows"].values())
+
+    assert "95 deals" in import_(str(path))
+
+    assert stored() == before
+    assert without_timestamp(export()) == without_timestamp(path.read_text(encoding="utf-8"))
+
+
+def test_odd_text_and_the_whole_history_round_trip(odd_night: CardNight) -> None:
+    revisions = [r.kind for r in DealRevision.objects.order_by("pk")]
+    assert revisions.count("changed") == 1 and revisions.count("deleted") == 2 and revisions.count("restored") == 1
+    assert NightRevision.objects.count() == 1
+    before = stored()
+    backup = export()
+    # Readable UTF-8, not \u escapes; and the JSON parser, not a text search, gives back every name.
+    assert "山田 太郎" in backup and "🂡🃏" in backup
+    assert {r["fields"]["name"] for r in json.loads(backup)["objects"] if r["model"] == "scorekeep.player"} \
+        == set(ODD_NAMES)
+    delete_everything()
+
+    call_command("import", "-", stdin=io.BytesIO(backup.encode("utf-8")), stdout=io.StringIO())
+
+    assert stored() == before
+    assert without_timestamp(export()) == without_timestamp(backup)
+    assert authenticate(username="jürgen", password="korrekt-Pferd-Batterie") is not None
+    night = CardNight.objects.get(pk=odd_night.pk)
+    assert night.place == ODD_PLACE + " 2" and night.host is not None and night.host.first_name == "太郎"
+    assert [deal.deleted for deal in night.tables.get(number=1).deals.all()] == [False, False, True]
+
+
+def test_datetimes_keep_their_microseconds(odd_night: CardNight) -> None:
+    backup = json.loads(export())
+    entered = {r["pk"]: r["fields"]["entered_at"] for r in backup["objects"] if r["model"] == "scorekeep.deal"}
+    for deal in Deal.objects.all():
+        assert entered[deal.pk] == deal.entered_at.isoformat().replace("+00:00", "Z")
+
+
+def test_play_goes_on_after_an_import_without_reusing_an_id(demo: list[CardNight], tmp_path: Path) -> None:
+    path = tmp_path / "backup.json"
+    export("--output", str(path))
+    delete_everything()
+    import_(str(path))
+    highest = {model: model._base_manager.aggregate(n=Max("pk"))["n"]
+               for model in (User, Group, Player, CardNight, CardTable, Deal, DealRevision)}
+
+    night = nights.start_night(game="skat", preset="classic", players=["Anna", "Neu", "Clara"])
+    deal = nights.enter_deal(night.tables.get(), grand(0, 70), by="Neu")
+    nights.change_settings(night, place="Nach dem Import")
+    user = User.objects.create_user("neu")
+    group = Group.objects.create(name="neu")
+
+    made = {User: user, Group: group, Player: Player.objects.get(name="Neu"), CardNight: night,
+            CardTable: night.tables.get(), Deal: deal, DealRevision: deal.revisions.get()}
+    assert all(made[model].pk > highest[model] for model in highest)
+    assert NightRevision.objects.get(night=night).new["place"] == "Nach dem Import"
+    assert ledger.build(night.tables.get()).totals == [48, 0, 0]  # without 1, game 2 × 24
+
+
+def test_an_older_backup_is_read_with_defaults_for_what_came_since(odd_night: CardNight, tmp_path: Path) -> None:
+    backup = json.loads(export())
+    latest = backup["migrations"]["scorekeep"].pop()
+    for record in backup["objects"]:
+        if record["model"] == "scorekeep.cardnight":
+            del record["fields"]["place"]  # as if the field had come with that migration
+    delete_everything()
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(backup), encoding="utf-8")
+
+    output = import_(str(path))
+
+    assert f"predates scorekeep.{latest}" in output
+    assert CardNight.objects.get(pk=odd_night.pk).place == ""
+    assert CardNight.objects.get(pk=odd_night.pk).tables.count() == 2
+
+
+# --- what is in a backup -----------------------------------------------------------------------------
+
+def test_a_backup_holds_the_app_and_the_accounts_and_nothing_else(odd_night: CardNight, client: Any) -> None:
+    client.force_login(User.objects.get(username="jürgen"))  # a session and a content type exist
+    backup = json.loads(export())
+    assert (backup["format"], backup["format_version"]) == ("scorekeep-backup", 1)
+    assert "0001_cardnights" in backup["migrations"]["scorekeep"] and "0001_initial" in backup["migrations"]["auth"]
+    labels = [record["model"] for record in backup["objects"]]
+    assert set(labels) == {model._meta.label_lower for model in data_models()}
+    first = {label: labels.index(label) for label in labels}
+    assert first["auth.user"] < first["scorekeep.cardnight"] < first["scorekeep.cardtable"] < first["scorekeep.deal"]
+    user = next(r for r in backup["objects"] if r["model"] == "auth.user")
+    assert user["fields"]["password"].startswith(("pbkdf2_", "argon2", "bcrypt", "scrypt", "md5"))
+    assert user["fields"]["user_permissions"] == [["change_player", "scorekeep", "player"]]
+    assert user["fields"]["groups"] == [["Vorstand <&>"]]
+
+
+def test_the_output_file_appears_only_complete_and_private(demo: list[CardNight], tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "backup.json"
+    path.write_text("the previous backup", encoding="utf-8")
+    module = importlib.import_module("scorekeep.management.commands.export")
+    real_dumps, calls = module.dumps, []
+
+    def failing_dumps(value: Any) -> str:
+        calls.append(1)
+        if len(calls) == 100:
+            raise KeyboardInterrupt  # the export is stopped halfway
+        return real_dumps(value)
+
+    monkeypatch.setattr(module, "dumps", failing_dumps)
+    with pytest.raises(KeyboardInterrupt):
+        export("--output", str(path))
+    assert path.read_text(encoding="utf-8") == "the previous backup"
+    assert [p.name for p in tmp_path.iterdir()] == ["backup.json"]
+
+    monkeypatch.setattr(module, "dumps", real_dumps)
+    export("--output", str(path))
+    assert without_timestamp(path.read_text(encoding="utf-8")) == without_timestamp(export())
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600  # it holds password hashes
+    assert [p.name for p in tmp_path.iterdir()] == ["backup.json"]
+
+
+def test_an_export_into_a_missing_folder_says_so(tmp_path: Path) -> None:
+    with pytest.raises(CommandError, match=r"cannot write .*nowhere.*: No such file or directory"):
+        export("--output", str(tmp_path / "nowhere" / "backup.json"))
+
+
+# --- refusals ------------------------------------------------------------------------------------
+
+def test_a_database_with_data_is_not_overwritten_unless_replace(demo: list[CardNight], tmp_path: Path) -> None:
+    path = tmp_path / "backup.json"
+    export("--output", str(path))
+    before = stored()
+    nights.start_night(game="fipsen", preset="classic", players=["Xaver", "Yvonne", "Zora"])
+    after_more_play = stored()
+
+    with pytest.raises(CommandError, match=r"already holds .*5 card nights.*--replace"):
+        import_(str(path))
+    assert stored() == after_more_play
+
+    import_("--replace", str(path))
+    assert stored() == before
+    assert not Player.objects.filter(name="Xaver").exists()
+
+
+Mutation = Callable[[list[Any]], str]
+
+
+def first(objects: list[Any], label: str, nth: int = 0) -> dict[str, Any]:
+    return [record for record in objects if record.get("model") == label][nth]
+
+
+def too_long_name(objects: list[Any]) -> str:
+    player = first(objects, "scorekeep.player")
+    player["fields"]["name"] = "x" * 41
+    return f"scorekeep.player {player['pk']}, field name: Ensure this value has at most 40 characters (it has 41)."
+
+
+def no_datetime(objects: list[Any]) -> str:
+    deal = first(objects, "scorekeep.deal", 1)
+    deal["fields"]["entered_at"] = "yesterday"
+    return f"scorekeep.deal {deal['pk']}, field entered_at: “yesterday” value has an invalid format."
+
+
+def unknown_kind(objects: list[Any]) -> str:
+    revision = first(objects, "scorekeep.dealrevision", 2)
+    revision["fields"]["kind"] = "eaten"
+    return f"scorekeep.dealrevision {revision['pk']}, field kind: Value 'eaten' is not a valid choice."
+
+
+def negative_sequence(objects: list[Any]) -> str:
+    deal = first(objects, "scorekeep.deal")
+    deal["fields"]["sequence"] = -1
+    return f"scorekeep.deal {deal['pk']}, field sequence: Ensure this value is greater than or equal to 0."
+
+
+def missing_table(objects: list[Any]) -> str:
+    deal = first(objects, "scorekeep.deal", 1)
+    deal["fields"]["table"] = 10**9
+    return f"scorekeep.deal {deal['pk']}, field table: there is no scorekeep.cardtable 1000000000 in the backup"
+
+
+def unknown_host(objects: list[Any]) -> str:
+    night = first(objects, "scorekeep.cardnight")
+    night["fields"]["host"] = ["nobody"]
+    return f"scorekeep.cardnight {night['pk']}, field host: User matching query does not exist."
+
+
+def not_a_number(objects: list[Any]) -> str:
+    place = first(objects, "scorekeep.tableplayer")
+    place["fields"]["position"] = "first"
+    return f"scorekeep.tableplayer {place['pk']}, field position: “first” value must be an integer."
+
+
+def unknown_field(objects: list[Any]) -> str:
+    deal = first(objects, "scorekeep.deal")
+    deal["fields"]["colour"] = "red"
+    return f'scorekeep.deal {deal["pk"]} has a field "colour", which scorekeep.deal does not have here'
+
+
+def same_name_twice(objects: list[Any]) -> str:
+    anna, bernd = first(objects, "scorekeep.player"), first(objects, "scorekeep.player", 1)
+    bernd["fields"].update(name=anna["fields"]["name"], key=anna["fields"]["key"])
+    return f"scorekeep.player {bernd['pk']} does not fit: "
+
+
+def twice(objects: list[Any]) -> str:
+    deal = first(objects, "scorekeep.deal", 1)
+    objects.append(json.loads(json.dumps(deal)))
+    return f"scorekeep.deal {deal['pk']} appears twice in the backup"
+
+
+def no_pk(objects: list[Any]) -> str:
+    del first(objects, "scorekeep.deal")["pk"]
+    return "(scorekeep.deal) has no id (pk)"
+
+
+def sessions(objects: list[Any]) -> str:
+    objects.append({"model": "sessions.session", "pk": "abc", "fields": {}})
+    return f"record {len(objects)} of the backup is a sessions.session, which is not part of a scorekeep backup"
+
+
+def not_a_record(objects: list[Any]) -> str:
+    objects.insert(3, ["scorekeep.deal", 1])
+    return 'record 4 of the backup is not a record: an object with "model", "pk" and "fields"'
+
+
+@pytest.mark.parametrize("mutate", [too_long_name, no_datetime, unknown_kind, negative_sequence, missing_table,
+                                    unknown_host, not_a_number, unknown_field, same_name_twice, twice, no_pk,
+                                    sessions, not_a_record], ids=lambda mutate: mutate.__name__)
+def test_a_record_that_does_not_fit_is_named_and_changes_nothing(odd_night: CardNight, tmp_path: Path,
+                                                                 mutate: Mutation) -> None:
+    backup = json.loads(export())
+    expected = mutate(backup["objects"])
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(backup), encoding="utf-8")
+    before = stored()
+
+    with pytest.raises(CommandError) as refused:
+        import_("--replace", str(path))  # the deleting is undone too
+
+    assert expected in str(refused.value)
+    assert "\n" not in str(refused.value)
+    assert stored() == before
+
+
+@pytest.mark.parametrize(("content", "expected"), [
+    (None, r"cannot read .*missing\.json: No such file or directory"),
+    (b"\xff\xfe{}", r"is not UTF-8 text \(byte 1\)"),
+    (b'{"format": "scorekeep-backup",\n "objects": [}', r"is not JSON: Expecting value at line 2, column 14"),
+    (b"[]", r'is not a scorekeep backup: it has no "format": "scorekeep-backup"'),
+    (b'{"format": "scorekeep-backup", "format_version": "1"}', r'has no valid "format_version"'),
+    (b'{"format": "scorekeep-backup", "format_version": 2, "migrations": {}, "objects": []}',
+     r"written by a newer scorekeep \(backup format 2; this one reads format 1\): update scorekeep first"),
+    (b'{"format": "scorekeep-backup", "format_version": 1, "migrations": {"scorekeep": "0001"}, "objects": []}',
+     r'no valid "migrations"'),
+    (b'{"format": "scorekeep-backup", "format_version": 1, "migrations": {}, "objects": {}}',
+     r'has no "objects" list'),
+    (b'{"format": "scorekeep-backup", "format_version": 1, "migrations": {"scorekeep": ["0001_cardnights", '
+     b'"0999_from_the_future"]}, "objects": []}',
+     r"newer scorekeep: its database has migration scorekeep\.0999_from_the_future, unknown here"),
+], ids=["missing", "not-utf8", "not-json", "a-list", "version-text", "newer-format", "bad-migrations",
+        "objects-not-a-list", "newer-migration"])
+def test_a_file_that_is_no_backup_of_ours_is_refused(odd_night: CardNight, tmp_path: Path, content: bytes | None,
+                                                     expected: str) -> None:
+    path = tmp_path / "missing.json"
+    if content is not None:
+        path.write_bytes(content)
+    before = stored()
+    with pytest.raises(CommandError, match=expected):
+        import_("--replace", str(path))
+    assert stored() == before
+
+
+# --- the command line, as a person runs it ----------------------------------------------------------
+
+def manage(database: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}"}
+    return subprocess.run([sys.executable, "manage.py", *args], cwd=REPO, env=env, capture_output=True,
+                          text=True, encoding="utf-8", timeout=120, check=False)
+
+
+def test_into_another_database_on_the_command_line(demo: list[CardNight], tmp_path: Path) -> None:
+    database, path = tmp_path / "another.sqlite3", tmp_path / "backup.json"
+    export("--output", str(path))  # from the test database (PostgreSQL in CI), into SQLite
+
+    for args, message in [(("import", str(path)), "the database is not fully migrated: run manage.py migrate"),
+                          (("import", str(tmp_path / "nope.json")), "cannot read"),
+                          (("import",), "import: the following arguments are required: FILE (usage:")]:
+        refused = manage(database, *args)
+        assert refused.returncode != 0 and message in refused.stderr
+        assert "Traceback" not in refused.stderr and refused.stderr.count("\n") == 1
+
+    assert manage(database, "migrate", "-v0").returncode == 0
+    restored = manage(database, "import", str(path))
+    assert restored.returncode == 0, restored.stderr
+    assert "Imported" in restored.stdout and "95 deals" in restored.stdout
+    again = manage(database, "export")
+    assert again.returncode == 0 and "95 deals" in again.stderr
+    assert without_timestamp(again.stdout) == without_timestamp(path.read_text(encoding="utf-8"))
+    assert manage(database, "import", str(path)).stderr.startswith("CommandError: the database already holds")
