@@ -1,0 +1,458 @@
+"""The printed lists of a card night, one per game, and their PDF.
+
+Each game's list is the sheet its clubs know and sign, laid out for A4 (`templates/print/`,
+`static/css/print.css`): Skat the club list with base value, matadors, a tick per level, the value
+won or lost, every player's running total and the footer of won and lost games with their
+Seeger-Fabian points; Schafkopf plus and minus per player with the sums that agree; Kop small
+points with the round placings; Fipsen the score sheet's columns. Every number comes from the
+stored verdicts through `ledger.build`; this module only arranges them in the list's columns and
+adds the footer lines a club writes under them. `night_pdf` renders the same page with Chromium
+(`scorekeep.pdf`).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from django.contrib.staticfiles import finders
+from django.db.models import Prefetch
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET
+
+from . import charts, ledger, pdf, settlement
+from .access import VIEW, night_access
+from .forms import GAME_LABELS, SUITS
+from .ledger import Ledger, Row
+from .models import CardNight, CardTable, Deal, TablePlayer
+from .night_forms import bock_in_words, house_rules_in_words, preset_label
+from .rules import GAMES
+from .templatetags.ledger_tags import LEVEL_LABELS, contract
+
+# The style sheet the printed page links and the PDF carries inline (Chromium renders it from a
+# file with no server behind it).
+PRINT_CSS = "css/print.css"
+
+# The levels a Skat list ticks, in the list's order (the engine's `levels` names).
+SKAT_LEVELS = ("hand", "schneider", "schneider announced", "schwarz", "schwarz announced", "ouvert")
+
+# Seeger-Fabian evaluation as the list's footer writes it (RULES.md, Skat "List entry"): +50 for
+# each won game, −50 for each lost one, and for each game another player lost +40 at a 3-seat
+# table or +30 at a 4-seat table (the sitting dealer included).
+WON_POINTS = 50
+LOST_POINTS = 50
+OTHERS_LOST_POINTS = {3: 40, 4: 30}
+
+# Schafkopf games with a partner; every other game with a declarer is played alone (a solo).
+SCHAFKOPF_PARTNER_GAMES = frozenset({"sauspiel", "hochzeit"})
+
+SUIT_LABELS = dict(SUITS)
+
+log = logging.getLogger(__name__)
+
+
+# --- Skat: the club list --------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class SkatRow:
+    """One line of the Skat list. `totals`: each player's running total, None where he held no
+    cards (the sitting dealer in his deal, players beyond the seats)."""
+
+    number: int
+    declarer: str
+    game: str
+    base: int | None
+    matadors: int | None
+    ticks: list[bool]
+    multiplier: int | None
+    value: int | None
+    won: int | None  # the list entry of a won game
+    lost: int | None  # the list entry of a lost game (negative)
+    said: list[str]
+    totals: list[int | None]
+    passed: bool
+    bock: bool
+
+
+@dataclass(slots=True)
+class SkatFooter:
+    """The lines under the Skat list, per player: the list points, the games won and lost and their
+    Seeger-Fabian points, and the sum a club signs."""
+
+    list_points: list[int]
+    won: list[int]
+    lost: list[int]
+    won_points: list[int]
+    lost_points: list[int]
+    others_lost: list[int]
+    others_lost_points: list[int]
+    others_factor: int
+    final: list[int]
+
+
+def _skat_game(row: Row) -> str:
+    """The game as the list writes it: "Grand", "Null Hand", "Ramsch"."""
+    facts = row.deal.facts
+    words = [contract(facts.get("contract"))]
+    if facts.get("contract") == "null":
+        words += [str(LEVEL_LABELS[key]) for key in ("hand", "ouvert") if facts.get(key)]
+    return " ".join(words)
+
+
+def _skat_ticks(row: Row) -> list[bool]:
+    """A tick per level of SKAT_LEVELS: the verdict's levels; a Null game has no levels in the
+    engine's sense, but its list line still shows Hand and Ouvert as played."""
+    facts, verdict = row.deal.facts, row.verdict
+    levels = set(verdict.get("levels") or ())
+    if facts.get("contract") == "null":
+        levels |= {key for key in ("hand", "ouvert") if facts.get(key)}
+    return [level in levels for level in SKAT_LEVELS]
+
+
+def _skat_said(row: Row) -> list[str]:
+    facts, verdict = row.deal.facts, row.verdict
+    said = [label for key, label in (("kontra", gettext("Kontra")), ("re", gettext("Re")),
+                                     ("conceded", gettext("conceded"))) if facts.get(key)]
+    if verdict.get("overbid"):
+        said.append(gettext("overbid"))
+    return said
+
+
+def skat_rows(book: Ledger) -> list[SkatRow]:
+    rows = []
+    for row in book.rows:
+        facts, verdict = row.deal.facts, row.verdict
+        declarer = row.declarers[0] if row.declarers else None
+        entry = row.entries[declarer] if declarer is not None else None
+        won = verdict.get("won")
+        rows.append(SkatRow(
+            number=row.number,
+            declarer=book.names[declarer] if declarer is not None else "",
+            game=_skat_game(row),
+            base=verdict.get("base"),
+            matadors=verdict.get("matadors"),
+            ticks=_skat_ticks(row),
+            multiplier=verdict.get("multiplier"),
+            value=verdict.get("value") if facts.get("contract") != "passed" else None,
+            won=entry if won is True else None,
+            lost=entry if won is False else None,
+            said=_skat_said(row),
+            totals=[total if entry_ is not None else None for entry_, total in zip(row.entries, row.totals,
+                                                                                     strict=True)],
+            passed=facts.get("contract") in ("passed", "ramsch"),
+            bock=row.deal.bock,
+        ))
+    return rows
+
+
+def skat_footer(book: Ledger) -> SkatFooter:
+    """The footer's lines; the games lost by the others count for everyone dealt into the game,
+    the sitting dealer of a 4-seat table included (RULES.md), not for players beyond the seats."""
+    n = len(book.names)
+    others_lost = [0] * n
+    for row in book.rows:
+        if row.verdict.get("won") is False:
+            for position in row.seats:
+                if position not in row.declarers[:1]:
+                    others_lost[position] += 1
+    factor = OTHERS_LOST_POINTS[book.table.seats]
+    won_points = [WON_POINTS * count for count in book.won]
+    lost_points = [-LOST_POINTS * count for count in book.lost]
+    others_points = [factor * count for count in others_lost]
+    final = [sum(parts) for parts in zip(book.totals, won_points, lost_points, others_points, strict=True)]
+    return SkatFooter(list(book.totals), list(book.won), list(book.lost), won_points, lost_points, others_lost,
+                      others_points, factor, final)
+
+
+# --- Schafkopf: plus and minus --------------------------------------------------------------------
+
+@dataclass(slots=True)
+class SchafkopfRow:
+    """One game: each player's winnings (`plus`) or payment (`minus`, as a positive amount); None
+    where the player did not pay or receive. `plus_sum` and `minus_sum` agree in every game."""
+
+    number: int
+    game: str
+    players: str
+    result: str
+    solo_won: bool
+    plus: list[int | None]
+    minus: list[int | None]
+    plus_sum: int
+    minus_sum: int
+    bock: bool
+
+    @property
+    def cells(self) -> list[tuple[int | None, int | None]]:
+        """(plus, minus) per player, as the list's two columns under each name."""
+        return list(zip(self.plus, self.minus, strict=True))
+
+
+@dataclass(slots=True)
+class SchafkopfFooter:
+    plus: list[int]
+    minus: list[int]
+    balance: list[int]
+    plus_sum: int
+    minus_sum: int
+
+    @property
+    def agree(self) -> bool:
+        return self.plus_sum == self.minus_sum
+
+    @property
+    def cells(self) -> list[tuple[int, int]]:
+        return list(zip(self.plus, self.minus, strict=True))
+
+
+def _schafkopf_game(row: Row) -> str:
+    facts, verdict = row.deal.facts, row.verdict
+    words = [contract(facts.get("contract"))]
+    if facts.get("trump"):
+        words.append(f"({SUIT_LABELS.get(facts['trump'], facts['trump'])})")
+    notes = []
+    if facts.get("doublings"):
+        notes.append(gettext("Stoß ×%(n)s") % {"n": facts["doublings"]} if facts["doublings"] > 1 else gettext("Stoß"))
+    if verdict.get("laufende_counted"):
+        notes.append(gettext("%(n)s Laufende") % {"n": verdict["laufende_counted"]})
+    if facts.get("klopfer"):
+        notes.append(gettext("%(n)s knocked") % {"n": facts["klopfer"]})
+    if verdict.get("schneider"):
+        notes.append(gettext("Schneider"))
+    if verdict.get("schwarz"):
+        notes.append(gettext("Schwarz"))
+    return " · ".join([" ".join(words), *notes])
+
+
+def _result(won: bool | None) -> str:
+    return "" if won is None else gettext("won") if won else gettext("lost")
+
+
+def schafkopf_rows(book: Ledger) -> list[SchafkopfRow]:
+    rows = []
+    for row in book.rows:
+        facts = row.deal.facts
+        plus = [entry if entry is not None and entry > 0 else None for entry in row.entries]
+        minus = [-entry if entry is not None and entry < 0 else None for entry in row.entries]
+        solo = isinstance(facts.get("declarer"), int) and facts.get("contract") not in SCHAFKOPF_PARTNER_GAMES
+        rows.append(SchafkopfRow(
+            number=row.number, game=_schafkopf_game(row),
+            players=" + ".join(book.names[p] for p in row.declarers), result=_result(row.verdict.get("won")),
+            solo_won=solo and row.verdict.get("won") is True, plus=plus, minus=minus,
+            plus_sum=sum(v for v in plus if v), minus_sum=sum(v for v in minus if v), bock=row.deal.bock))
+    return rows
+
+
+def schafkopf_footer(rows: list[SchafkopfRow], book: Ledger) -> SchafkopfFooter:
+    n = len(book.names)
+    plus = [sum(row.plus[p] or 0 for row in rows) for p in range(n)]
+    minus = [sum(row.minus[p] or 0 for row in rows) for p in range(n)]
+    return SchafkopfFooter(plus, minus, list(book.totals), sum(plus), sum(minus))
+
+
+# --- Kop: small points and round placings ----------------------------------------------------------
+
+@dataclass(slots=True)
+class KopRow:
+    number: int
+    game: str
+    old: str
+    result: str
+    value: int
+    entries: list[int | None]
+    totals: list[int]
+    placing: list[Fraction] | None
+    placing_complete: bool
+    round: int
+
+    @property
+    def cells(self) -> list[tuple[int, int] | None]:
+        """(entry, running total) per player; None for who sat the deal out."""
+        return [None if entry is None else (entry, total)
+                for entry, total in zip(self.entries, self.totals, strict=True)]
+
+
+def kop_rows(book: Ledger, round_length: int | None) -> list[KopRow]:
+    rows = []
+    for row in book.rows:
+        facts, verdict = row.deal.facts, row.verdict
+        game = contract(facts.get("contract"))
+        if verdict.get("counted_doublings"):
+            game += " · " + gettext("%(n)s doubled") % {"n": verdict["counted_doublings"]}
+        rows.append(KopRow(
+            number=row.number, game=game, old=" + ".join(book.names[p] for p in row.declarers),
+            result=_result(verdict.get("won")), value=verdict["value"], entries=list(row.entries),
+            totals=list(row.totals), placing=row.placing, placing_complete=row.placing_complete,
+            round=(row.number - 1) // round_length + 1 if round_length else 1))
+    return rows
+
+
+# --- Fipsen: the score sheet -----------------------------------------------------------------------
+
+@dataclass(slots=True)
+class FipsenRow:
+    """One line of the Fipsen sheet: every player's running score and the value of the hand (the
+    declarer's entry), with who played what as its note."""
+
+    number: int
+    totals: list[int]
+    declarer: int | None
+    entry: int | None
+    note: str
+    passed: bool
+
+
+def _fipsen_note(row: Row, names: list[str]) -> str:
+    facts, verdict = row.deal.facts, row.verdict
+    name = facts.get("contract")
+    words = [str(word) for key, word in (("hand", gettext("Hand")), ("ruten", gettext("Ruten")),
+                                         ("durch", gettext("Durch"))) if facts.get(key)]
+    if name == "tricks":
+        label = " ".join([str(facts.get("bid", "")), *words])
+    else:
+        label = " ".join([contract(name), *words])
+    if facts.get("surrendered"):
+        label += " · " + gettext("surrendered")
+    declarer = row.declarers[0] if row.declarers else None
+    parts = [names[declarer]] if declarer is not None else []
+    parts.append(label)
+    if verdict.get("won") is not None and name != "siebener_fips":
+        parts.append(_result(verdict["won"]))
+    return " · ".join(parts)
+
+
+def fipsen_rows(book: Ledger) -> list[FipsenRow]:
+    rows = []
+    for row in book.rows:
+        declarer = row.declarers[0] if row.declarers else None
+        rows.append(FipsenRow(row.number, list(row.totals), declarer,
+                              row.entries[declarer] if declarer is not None else None,
+                              _fipsen_note(row, book.names), row.deal.facts.get("contract") == "passed"))
+    return rows
+
+
+# --- the page ---------------------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class PrintTable:
+    """One table of the night as its list prints it."""
+
+    table: CardTable
+    ledger: Ledger
+    rows: list[Any]
+    footer: Any = None
+    width: int = 0  # the list's columns, for the line that says there are no deals
+    chart: str = ""  # the chart of the night at this table, an inline SVG
+
+    @property
+    def names(self) -> list[str]:
+        return self.ledger.names
+
+
+def print_table(night: CardNight, table: CardTable, book: Ledger) -> PrintTable:
+    n = len(book.names)
+    if night.game == "skat":
+        item = PrintTable(table, book, skat_rows(book), skat_footer(book), width=9 + len(SKAT_LEVELS) + n)
+    elif night.game == "schafkopf":
+        rows = schafkopf_rows(book)
+        item = PrintTable(table, book, rows, schafkopf_footer(rows, book), width=6 + 2 * n)
+    elif night.game == "kop":
+        item = PrintTable(table, book, kop_rows(book, night.round_length), width=5 + n)
+    else:
+        item = PrintTable(table, book, fipsen_rows(book), width=2 + n)
+    if book.rows:
+        item.chart = charts.running_totals_svg(book)
+    return item
+
+
+def _night(night_id: int) -> CardNight:
+    """The night with its tables, their players and live deals: four queries for any number of deals."""
+    tables = CardTable.objects.prefetch_related(
+        Prefetch("places", queryset=TablePlayer.objects.select_related("player")),
+        Prefetch("deals", queryset=Deal.objects.filter(deleted=False).order_by("sequence"), to_attr="live_deals"),
+    )
+    return get_object_or_404(CardNight.objects.prefetch_related(Prefetch("tables", queryset=tables)), pk=night_id)
+
+
+def round_placing_points(night: CardNight) -> tuple[int, ...] | None:
+    """Kop: the placing points the night's rule set gives per round, best first (None: no placing)."""
+    if night.game != "kop":
+        return None
+    return GAMES["kop"].parse_rules(night.rules_request).round_placing
+
+
+def transfers(night: CardNight, tables: list[PrintTable]) -> list[str]:
+    """A money night's transfers in words ("Clara pays Anna €4.20"), to the cent: the list is signed
+    as it stands, so the settlement pays its balances exactly (rounding is the table's own choice)."""
+    if night.game != "schafkopf":
+        return []
+    scores = [settlement.TableScore(dict(zip(item.names, item.ledger.totals, strict=True))) for item in tables]
+    settled = settlement.settle(scores, zero_sum=True, rate=1, step=1, currency=night.currency)
+    return [gettext("%(payer)s pays %(payee)s %(amount)s") % {
+        "payer": t.payer, "payee": t.payee, "amount": settlement.format_money(t.cents, night.currency)}
+        for t in settled.transfers]
+
+
+def print_context(night: CardNight, *, pdf_render: bool = False) -> dict[str, Any]:
+    tables = []
+    for table in night.tables.all():
+        names = [place.player.name for place in table.places.all()]
+        tables.append(print_table(night, table, ledger.build(table, table.live_deals, names)))
+    context: dict[str, Any] = {
+        "night": night, "game_label": GAME_LABELS[night.game], "preset_label": preset_label(night.game, night.preset),
+        "house_rules": house_rules_in_words(night), "bock": bock_in_words(night), "tables": tables,
+        "skat_levels": [LEVEL_LABELS[level] for level in SKAT_LEVELS],
+        "round_placing": round_placing_points(night), "transfers": transfers(night, tables),
+        "signers": list(dict.fromkeys(name for item in tables for name in item.names)), "pdf_render": pdf_render,
+    }
+    if pdf_render:
+        context["inline_css"] = _print_css()
+    return context
+
+
+def _print_css() -> str:
+    path = finders.find(PRINT_CSS)
+    if not path:  # a deployment that left static/ behind: the PDF is still the list, only plainer
+        return ""
+    with open(path, encoding="utf-8") as css:
+        return css.read()
+
+
+def pdf_filename(night: CardNight) -> str:
+    """`skat-2026-11-21-clubhaus.pdf`: the game, the date and the place, slugified (ASCII only, so
+    every browser and mail program keeps it)."""
+    parts = [night.game, night.date.isoformat()]
+    place = slugify(night.place)
+    if place:
+        parts.append(place)
+    return "-".join(parts) + ".pdf"
+
+
+@night_access(VIEW)
+@require_GET
+def night_print(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = _night(night_id)
+    return render(request, f"print/{night.game}.html", print_context(night))
+
+
+@night_access(VIEW)
+@require_GET
+def night_pdf(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = _night(night_id)
+    html = render_to_string(f"print/{night.game}.html", print_context(night, pdf_render=True), request=request)
+    try:
+        data = pdf.render(html)
+    except pdf.PdfUnavailable as err:
+        log.warning("no PDF of night %s: %s", night.pk, err)
+        context = {"night": night, "game_label": GAME_LABELS[night.game], "reason": str(err)}
+        return render(request, "print/pdf_unavailable.html", context, status=503)
+    response = HttpResponse(data, content_type="application/pdf")
+    response["Content-Disposition"] = content_disposition_header(True, pdf_filename(night))
+    return response
