@@ -1,0 +1,203 @@
+"""Statistics pages (per player across nights) and a night's ledger as CSV.
+
+The statistics cover only the nights the request may see: a logged-in host's own nights (every night
+for the site owner, `access.visible_nights`); anyone else is sent to log in. They are filtered by a
+plain GET form (game, period), so a filtered page has its own URL and works without JavaScript.
+
+The CSV is for spreadsheets: comma-separated (RFC 4180, what every spreadsheet and the `csv` module
+read), UTF-8 with a byte-order mark so Excel shows umlauts and Japanese names right, one header row,
+then one row per live deal. Numbers are written as numbers — points as integers, Schafkopf money in
+the night's currency with a decimal point (−0.60 as ``-0.60``) — and text cells that a spreadsheet
+would run as a formula (starting with = + - @, a tab or a carriage return) get a leading ``'``.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+from typing import Any
+from urllib.parse import urlencode
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from . import access, ledger, stats
+from .access import VIEW, night_access
+from .forms import CONTRACT_LABELS
+from .models import GAME_CHOICES, CardNight, Player
+
+DATE_FORMAT = "%Y-%m-%d"
+
+
+class StatsFilter(forms.Form):
+    """Which nights the statistics count: one game or all, and a period (either end may stay open)."""
+
+    game = forms.ChoiceField(label=_("Game"), required=False, choices=[("", _("All games")), *GAME_CHOICES])
+    since = forms.DateField(label=_("From"), required=False, input_formats=[DATE_FORMAT],
+                            widget=forms.DateInput(attrs={"type": "date"}, format=DATE_FORMAT))
+    until = forms.DateField(label=_("To"), required=False, input_formats=[DATE_FORMAT],
+                            widget=forms.DateInput(attrs={"type": "date"}, format=DATE_FORMAT))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        games = ", ".join(str(label) for _key, label in GAME_CHOICES)
+        self.fields["game"].error_messages["invalid_choice"] = gettext(
+            "Choose a game: %(games)s, or all games.") % {"games": games}
+        for name in ("since", "until"):
+            self.fields[name].error_messages["invalid"] = gettext(
+                "Enter a date as year-month-day, e.g. 2025-03-07.")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        since, until = data.get("since"), data.get("until")
+        if since and until and until < since:
+            self.add_error("until", gettext("The end of the period is before its start (%(since)s).")
+                           % {"since": since.strftime(DATE_FORMAT)})
+        return data
+
+    @property
+    def filters(self) -> dict[str, Any]:
+        """`stats.filtered`'s arguments (the form is valid)."""
+        return {"game": self.cleaned_data["game"] or None, "since": self.cleaned_data["since"],
+                "until": self.cleaned_data["until"]}
+
+    @property
+    def query(self) -> str:
+        """The filter as typed, for links to the other statistics pages (so they keep it)."""
+        return urlencode({name: self.data[name] for name in self.fields if self.data.get(name)})
+
+
+def _year_ago(today: datetime.date) -> datetime.date:
+    """The day after the same date a year before: "the last 12 months" end today."""
+    try:
+        then = today.replace(year=today.year - 1)
+    except ValueError:  # 29 February
+        then = today.replace(year=today.year - 1, day=28)
+    return then + datetime.timedelta(days=1)
+
+
+def periods(form: StatsFilter, today: datetime.date) -> list[dict[str, Any]]:
+    """The quick choices of a period, each a link keeping the chosen game; the one in use is marked."""
+    choices = [(_("This year"), datetime.date(today.year, 1, 1), datetime.date(today.year, 12, 31)),
+               (_("Last 12 months"), _year_ago(today), today),
+               (_("All"), None, None)]
+    game = form.data.get("game", "")
+    since, until = form.data.get("since", ""), form.data.get("until", "")
+    out = []
+    for label, start, end in choices:
+        params = {"game": game, "since": start.strftime(DATE_FORMAT) if start else "",
+                  "until": end.strftime(DATE_FORMAT) if end else ""}
+        out.append({"label": label, "query": urlencode({k: v for k, v in params.items() if v}),
+                    "current": (since, until) == (params["since"], params["until"])})
+    return out
+
+
+def _context(form: StatsFilter) -> dict[str, Any]:
+    return {"form": form, "periods": periods(form, timezone.localdate()), "query": form.query}
+
+
+@login_required
+def stats_page(request: HttpRequest) -> HttpResponse:
+    form = StatsFilter(request.GET)
+    statistics = None
+    if form.is_valid():
+        nights = stats.with_ledgers(stats.filtered(access.visible_nights(request), **form.filters))
+        statistics = stats.collect(nights)
+    return render(request, "stats.html", {**_context(form), "statistics": statistics})
+
+
+@login_required
+def player_stats(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = get_object_or_404(Player, pk=player_id)
+    visible = access.visible_nights(request)
+    if not stats.appears_in(player, visible):  # another host's player: no sign that the name exists
+        raise Http404("No such player.")
+    form = StatsFilter(request.GET)
+    player_stats = None
+    if form.is_valid():
+        nights = stats.filtered(visible, **form.filters).filter(tables__places__player=player).distinct()
+        player_stats = stats.collect(stats.with_ledgers(nights)).get(player.pk) or stats.PlayerStats(player)
+    return render(request, "player_stats.html", {**_context(form), "player": player,
+                                                 "stats": player_stats})
+
+
+# --- a night's ledger as CSV ---------------------------------------------------------------------
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def text_cell(value: str) -> str:
+    """A text cell a spreadsheet shows as text: one that would start a formula gets a leading '."""
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
+
+
+def number_cell(value: int | None, night: CardNight) -> str:
+    """An amount as a spreadsheet number: points as they are, Schafkopf cents as money (-0.60)."""
+    if value is None:
+        return ""
+    if night.game != "schafkopf":
+        return str(value)
+    sign = "-" if value < 0 else ""
+    return f"{sign}{abs(value) // 100}.{abs(value) % 100:02d}"
+
+
+def csv_rows(night: CardNight) -> list[list[str]]:
+    """The header and one row per live deal of every table; a player's two columns (entry, running
+    total) stay empty at the tables the player did not sit at, the entry also where they sat out."""
+    books = []
+    columns: dict[int, str] = {}  # player id → name, in order of first appearance
+    for table in night.tables.all():
+        places = list(table.places.all())
+        books.append((ledger.build(table, table.live_deals, [p.player.name for p in places]),
+                      [p.player_id for p in places]))
+        for place in places:
+            columns.setdefault(place.player_id, place.player.name)
+    unit = f" ({night.currency})" if night.game == "schafkopf" else ""
+    header = [gettext("Table"), gettext("Deal"), gettext("Dealer"), gettext("Declarer"), gettext("Contract"),
+              gettext("Result"), gettext("Value") + unit, gettext("Bock")]
+    for name in columns.values():
+        header += [name + unit, gettext("%(name)s: total") % {"name": name} + unit]
+    rows = [[text_cell(cell) for cell in header]]
+    for book, player_ids in books:
+        where = {player_id: position for position, player_id in enumerate(player_ids)}
+        for row in book.rows:
+            verdict = row.verdict
+            won = verdict.get("won")
+            cells = [str(book.table.number), str(row.number), text_cell(book.names[row.dealer]),
+                     text_cell(" + ".join(book.names[p] for p in row.declarers)),
+                     text_cell(str(CONTRACT_LABELS.get(row.deal.facts.get("contract", ""), ""))),
+                     "" if won is None else gettext("won") if won else gettext("lost"),
+                     number_cell(verdict.get("value"), night) if won is not None else "",
+                     gettext("Bock") if row.deal.bock else ""]
+            for player_id in columns:
+                position = where.get(player_id)
+                if position is None:
+                    cells += ["", ""]
+                else:
+                    cells += [number_cell(row.entries[position], night), number_cell(row.totals[position], night)]
+            rows.append(cells)
+    return rows
+
+
+def csv_filename(night: CardNight) -> str:
+    return (slugify(f"{night.date:%Y-%m-%d} {night.game} {night.place}") or f"night-{night.pk}") + ".csv"
+
+
+@night_access(VIEW)
+def night_csv(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = get_object_or_404(stats.with_ledgers(CardNight.objects.all()), pk=night_id)
+    out = io.StringIO()
+    out.write("\ufeff")  # the byte-order mark: Excel reads the file as UTF-8 only with it
+    csv.writer(out).writerows(csv_rows(night))
+    response = HttpResponse(out.getvalue().encode("utf-8"), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(True, csv_filename(night))
+    return response
+
