@@ -10,8 +10,10 @@ derived from the deal list, never stored by hand.
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
@@ -51,6 +53,11 @@ class Player(models.Model):
         super().save(*args, **kwargs)
 
 
+def new_token() -> str:
+    """An unguessable link token: 128 random bits, URL-safe (22 characters)."""
+    return secrets.token_urlsafe(16)
+
+
 class CardNight(models.Model):
     """One evening of one game under one rule set: the preset and the house rules that differ from it."""
 
@@ -71,6 +78,14 @@ class CardNight(models.Model):
     bock_events = models.JSONField(_("Bock events"), default=list, blank=True)
     bock_length = models.PositiveSmallIntegerField(_("Bock deals"), null=True, blank=True)
     finished = models.BooleanField(_("finished"), default=False)
+    # Settling the night in money (issue 5): rate per point, rounding, fees, prize split.
+    settlement = models.JSONField(_("settlement"), default=dict, blank=True)
+    # Who runs the night (scorekeep.access): the host's account, and the two links for the table. A new
+    # token revokes the old link: a phone that opened it loses access at its next request.
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("host"), null=True, blank=True,
+                             on_delete=models.SET_NULL, related_name="card_nights")
+    scorer_token = models.CharField(max_length=43, unique=True, default=new_token, editable=False)
+    viewer_token = models.CharField(max_length=43, unique=True, default=new_token, editable=False)
     created = models.DateTimeField(auto_now_add=True)
     # Bumped on every change of the night's data, so a page can tell whether it is current.
     version = models.PositiveIntegerField(default=0)
@@ -143,6 +158,9 @@ class Deal(models.Model):
     entered_by = models.CharField(max_length=40, blank=True)
     entered_at = models.DateTimeField(default=timezone.now)
     deleted = models.BooleanField(default=False)
+    # Bumped by every correction, deletion and restoring: an edit sent from an older version is refused
+    # (optimistic concurrency), naming what changed meanwhile.
+    version = models.PositiveIntegerField(default=1)
 
     class Meta:
         ordering = ["sequence"]
@@ -169,6 +187,9 @@ class DealRevision(models.Model):
     by = models.CharField(max_length=40, blank=True)
     at = models.DateTimeField(default=timezone.now)
     reason = models.CharField(max_length=200, blank=True)
+    # The idempotency key the phone sent with the change: the same key sent again (a double tap, a
+    # retried request) finds this revision instead of making a second deal or a second correction.
+    request_key = models.CharField(max_length=64, null=True, blank=True, unique=True)
 
     class Meta:
         ordering = ["at", "id"]

@@ -259,7 +259,17 @@ def changes(game: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> list[C
         if old.get(key, False if key == "finished" else None) != new.get(key, False if key == "finished" else None):
             out.append(Change(str(SETTING_LABELS[key]), setting_words(key, old.get(key), game),
                               setting_words(key, new.get(key), game)))
+    if (old.get("settlement") or {}) != (new.get("settlement") or {}):  # the settlement page's options
+        out.append(Change(gettext("Settlement"), _settlement_words(old.get("settlement"), old.get("currency")),
+                          _settlement_words(new.get("settlement"), new.get("currency"))))
     return out
+
+
+def _settlement_words(options: Mapping[str, Any] | None, currency: str | None) -> str:
+    """The settlement page's options in words (its own wording, scorekeep.settlement_views.in_words)."""
+    from .settlement_views import in_words  # the page knows its options (and imports the entry form)
+
+    return in_words(options or {}, currency or "EUR") or "—"
 
 
 def history(night: CardNight, revisions: Sequence[NightRevision]) -> list[HistoryEntry]:

@@ -26,7 +26,8 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import ledger, nights
+from . import access, ledger, live, nights
+from .access import HOST, SCORE, VIEW, night_access
 from .entry import BUSY, refusal
 from .forms import GAME_LABELS
 from .models import CardNight, CardTable, Deal, Player, TablePlayer
@@ -42,7 +43,6 @@ from .night_forms import (
     history,
     house_rules_in_words,
     preset_label,
-    rules_in_words,
 )
 from .rules import GAMES
 from .rules.verdict import options_json
@@ -74,8 +74,12 @@ def _render(request: HttpRequest, template: str, context: dict[str, Any], status
     return response
 
 
-def _known_players() -> list[str]:
-    return list(Player.objects.values_list("name", flat=True)[:500])
+def _known_players(request: HttpRequest) -> list[str]:
+    """Names for the players' input suggestions: only people from nights this host runs (a host never
+    learns who plays at another host's nights)."""
+    nights_seen = access.visible_nights(request)
+    return list(Player.objects.filter(places__table__night__in=nights_seen).distinct()
+                .values_list("name", flat=True)[:500])
 
 
 def _night(night_id: int) -> CardNight:
@@ -127,7 +131,11 @@ class NightSummary:
 
 
 def night_list(request: HttpRequest) -> HttpResponse:
-    nights = (CardNight.objects
+    """A host's nights; on any phone also the nights it opened a scorer or viewer link of."""
+    joined = access.joined_nights(request)
+    if not request.user.is_authenticated and not joined:
+        return HttpResponseRedirect(f"{reverse('login')}?next={reverse('nights')}")
+    nights = (access.visible_nights(request)
               .annotate(deals_played=Count("tables__deals", filter=Q(tables__deals__deleted=False)))
               .prefetch_related(Prefetch("tables__places", queryset=TablePlayer.objects.select_related("player")))
               [:100])
@@ -136,13 +144,18 @@ def night_list(request: HttpRequest) -> HttpResponse:
         players = [place.player.name for table in night.tables.all() for place in table.places.all()]
         summaries.append(NightSummary(night, GAME_LABELS[night.game], preset_label(night.game, night.preset),
                                       list(dict.fromkeys(players)), night.deals_played))
-    return render(request, "nights.html", {"nights": summaries})
+    own = {summary.night.pk for summary in summaries}
+    joined_summaries = [(NightSummary(night, GAME_LABELS[night.game], preset_label(night.game, night.preset), [], 0),
+                         role) for night, role in joined if night.pk not in own]
+    return render(request, "nights.html", {"nights": summaries, "joined": joined_summaries})
 
 
 # --- starting a night ------------------------------------------------------------------------------
 
 @require_http_methods(["GET", "POST"])
 def night_new(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:  # a night has a host: log in (or sign up) first
+        return HttpResponseRedirect(f"{reverse('login')}?next={reverse('night-new')}")
     url = reverse("night-new")
     if request.method == "GET":
         form = NightForm(request.GET, url=url, quiet=True)
@@ -150,27 +163,40 @@ def night_new(request: HttpRequest) -> HttpResponse:
         form = NightForm(request.POST, url=url, quiet="refresh" in request.POST)
         if not form.quiet and form.is_valid():
             try:
-                night = nights.start_night(**form.start())
+                night = nights.start_night(**form.start(), host=request.user)
             except OperationalError:
                 form.add_error(None, BUSY)
             else:
                 return HttpResponseSeeOther(reverse("table", args=[night.id, 1]))
-    return _render(request, "night_new.html", {"form": form, "known_players": _known_players()})
+    return _render(request, "night_new.html", {"form": form, "known_players": _known_players(request)})
 
 
 # --- a night's page, another table --------------------------------------------------------------
 
+LIVE = "live-night"  # the id of the night page's tables section, polled for changes (scorekeep.live)
+
+
+@night_access(VIEW)
 def night_page(request: HttpRequest, night_id: int) -> HttpResponse:
-    return _night_page(request, _night(night_id))
+    unchanged = live.not_modified(request, night_id, LIVE)
+    if unchanged is not None:
+        return unchanged
+    night = _night(night_id)
+    if live.polled(request, LIVE):
+        context = {**_night_context(night), "etag": live.etag(request, night), "live_id": LIVE, "poll": live.POLL}
+        return live.mark(render(request, "night.html#tables", context), context["etag"])
+    return _night_page(request, night)
 
 
 def _night_page(request: HttpRequest, night: CardNight) -> HttpResponse:
     form = SeatingForm(QueryDict(), night=night, url=reverse("table-new", args=[night.id]), quiet=True)
     return render(request, "night.html", {**_night_context(night), "seating_form": form,
-                                          "known_players": _known_players()})
+                                          "known_players": _known_players(request),
+                                          "etag": live.etag(request, night), "live_id": LIVE, "poll": live.POLL})
 
 
 @require_http_methods(["GET", "POST"])
+@night_access(SCORE)
 def table_new(request: HttpRequest, night_id: int) -> HttpResponse:
     night = _night(night_id)
     url = reverse("table-new", args=[night.id])
@@ -186,12 +212,13 @@ def table_new(request: HttpRequest, night_id: int) -> HttpResponse:
             else:
                 return HttpResponseSeeOther(reverse("table", args=[night.id, table.number]))
     return _render(request, "night.html", {**_night_context(night), "seating_form": form, "adding_table": True,
-                                           "known_players": _known_players()})
+                                           "known_players": _known_players(request)})
 
 
 # --- settings ------------------------------------------------------------------------------------
 
 @require_http_methods(["GET", "POST"])
+@night_access(HOST)
 def night_settings(request: HttpRequest, night_id: int) -> HttpResponse:
     night = get_object_or_404(CardNight, pk=night_id)
     url = reverse("night-settings", args=[night.id])
@@ -214,11 +241,12 @@ def night_settings(request: HttpRequest, night_id: int) -> HttpResponse:
                 messages.success(request, gettext("Settings saved; every deal was scored again under them."))
                 return HttpResponseSeeOther(reverse("night", args=[night.id]))
     context = {"form": form, "night": night, "game_label": GAME_LABELS[night.game],
-               "history": history(night, list(night.revisions.all())), "known_players": _known_players()}
+               "history": history(night, list(night.revisions.all())), "known_players": _known_players(request)}
     return _render(request, "night_settings.html", context)
 
 
 @require_POST
+@night_access(HOST)
 def night_finish(request: HttpRequest, night_id: int) -> HttpResponse:
     """Finish the night (no more deals; the lists are final) or open it again — a change in its history."""
     night = get_object_or_404(CardNight, pk=night_id)
@@ -279,6 +307,7 @@ def _rules_json(night: CardNight) -> dict[str, Any]:
     return getattr(module, "rules_json", options_json)(module.parse_rules(night.rules_request))
 
 
+@night_access(VIEW)
 def night_json(request: HttpRequest, night_id: int) -> JsonResponse:
     night = _night(night_id)
     data = {
@@ -292,12 +321,3 @@ def night_json(request: HttpRequest, night_id: int) -> JsonResponse:
         "tables": [_table_json(night, view) for view in _tables(night)],
     }
     return JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 2})
-
-
-# --- the printout --------------------------------------------------------------------------------
-
-def night_print(request: HttpRequest, night_id: int) -> HttpResponse:
-    night = _night(night_id)
-    context = _night_context(night)
-    context["rules"] = rules_in_words(night)
-    return render(request, "night_print.html", context)

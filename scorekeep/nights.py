@@ -21,7 +21,7 @@ from .rules import GAMES, IllegalDeal
 # The settings a deal's verdict depends on; the others (place, date, series …) never change one.
 SCORING = ("preset", "house_rules", "bock_events", "bock_length")
 SETTINGS = ("date", "place", "preset", "house_rules", "series_length", "round_length", "currency",
-            "bock_events", "bock_length", "finished")
+            "bock_events", "bock_length", "finished", "settlement")
 
 
 def player_named(name: str) -> Player:
@@ -87,6 +87,22 @@ def _check_dealer(dealer: int, players: int) -> None:
         raise IllegalDeal("dealer", "is a place at this table, 0 … {last}, not {got}", last=players - 1, got=dealer)
 
 
+class Stale(Exception):
+    """A change sent from a page that no longer shows the table or deal as it is: another phone saved
+    first. `deals` are the deals entered since (a new deal) or `revisions` the changes made since (a
+    correction), so the page can say what changed meanwhile; nothing was stored."""
+
+    def __init__(self, deals: Sequence[Deal] = (), revisions: Sequence[DealRevision] = ()) -> None:
+        super().__init__("changed meanwhile")
+        self.deals = list(deals)
+        self.revisions = list(revisions)
+
+
+def _replayed(key: str | None) -> DealRevision | None:
+    """The change already made with this idempotency key (a double tap or a retried request)."""
+    return DealRevision.objects.select_related("deal").filter(request_key=key).first() if key else None
+
+
 def _snapshot(deal: Deal) -> dict[str, Any]:
     return {"facts": deal.facts, "seating": deal.seating, "dealer": deal.dealer}
 
@@ -96,16 +112,29 @@ def _touch(night: CardNight) -> None:
 
 
 @transaction.atomic
-def enter_deal(table: CardTable, facts: dict[str, Any], *, dealer: int | None = None, by: str = "") -> Deal:
+def enter_deal(table: CardTable, facts: dict[str, Any], *, dealer: int | None = None, by: str = "",
+               key: str | None = None, expected: int | None = None) -> Deal:
     """Store the next deal of the table; raises `IllegalDeal` (nothing stored) when the engine refuses it.
 
     The table row is locked for the moment of numbering, so two scorers saving at once get two
-    consecutive deals, never two with one number.
+    consecutive deals, never two with one number. `key` is the phone's idempotency key: sent again, it
+    returns the deal it made (``deal.replayed`` is True) instead of a second one. `expected` is the deal
+    number the phone's form was for: when other deals were entered since, `Stale` is raised with them
+    (two people entering the same deal at one table store it once).
     """
     # select_related also locks the night's row (PostgreSQL locks every joined row): writes to one table
     # happen one after the other, and never beside a change of the night's rules. On SQLite the whole
     # database is locked from BEGIN (settings: transaction_mode IMMEDIATE).
     table = CardTable.objects.select_for_update().select_related("night").get(pk=table.pk)
+    # Under the lock: a retried request waits for the first one and then finds its deal.
+    replayed = _replayed(key)
+    if replayed is not None:
+        replayed.deal.replayed = True  # type: ignore[attr-defined]
+        return replayed.deal
+    if expected is not None:
+        live = list(table.deals.filter(deleted=False).order_by("sequence"))
+        if len(live) + 1 != expected:
+            raise Stale(deals=live[max(0, expected - 1):])
     players = table.places.count()
     if dealer is None:
         dealer = next_dealer(table)
@@ -116,7 +145,8 @@ def enter_deal(table: CardTable, facts: dict[str, Any], *, dealer: int | None = 
     verdict = ledger.judge_deal(table.night, seats, dealer, facts, False).to_json()
     deal = Deal.objects.create(table=table, sequence=sequence, seating=seats, dealer=dealer, facts=facts,
                                verdict=verdict, entered_by=by)
-    DealRevision.objects.create(deal=deal, kind=DealRevision.Kind.CREATED, new=_snapshot(deal), by=by)
+    DealRevision.objects.create(deal=deal, kind=DealRevision.Kind.CREATED, new=_snapshot(deal), by=by,
+                                request_key=key or None)
     ledger.recompute(table)
     _touch(table.night)
     deal.refresh_from_db()
@@ -125,9 +155,18 @@ def enter_deal(table: CardTable, facts: dict[str, Any], *, dealer: int | None = 
 
 @transaction.atomic
 def correct_deal(deal: Deal, facts: dict[str, Any], *, dealer: int | None = None, by: str = "",
-                 reason: str = "") -> Deal:
-    """Change an earlier deal's facts (and, if given, who dealt it); everything after it follows."""
+                 reason: str = "", key: str | None = None, based_on: int | None = None) -> Deal:
+    """Change an earlier deal's facts (and, if given, who dealt it); everything after it follows.
+
+    `key`: as for `enter_deal`. `based_on` is the deal's version the correction was typed on: when the
+    deal was changed, deleted or restored since, `Stale` is raised with those revisions.
+    """
     deal = Deal.objects.select_for_update().select_related("table__night").get(pk=deal.pk)
+    replayed = _replayed(key)
+    if replayed is not None and replayed.deal_id == deal.pk:
+        return deal
+    if based_on is not None and based_on != deal.version:
+        raise Stale(revisions=list(deal.revisions.order_by("at", "id"))[max(1, based_on):])
     old = _snapshot(deal)
     if dealer is not None and dealer != deal.dealer:
         _check_dealer(dealer, deal.table.places.count())
@@ -137,36 +176,39 @@ def correct_deal(deal: Deal, facts: dict[str, Any], *, dealer: int | None = None
         return deal
     ledger.judge_deal(deal.table.night, deal.seating, deal.dealer, facts, deal.bock)  # refuse before storing
     deal.facts = facts
-    deal.save(update_fields=["facts", "dealer", "seating"])
+    deal.version += 1
+    deal.save(update_fields=["facts", "dealer", "seating", "version"])
     DealRevision.objects.create(deal=deal, kind=DealRevision.Kind.CHANGED, old=old, new=_snapshot(deal), by=by,
-                                reason=reason)
+                                reason=reason, request_key=key or None)
     ledger.recompute(deal.table)
     _touch(deal.table.night)
     deal.refresh_from_db()
     return deal
 
 
-def delete_deal(deal: Deal, *, by: str = "", reason: str = "") -> None:
+def delete_deal(deal: Deal, *, by: str = "", reason: str = "", key: str | None = None) -> None:
     """Take a deal off the list (it stays in the history and can be restored)."""
-    _set_deleted(deal, True, by, reason)
+    _set_deleted(deal, True, by, reason, key)
 
 
-def restore_deal(deal: Deal, *, by: str = "", reason: str = "") -> None:
+def restore_deal(deal: Deal, *, by: str = "", reason: str = "", key: str | None = None) -> None:
     """Put a deleted deal back in its place on the list."""
-    _set_deleted(deal, False, by, reason)
+    _set_deleted(deal, False, by, reason, key)
 
 
 @transaction.atomic
-def _set_deleted(deal: Deal, deleted: bool, by: str, reason: str) -> None:
+def _set_deleted(deal: Deal, deleted: bool, by: str, reason: str, key: str | None = None) -> None:
     # select_related also locks the table and night rows (PostgreSQL locks every joined row): writes to
     # one table happen one after the other, and never beside a change of the night's rules.
     deal = Deal.objects.select_for_update().select_related("table__night").get(pk=deal.pk)
-    if deal.deleted == deleted:
+    if deal.deleted == deleted or _replayed(key) is not None:
         return
     deal.deleted = deleted
-    deal.save(update_fields=["deleted"])
+    deal.version += 1
+    deal.save(update_fields=["deleted", "version"])
     kind, state = (DealRevision.Kind.DELETED, "old") if deleted else (DealRevision.Kind.RESTORED, "new")
-    DealRevision.objects.create(deal=deal, kind=kind, by=by, reason=reason, **{state: _snapshot(deal)})
+    DealRevision.objects.create(deal=deal, kind=kind, by=by, reason=reason, request_key=key or None,
+                                **{state: _snapshot(deal)})
     ledger.recompute(deal.table)
     _touch(deal.table.night)
 

@@ -34,6 +34,7 @@ from .ledger import Ledger, Row
 from .models import CardNight, CardTable, Deal, TablePlayer
 from .night_forms import bock_in_words, house_rules_in_words, preset_label
 from .rules import GAMES
+from .settlement_views import played_for_money, settle
 from .templatetags.ledger_tags import LEVEL_LABELS, contract
 
 # The style sheet the printed page links and the PDF carries inline (Chromium renders it from a
@@ -389,12 +390,15 @@ def round_placing_points(night: CardNight) -> tuple[int, ...] | None:
 
 
 def transfers(night: CardNight, tables: list[PrintTable]) -> list[str]:
-    """A money night's transfers in words ("Clara pays Anna €4.20"), to the cent: the list is signed
-    as it stands, so the settlement pays its balances exactly (rounding is the table's own choice)."""
-    if night.game != "schafkopf":
+    """The transfers that settle the night in words ("Clara pays Anna €4.20"), under the options of
+    the night's settlement page (rate, rounding step, fees, prizes) so paper and page agree; none for
+    a night not played for money, or while its options do not fit (the settlement page says why)."""
+    if not played_for_money(night):
         return []
-    scores = [settlement.TableScore(dict(zip(item.names, item.ledger.totals, strict=True))) for item in tables]
-    settled = settlement.settle(scores, zero_sum=True, rate=1, step=1, currency=night.currency)
+    try:
+        settled = settle(night, [item.ledger for item in tables])
+    except settlement.SettlementError:
+        return []
     return [gettext("%(payer)s pays %(payee)s %(amount)s") % {
         "payer": t.payer, "payee": t.payee, "amount": settlement.format_money(t.cents, night.currency)}
         for t in settled.transfers]

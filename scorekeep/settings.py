@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "csp",
     "scorekeep",
 ]
 
@@ -53,6 +54,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
@@ -85,7 +87,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite has no row locks (select_for_update does nothing): a write transaction takes the write lock
     # when it begins (BEGIN IMMEDIATE), so two phones saving at the same instant wait for each other
     # instead of one failing with "database is locked" halfway through; and it waits up to 20 s.
-    DATABASES["default"].setdefault("OPTIONS", {}).update({"transaction_mode": "IMMEDIATE", "timeout": 20})
+    # WAL: readers (the phones polling the ledger) never wait for a writer, nor a writer for them; a
+    # committed deal survives a killed server (synchronous stays FULL, SQLite's default: every commit is
+    # on disk before the phone hears "saved").
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "transaction_mode": "IMMEDIATE", "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;",
+    })
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -93,6 +101,36 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Hosts' accounts (scorekeep.access_views): where log-in sends people, and where a reset link goes.
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "nights"
+LOGOUT_REDIRECT_URL = "home"
+# Without a mail server the password-reset mail, link included, is printed on the server's console
+# (its log); set SCOREKEEP_EMAIL_HOST (and _PORT, _USER, _PASSWORD, _FROM) to send it.
+if os.environ.get("SCOREKEEP_EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = os.environ["SCOREKEEP_EMAIL_HOST"]
+    EMAIL_PORT = int(os.environ.get("SCOREKEEP_EMAIL_PORT", "587"))
+    EMAIL_HOST_USER = os.environ.get("SCOREKEEP_EMAIL_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("SCOREKEEP_EMAIL_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("SCOREKEEP_EMAIL_TLS", True)
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("SCOREKEEP_EMAIL_FROM", "scorekeep@localhost")
+
+# Throttles (scorekeep.throttle) count in the cache: per process by default; a club running several
+# gunicorn workers can share the counts in the database (SCOREKEEP_CACHE=db; run `manage.py
+# createcachetable` once).
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "scorekeep_cache"}
+        if os.environ.get("SCOREKEEP_CACHE") == "db"
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+# Behind a reverse proxy: take the client's address from the last X-Forwarded-For entry (throttles).
+SCOREKEEP_BEHIND_PROXY = env_bool("SCOREKEEP_BEHIND_PROXY", False)
 
 LANGUAGE_CODE = "en"
 TIME_ZONE = os.environ.get("SCOREKEEP_TIME_ZONE", "Europe/Berlin")
@@ -118,10 +156,32 @@ STORAGES = {
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Content-Security-Policy (django-csp): scripts, styles and images only from this site — no inline
+# script or style, no eval (htmx is configured for that in base.html); inline SVG charts and QR codes
+# are markup, not images, so they need nothing. Forms post only here; no framing.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "base-uri": ["'none'"],
+        "object-src": ["'none'"],
+    },
+}
+
 # Production hardening; all on when DEBUG is off (checked by `manage.py check --deploy`).
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+# A phone at the table stays joined to its night for a long card night and the morning after.
+SESSION_COOKIE_AGE = 14 * 24 * 3600
 if not DEBUG:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True

@@ -402,16 +402,17 @@ def settle(tables: Iterable[TableScore], *, zero_sum: bool, rate: Amount, step: 
 
 # --- a card night ------------------------------------------------------------------------------
 
-def night_tables(night: CardNight, basis: Basis = "list") -> list[TableScore]:
-    """Each table's ledger (`ledger.build`) as a settlement reads it: list points (or, Skat only,
-    the performance), games lost, and the placing (Kop round placings where the night has them)."""
+def night_tables(night: CardNight, basis: Basis = "list",
+                 ledgers: Sequence[ledger.Ledger] | None = None) -> list[TableScore]:
+    """Each table's ledger (`ledger.build`, or the `ledgers` a page built already) as a settlement
+    reads it: list points (or, Skat only, the performance), games lost, and the placing (Kop round
+    placings where the night has them)."""
     if basis not in ("list", "performance"):
         raise SettlementError("basis", gettext("settle on the list or on the performance"))
     if basis == "performance" and night.game != "skat":
         raise SettlementError("basis", gettext("only a Skat list has a performance (Seeger-Fabian)"))
     scores = []
-    for table in night.tables.all():
-        sheet = ledger.build(table)
+    for sheet in (ledgers if ledgers is not None else [ledger.build(table) for table in night.tables.all()]):
         numbers = sheet.performance if basis == "performance" else sheet.totals
         standing = (dict(zip(sheet.names, sheet.placing_totals, strict=True))
                     if sheet.placing_totals is not None else None)
@@ -421,7 +422,7 @@ def night_tables(night: CardNight, basis: Basis = "list") -> list[TableScore]:
 
 
 def settle_night(night: CardNight, *, rate: Amount | None = None, basis: Basis = "list", step: int = 10,
-                 extras: Extras = NO_EXTRAS) -> Settlement:
+                 extras: Extras = NO_EXTRAS, ledgers: Sequence[ledger.Ledger] | None = None) -> Settlement:
     """Settle a night in its currency. `rate`: cents a point is worth — Schafkopf amounts are cents
     already (rate 1 unless given); Skat, Kop and Fipsen need one (0 settles the extras alone)."""
     if rate is None:
@@ -429,7 +430,7 @@ def settle_night(night: CardNight, *, rate: Amount | None = None, basis: Basis =
             raise SettlementError("rate", gettext("give the cents a point is worth, e.g. 1 (0 settles only the "
                                                   "entry fees and prizes)"))
         rate = 1
-    return settle(night_tables(night, basis), zero_sum=ZERO_SUM[night.game], rate=rate, step=step,
+    return settle(night_tables(night, basis, ledgers), zero_sum=ZERO_SUM[night.game], rate=rate, step=step,
                   extras=extras, currency=night.currency)
 
 

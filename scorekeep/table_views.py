@@ -14,10 +14,13 @@ it was sent.
 
 from __future__ import annotations
 
+import re
+import uuid
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
@@ -25,8 +28,19 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 
-from . import ledger, nights
-from .entry import BUSY, ChangeNote, DealForm, bock_in_words, deal_history, facts_in_words, initial_from, refusal
+from . import ledger, live, nights
+from .access import SCORE, VIEW, allows, night_access
+from .entry import (
+    BUSY,
+    ChangeNote,
+    DealForm,
+    bock_in_words,
+    changes,
+    deal_history,
+    facts_in_words,
+    initial_from,
+    refusal,
+)
 from .models import CardNight, CardTable, Deal
 from .rules import IllegalDeal
 
@@ -37,6 +51,8 @@ PARTIAL_FOR_TARGET = {"entry": "entry", "preview": "preview_update", "table-regi
 PREVIEWS = ("entry", "preview")  # the targets a preview answers: only the entry form, no ledger
 
 SCORER = "scorer"  # the session key remembering "Your name"
+LIVE = "live-ledger"  # the id of the ledger section a page polls (htmx, every 2 s)
+KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
 
 @dataclass(slots=True)
@@ -91,6 +107,55 @@ def _render(request: HttpRequest, template: str, context: dict[str, Any], partia
     return response
 
 
+def _key(request: HttpRequest) -> str | None:
+    """The idempotency key the form was sent with (None when missing or malformed: then no replay guard)."""
+    key = request.POST.get("key", "")
+    return key if KEY.fullmatch(key) else None
+
+
+def _int(value: object) -> int | None:
+    try:
+        return int(str(value))
+    except ValueError:
+        return None
+
+
+def _can_score(request: HttpRequest) -> bool:
+    return allows(getattr(request, "night_role", None), SCORE)
+
+
+def _stale_new(loaded: Loaded, err: nights.Stale) -> str:
+    """What was entered meanwhile, for a form that was for an earlier deal number."""
+    parts = []
+    number = len(loaded.deals) - len(err.deals) + 1
+    for offset, deal in enumerate(err.deals):
+        what = "; ".join(f"{label}: {text}" for label, text in facts_in_words(
+            loaded.night.game, deal.facts, deal.seating, loaded.names)[:3])
+        by = gettext(" by %(by)s") % {"by": deal.entered_by} if deal.entered_by else ""
+        parts.append(gettext("Deal %(number)s was entered meanwhile on another phone%(by)s (%(what)s).") % {
+            "number": number + offset, "by": by, "what": what})
+    parts.append(gettext("Your form is now for deal %(number)s: check it against the ledger, then save again "
+                         "— or leave it if it was the same deal.") % {"number": len(loaded.deals) + 1})
+    return " ".join(parts)
+
+
+def _stale_edit(loaded: Loaded, err: nights.Stale) -> str:
+    """What was changed meanwhile, for a correction typed on an older version of the deal."""
+    parts = []
+    for revision in err.revisions:
+        by = gettext(" by %(by)s") % {"by": revision.by} if revision.by else ""
+        if revision.kind == "changed":
+            what = "; ".join(changes(loaded.night.game, revision.old or {}, revision.new or {}, loaded.names))
+            parts.append(gettext("Changed meanwhile%(by)s: %(what)s.") % {"by": by, "what": what})
+        elif revision.kind == "deleted":
+            parts.append(gettext("Deleted meanwhile%(by)s.") % {"by": by})
+        else:
+            parts.append(gettext("Restored meanwhile%(by)s.") % {"by": by})
+    parts.append(gettext("Your correction was not saved. The deal is shown as it is now and what you typed is "
+                         "kept: check it, then save again."))
+    return " ".join(parts)
+
+
 def _is_preview(request: HttpRequest) -> bool:
     return bool(request.htmx and request.htmx.target in PREVIEWS and not request.htmx.history_restore_request)
 
@@ -113,18 +178,32 @@ def _new_form(request: HttpRequest, loaded: Loaded, data: Any = None) -> DealFor
                     bock=ledger.next_is_bock(loaded.night, len(loaded.names), loaded.deals))
 
 
-def _table_context(loaded: Loaded, form: DealForm, preview: bool = False) -> dict[str, Any]:
-    """The table page's context; a preview's without the ledger, which only the whole region shows."""
+def _table_context(request: HttpRequest, loaded: Loaded, form: DealForm, preview: bool = False) -> dict[str, Any]:
+    """The table page's context; a preview's without the ledger, which only the whole region shows.
+    `key` is the idempotency key of the form on the page: the one it was sent with while it stays on
+    the page (a refused save), a new one for a new form."""
+    key = (_key(request) if form.is_bound else None) or uuid.uuid4().hex
     return {"night": loaded.night, "table": loaded.table, "ledger": None if preview else loaded.ledger(),
             "form": form, "closed": _closed(loaded), "number": len(loaded.deals) + 1, "names": loaded.names,
-            "action": loaded.url("deal-new"), "table_url": loaded.url("table")}
+            "action": loaded.url("deal-new"), "table_url": loaded.url("table"), "key": key,
+            "can_score": _can_score(request), "etag": live.etag(request, loaded.night), "live_id": LIVE,
+            "poll": live.POLL}
 
 
+@night_access(VIEW)
 def table_page(request: HttpRequest, night_id: int, table_number: int) -> HttpResponse:
+    """The table: the entry form (for scorers) and the ledger, which the page polls for changes."""
+    unchanged = live.not_modified(request, night_id, LIVE)
+    if unchanged is not None:
+        return unchanged
     loaded = _load(night_id, table_number)
-    return _render(request, "table.html", _table_context(loaded, _new_form(request, loaded)))
+    context = _table_context(request, loaded, _new_form(request, loaded))
+    if live.polled(request, LIVE):
+        return live.mark(_render(request, "table.html", context, "live"), context["etag"])
+    return _render(request, "table.html", context)
 
 
+@night_access(SCORE)
 def deal_new(request: HttpRequest, night_id: int, table_number: int) -> HttpResponse:
     """GET: the entry re-rendered for the values typed so far (htmx preview). POST: save the deal."""
     loaded = _load(night_id, table_number)
@@ -133,31 +212,41 @@ def deal_new(request: HttpRequest, night_id: int, table_number: int) -> HttpResp
             return HttpResponseRedirect(loaded.url("table"), status=303)
         form = _new_form(request, loaded, request.GET)
         form.is_valid()
-        return _render(request, "table.html", _table_context(loaded, form, preview=_is_preview(request)))
+        return _render(request, "table.html", _table_context(request, loaded, form, preview=_is_preview(request)))
     if request.method != "POST":
         return HttpResponseNotAllowed(["GET", "POST"])
     form = _new_form(request, loaded, request.POST)
-    context = _table_context(loaded, form)
+    context = _table_context(request, loaded, form)
     if context["closed"]:
         form.is_valid()  # the page says why; the form stays with everything typed (table.html#region)
     elif form.is_valid() and "preview" not in request.POST and form.facts is not None:
         by = form.cleaned_data.get("by", "").strip()
         try:
-            nights.enter_deal(loaded.table, form.facts, dealer=form.dealer, by=by)
+            deal = nights.enter_deal(loaded.table, form.facts, dealer=form.dealer, by=by, key=_key(request),
+                                     expected=_int(request.POST.get("expected")))
         except IllegalDeal as err:  # the deal before it changed meanwhile (e.g. a Bock round)
             form.engine_error(err)
         except ledger.LedgerError as err:
             form.add_error(None, refusal(err))
+        except nights.Stale as err:
+            # The form again, for the deal that is next now (dealer, seats), with everything typed.
+            loaded = _load(night_id, table_number)
+            form = _new_form(request, loaded, request.POST)
+            form.is_valid()
+            form.add_error(None, _stale_new(loaded, err))
+            context = _table_context(request, loaded, form)
         except OperationalError:
             form.add_error(None, BUSY)
         else:
             _remember(request, by)
+            saved = (gettext("This deal was saved already (a second tap or a repeated request); it is stored once.")
+                     if getattr(deal, "replayed", False) else gettext("Deal saved."))
             if not request.htmx:
-                messages.success(request, gettext("Deal saved."))
+                messages.success(request, saved)
                 return HttpResponseRedirect(loaded.url("table"), status=303)
             loaded = _load(night_id, table_number)
-            context = _table_context(loaded, _new_form(request, loaded))
-            context["saved"] = True
+            context = _table_context(request, loaded, _new_form(request, loaded))
+            context["saved"] = saved
             return _render(request, "table.html", context, "region")
     return _render(request, "table.html", context, "region")
 
@@ -173,8 +262,9 @@ def _deal_context(request: HttpRequest, loaded: Loaded, deal: Deal, form: DealFo
             "explanation": _explanation(loaded, deal), "dealer_name": loaded.names[deal.dealer],
             "history": deal_history(loaded.night.game, numbers.get(deal.pk), revisions, loaded.names,
                                     loaded.night.date),
-            "scorer": _scorer(request),
-            "entries": _entries(loaded, deal)}
+            "scorer": _scorer(request), "can_score": _can_score(request),
+            "key": (_key(request) if form is not None and form.is_bound else None) or uuid.uuid4().hex,
+            "version": deal.version, "entries": _entries(loaded, deal)}
 
 
 def _entries(loaded: Loaded, deal: Deal) -> list[tuple[str, int | None]]:
@@ -208,11 +298,14 @@ def _deleted_meanwhile(deal: Deal) -> str:
     return gettext("This deal was deleted meanwhile; restore it to correct it.")
 
 
+@night_access(VIEW)
 def deal_page(request: HttpRequest, night_id: int, table_number: int, sequence: int) -> HttpResponse:
     """GET: the deal, its verdict and history, and the correction form. POST: the correction."""
     loaded = _load(night_id, table_number)
     deal = _deal(loaded, sequence)
     if request.method == "POST":
+        if not _can_score(request):
+            raise PermissionDenied
         form = _edit_form(request, loaded, deal, request.POST)
         if deal.deleted:  # deleted while this correction was typed: show why, keep what was typed
             form.is_valid()
@@ -221,7 +314,11 @@ def deal_page(request: HttpRequest, night_id: int, table_number: int, sequence: 
             by = form.cleaned_data.get("by", "").strip()
             try:
                 nights.correct_deal(deal, form.facts, dealer=form.dealer, by=by,
-                                    reason=form.cleaned_data.get("reason", "").strip())
+                                    reason=form.cleaned_data.get("reason", "").strip(), key=_key(request),
+                                    based_on=_int(request.POST.get("version")))
+            except nights.Stale as err:
+                deal.refresh_from_db()
+                form.add_error(None, _stale_edit(loaded, err))
             except IllegalDeal as err:
                 form.engine_error(err)
             except ledger.LedgerError as err:  # a later deal no longer fits (say, a seat that now sits out)
@@ -258,7 +355,8 @@ def _change(request: HttpRequest, night_id: int, table_number: int, sequence: in
     if note.is_valid():
         by = " ".join(note.cleaned_data["by"].split()) or _scorer(request)
         try:
-            (nights.delete_deal if delete else nights.restore_deal)(deal, by=by, reason=note.cleaned_data["reason"])
+            (nights.delete_deal if delete else nights.restore_deal)(deal, by=by, reason=note.cleaned_data["reason"],
+                                                                    key=_key(request))
         except ledger.LedgerError as err:
             refused = refusal(err)
         except OperationalError:
@@ -277,9 +375,11 @@ def _change(request: HttpRequest, night_id: int, table_number: int, sequence: in
     return render(request, "deal.html", context)
 
 
+@night_access(SCORE)
 def deal_delete(request: HttpRequest, night_id: int, table_number: int, sequence: int) -> HttpResponse:
     return _change(request, night_id, table_number, sequence, delete=True)
 
 
+@night_access(SCORE)
 def deal_restore(request: HttpRequest, night_id: int, table_number: int, sequence: int) -> HttpResponse:
     return _change(request, night_id, table_number, sequence, delete=False)

@@ -1,7 +1,8 @@
 from django.contrib import admin
-from django.urls import path
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
 
-from . import api, night_views, table_views, views
+from . import access_views, api, night_views, table_views, views
 
 TABLE = "nights/<int:night_id>/tables/<int:table_number>/"
 
@@ -9,18 +10,35 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("adjudicate/", views.adjudicate_page, name="adjudicate"),
     path("api/adjudicate", api.adjudicate, name="api-adjudicate"),
+    # Hosts' accounts (Django's auth views; the log-in is throttled).
+    path("accounts/signup/", access_views.signup, name="signup"),
+    path("accounts/login/", access_views.ThrottledLoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/password-reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path("accounts/password-reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
+    path("accounts/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(),
+         name="password_reset_confirm"),
+    path("accounts/reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
+    path("accounts/password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
+    # A night's scorer or viewer link (the QR code on the table).
+    path("join/<str:token>/", access_views.join, name="join"),
     path("nights/", night_views.night_list, name="nights"),
     path("nights/new/", night_views.night_new, name="night-new"),
     path("nights/<int:night_id>/", night_views.night_page, name="night"),
+    path("nights/<int:night_id>/links/", access_views.night_links, name="night-links"),
+    path("nights/<int:night_id>/links/renew/", access_views.night_links_renew, name="night-links-renew"),
     path("nights/<int:night_id>/settings/", night_views.night_settings, name="night-settings"),
     path("nights/<int:night_id>/finish/", night_views.night_finish, name="night-finish"),
     path("nights/<int:night_id>/tables/new/", night_views.table_new, name="table-new"),
     path("nights/<int:night_id>/ledger.json", night_views.night_json, name="night-json"),
-    path("nights/<int:night_id>/print/", night_views.night_print, name="night-print"),
     path(TABLE, table_views.table_page, name="table"),
     path(TABLE + "deals/new/", table_views.deal_new, name="deal-new"),
     path(TABLE + "deals/<int:sequence>/", table_views.deal_page, name="deal"),
     path(TABLE + "deals/<int:sequence>/delete/", table_views.deal_delete, name="deal-delete"),
     path(TABLE + "deals/<int:sequence>/restore/", table_views.deal_restore, name="deal-restore"),
+    path("", include("scorekeep.print_urls")),
+    path("", include("scorekeep.stats_urls")),
+    path("", include("scorekeep.settlement_urls")),
     path("admin/", admin.site.urls),
 ]

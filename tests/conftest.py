@@ -40,3 +40,17 @@ def four_hand_made() -> dict[str, Any]:
     """Fipsen, 4 Hand made by seat 1 at four seats: the bid doubled once, +8."""
     return {"game": "fipsen", "rules": {"preset": "classic"}, "players": 4,
             "deal": {"contract": "tricks", "declarer": 1, "bid": 4, "hand": True, "tricks_taken": 4}}
+
+
+@pytest.fixture
+def host(django_user_model: Any) -> Any:
+    """The site owner, who may do everything with every night (scorekeep.access: HOST)."""
+    return django_user_model.objects.create_superuser("host", "host@example.org", "host-password-1")
+
+
+@pytest.fixture
+def client(client: Any, host: Any) -> Any:
+    """pytest-django's client, logged in as the site owner: the tests of pages and forms act as the host.
+    The authorization tests use their own clients (a stranger, a viewer, a scorer)."""
+    client.force_login(host)
+    return client

@@ -6,10 +6,11 @@ from __future__ import annotations
 import io
 import re
 from collections import Counter
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.test import Client
 
 from scorekeep import ledger
@@ -24,16 +25,31 @@ def loaddemo(*args: str) -> str:
 
 
 @pytest.mark.django_db
-def test_prints_three_urls_per_game_and_each_answers(client: Client) -> None:
+def test_prints_the_links_and_pages_of_each_game_and_each_answers() -> None:
     output = loaddemo("--base-url", "https://club.example/")
     urls = re.findall(r"https://club\.example(/\S*)", output)
-    assert len(urls) == 12
+    assert len(urls) == 20
     for game in ("Skat", "Schafkopf", "Kop", "Fipsen"):
         assert re.search(rf"^{game}: https://club\.example/nights/\d+/$", output, re.M)
-    assert "no access token needed" in output.lower()
+    # A phone that opened the night's viewer link reads every printed page; a stranger reads none.
+    viewer, stranger = Client(), Client()
+    for line in output.splitlines():
+        if "viewer link:" in line:
+            assert viewer.get(urlsplit(line.split()[-1]).path).status_code == 303
     for path in urls:
-        response = client.get(urlsplit(path).path)
-        assert response.status_code == 200, path
+        if path.startswith("/join/"):
+            continue
+        assert viewer.get(urlsplit(path).path).status_code == 200, path
+        assert stranger.get(urlsplit(path).path).status_code == 404, path
+
+
+@pytest.mark.django_db
+def test_host_option_gives_the_nights_to_an_account(django_user_model: Any) -> None:
+    anna = django_user_model.objects.create_user("anna", password="a-long-password-1")
+    loaddemo("--host", "anna")
+    assert CardNight.objects.filter(host=anna).count() == 4
+    with pytest.raises(CommandError, match="no account named 'nobody'"):
+        loaddemo("--host", "nobody")
 
 
 @pytest.mark.django_db

@@ -10,8 +10,15 @@
     box.textContent = box.dataset[kind];
     box.hidden = false;
   }
-  document.addEventListener("htmx:sendError", function () { show("offline"); });
-  document.addEventListener("htmx:responseError", function () { show("failed"); });
+  // A live section (the ledger, polled every 2 s) sends the version it shows; the server answers 304
+  // Not Modified while nothing changed, and htmx (configured in base.html) then swaps nothing.
+  document.addEventListener("htmx:configRequest", function (event) {
+    var etag = event.detail.elt.dataset && event.detail.elt.dataset.etag;
+    if (etag) { event.detail.headers["If-None-Match"] = etag; }
+  });
+  function isPoll(event) { return Boolean(event.detail.elt.dataset && event.detail.elt.dataset.etag); }
+  document.addEventListener("htmx:sendError", function (event) { show(isPoll(event) ? "live" : "offline"); });
+  document.addEventListener("htmx:responseError", function (event) { show(isPoll(event) ? "live" : "failed"); });
   document.addEventListener("htmx:afterRequest", function (event) {
     var box = notice();
     if (box && event.detail.successful) { box.hidden = true; }

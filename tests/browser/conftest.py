@@ -33,11 +33,29 @@ def browser() -> Iterator[object]:
         browser.close()
 
 
+def _log_in(context: object, request: pytest.FixtureRequest) -> None:
+    """Log the browser in as the site owner (a session cookie), for tests against the live server."""
+    if "live_server" not in request.fixturenames:
+        return
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    live_server = request.getfixturevalue("live_server")
+    user = get_user_model().objects.filter(username="host").first() or get_user_model().objects.create_superuser(
+        "host", "host@example.org", "host-password-1")
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}])  # type: ignore[attr-defined]
+
+
 @pytest.fixture
-def page(browser: object) -> Iterator[object]:
-    """A phone-sized page (390 × 844, touch) with JavaScript on."""
+def page(browser: object, request: pytest.FixtureRequest) -> Iterator[object]:
+    """A phone-sized page (390 × 844, touch) with JavaScript on, logged in as the site owner."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,  # type: ignore[attr-defined]
                                   is_mobile=True, has_touch=True)
+    _log_in(context, request)
     page = context.new_page()
     page.set_default_timeout(10_000)
     yield page
@@ -45,9 +63,10 @@ def page(browser: object) -> Iterator[object]:
 
 
 @pytest.fixture
-def page_without_js(browser: object) -> Iterator[object]:
+def page_without_js(browser: object, request: pytest.FixtureRequest) -> Iterator[object]:
     """The same phone, with JavaScript off: the form must work on its own."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)  # type: ignore[attr-defined]
+    _log_in(context, request)
     page = context.new_page()
     page.set_default_timeout(10_000)
     yield page

@@ -1,6 +1,8 @@
 """`python manage.py loaddemo`: one finished card night per game, with realistic deals.
 
-Prints each night's page, ledger JSON and printout URL. Everything is created in one transaction:
+Prints each night's viewer and scorer links (anyone who opens one reaches the night, no account
+needed), its page, ledger JSON and printout URL. `--host NAME` makes an existing account the
+nights' host (otherwise only the links and the site owner reach them). Everything is created in one transaction:
 a deal the engine refuses leaves nothing behind. `--replace` first removes the earlier demo nights
 (those whose place starts with "Demo").
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.urls import reverse
@@ -31,9 +34,17 @@ class Command(BaseCommand):
                             help="where the site is served, for the printed URLs (default %(default)s)")
         parser.add_argument("--replace", action="store_true",
                             help="remove the earlier demo nights (place starting with \"Demo\") first")
+        parser.add_argument("--host", default="", metavar="NAME",
+                            help="the account (user name) that hosts the demo nights; it must exist")
 
-    def handle(self, *args: Any, base_url: str, replace: bool, **options: Any) -> None:
+    def handle(self, *args: Any, base_url: str, replace: bool, host: str, **options: Any) -> None:
         base = base_url.rstrip("/")
+        self.host = None
+        if host:
+            self.host = get_user_model().objects.filter(username=host).first()
+            if self.host is None:
+                raise CommandError(f"--host: there is no account named {host!r}; create it first "
+                                   "(sign up on the site, or manage.py createsuperuser)")
         try:
             with transaction.atomic():
                 if replace:
@@ -45,14 +56,19 @@ class Command(BaseCommand):
             raise CommandError(f"a demo deal was refused: {err.field}: {err}") from err
         for spec, night in created:
             self.stdout.write(f"{spec.label}: {base}{reverse('night', args=[night.id])}")
+            self.stdout.write(f"  viewer link: {base}{reverse('join', args=[night.viewer_token])}")
+            self.stdout.write(f"  scorer link: {base}{reverse('join', args=[night.scorer_token])}")
             self.stdout.write(f"  ledger JSON: {base}{reverse('night-json', args=[night.id])}")
             self.stdout.write(f"  printout:    {base}{reverse('night-print', args=[night.id])}")
-        self.stdout.write("No access token needed: the pages are open to anyone who can reach the site.")
+        self.stdout.write("Open a viewer or scorer link first (it lets this browser in); the night's host"
+                          + (f" ({self.host.get_username()})" if self.host else " (none: use --host)")
+                          + " and the site owner reach the pages directly.")
 
     def _create(self, spec: demo.DemoNight) -> CardNight:
         night = nights.start_night(game=spec.game, preset=spec.preset, players=spec.players,
                                    first_dealer=spec.first_dealer, house_rules=spec.house_rules,
-                                   date=datetime.date.fromisoformat(spec.date), place=spec.place, **spec.settings)
+                                   date=datetime.date.fromisoformat(spec.date), place=spec.place, host=self.host,
+                                   **spec.settings)
         table = night.tables.get()
         start = timezone.make_aware(datetime.datetime.combine(night.date, EVENING_START))
         for number, facts in enumerate(spec.deals):

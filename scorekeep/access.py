@@ -1,0 +1,134 @@
+"""Who may see and change a card night.
+
+A night is reached in one of three ways, never by its id alone:
+
+- its **host**, the logged-in account that started it (and the site owner, a superuser), may do
+  everything: settings, finishing, the links;
+- a phone that opened the night's **scorer link** may enter, correct, delete and restore deals and add
+  tables;
+- a phone that opened its **viewer link** may read: the night, its tables, deals, ledger and printouts.
+
+Opening a link (`join`) stores the night's id, the role and the token in the session. Every request
+compares that token with the night's current one, so making a new link (`renew_link`) revokes the old
+one at once, on every phone that used it. A stranger — no account, no link — is told that there is no
+such night (404), so ids cannot be probed; a viewer asking to write gets 403.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
+
+from .models import CardNight, new_token
+
+VIEW, SCORE, HOST = "view", "score", "host"
+RANK = {VIEW: 0, SCORE: 1, HOST: 2}
+GRANTS = "nights"  # session key: {night id: {"role": …, "token": …}}
+
+
+def role(request: HttpRequest, night: CardNight) -> str | None:
+    """What this request may do with the night: HOST, SCORE, VIEW, or None (a stranger)."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated and (user.is_superuser or night.host_id == user.pk):
+        return HOST
+    grant = request.session.get(GRANTS, {}).get(str(night.pk))
+    if not isinstance(grant, dict):
+        return None
+    if grant.get("role") == SCORE and grant.get("token") == night.scorer_token:
+        return SCORE
+    if grant.get("role") == VIEW and grant.get("token") == night.viewer_token:
+        return VIEW
+    return None
+
+
+def allows(have: str | None, need: str) -> bool:
+    return have is not None and RANK[have] >= RANK[need]
+
+
+def check(request: HttpRequest, night: CardNight, need: str) -> str:
+    """The request's role, or Http404 for a stranger and PermissionDenied for too small a role."""
+    have = role(request, night)
+    if have is None:
+        raise Http404("No such card night.")
+    if not allows(have, need):
+        raise PermissionDenied
+    return have
+
+
+def night_access(need: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """A view decorator for URLs with ``night_id``: refuse strangers (404) and too small roles (403);
+    sets ``request.night_role`` for the templates (what to offer)."""
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args: Any, night_id: int, **kwargs: Any) -> HttpResponse:
+            night = CardNight.objects.filter(pk=night_id).only("pk", "host_id", "scorer_token",
+                                                               "viewer_token").first()
+            if night is None:
+                raise Http404("No such card night.")
+            request.night_role = check(request, night, need)  # type: ignore[attr-defined]
+            return view(request, *args, night_id=night_id, **kwargs)
+
+        return wrapped
+
+    return decorate
+
+
+def grant(request: HttpRequest, night: CardNight, granted: str) -> None:
+    """Remember on this phone (its session) that it opened one of the night's links."""
+    token = night.scorer_token if granted == SCORE else night.viewer_token
+    grants = dict(request.session.get(GRANTS, {}))
+    current = grants.get(str(night.pk))
+    # A scorer who then opens the viewer link keeps scoring.
+    if isinstance(current, dict) and role(request, night) == SCORE and granted == VIEW:
+        return
+    grants[str(night.pk)] = {"role": granted, "token": token}
+    request.session[GRANTS] = grants
+
+
+def by_token(token: str) -> tuple[CardNight, str] | None:
+    """The night a link token opens and the role it gives, or None."""
+    night = CardNight.objects.filter(scorer_token=token).first()
+    if night is not None:
+        return night, SCORE
+    night = CardNight.objects.filter(viewer_token=token).first()
+    return (night, VIEW) if night is not None else None
+
+
+@transaction.atomic
+def renew_link(night: CardNight, which: str) -> CardNight:
+    """A new scorer or viewer link; the old one stops working on every phone at its next request."""
+    night = CardNight.objects.select_for_update().get(pk=night.pk)
+    field = "scorer_token" if which == SCORE else "viewer_token"
+    setattr(night, field, new_token())
+    night.version += 1  # open pages notice (their next poll is refused)
+    night.save(update_fields=[field, "version"])
+    return night
+
+
+def visible_nights(request: HttpRequest) -> QuerySet[CardNight]:
+    """The nights a logged-in host runs (every night for the site owner); none for anyone else."""
+    user = request.user
+    if not user.is_authenticated:
+        return CardNight.objects.none()
+    if user.is_superuser:
+        return CardNight.objects.all()
+    return CardNight.objects.filter(host=user)
+
+
+def joined_nights(request: HttpRequest) -> list[tuple[CardNight, str]]:
+    """The nights this phone opened a link of and may still reach, with the role (newest first)."""
+    grants = request.session.get(GRANTS, {})
+    ids = [int(key) for key in grants if str(key).isdigit()]
+    out = []
+    for night in CardNight.objects.filter(pk__in=ids):
+        have = role(request, night)
+        if have is not None:
+            out.append((night, have))
+    return sorted(out, key=lambda item: (item[0].date, item[0].pk), reverse=True)

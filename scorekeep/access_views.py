@@ -1,0 +1,155 @@
+"""Accounts for hosts, and the scorer and viewer links of a night.
+
+Hosts sign up and log in with Django's auth; a password is reset through Django's reset link, which
+goes by e-mail where mail is configured and is otherwise printed on the server's console (and
+`manage.py resetlink` prints one for the site owner to hand over). Log-ins and link tokens are
+throttled (`scorekeep.throttle`).
+"""
+
+from __future__ import annotations
+
+import segno
+from django import forms
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.views import LoginView
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from . import access, throttle
+from .models import CardNight
+
+LOGIN_LIMIT = 10  # failed log-ins per address or account name in throttle.WINDOW
+TOKEN_LIMIT = 20  # wrong link tokens per address in throttle.WINDOW
+
+
+def _wait_message(seconds: int) -> str:
+    minutes = max(1, (seconds + 59) // 60)
+    return gettext("Too many attempts. Try again in %(minutes)s minutes.") % {"minutes": minutes}
+
+
+class ThrottledAuthenticationForm(AuthenticationForm):
+    """Django's log-in form, refusing further attempts after too many wrong passwords."""
+
+    def clean(self) -> dict:
+        who = self._who()
+        wait = throttle.blocked("login", *who, limit=LOGIN_LIMIT)
+        if wait:
+            raise forms.ValidationError(_wait_message(wait), code="throttled")
+        try:
+            return super().clean()
+        except forms.ValidationError:
+            throttle.failed("login", *who)
+            raise
+
+    def _who(self) -> tuple[str, ...]:
+        name = str(self.data.get("username", "")).strip().casefold()[:150]
+        address = throttle.client_address(self.request) if self.request else ""
+        return (f"ip:{address}", f"user:{name}")
+
+
+class ThrottledLoginView(LoginView):
+    form_class = ThrottledAuthenticationForm
+    redirect_authenticated_user = True
+
+    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
+        response = super().form_invalid(form)
+        if any(error.code == "throttled" for error in form.errors.as_data().get("__all__", [])):
+            response.status_code = 429
+        return response
+
+
+class SignUpForm(UserCreationForm):
+    email = forms.EmailField(label=_("E-mail (for a password reset; optional)"), required=False)
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return HttpResponseRedirect(reverse("nights"))
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST":
+        wait = throttle.blocked("signup", f"ip:{throttle.client_address(request)}", limit=LOGIN_LIMIT)
+        if wait:
+            form.add_error(None, _wait_message(wait))
+            return render(request, "registration/signup.html", {"form": form}, status=429)
+        if form.is_valid():
+            user = form.save()
+            throttle.failed("signup", f"ip:{throttle.client_address(request)}")  # sign-ups count too
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, gettext("Welcome, %(name)s. Start your first card night.") % {
+                "name": user.get_username()})
+            return HttpResponseRedirect(reverse("night-new"), status=303)
+    return render(request, "registration/signup.html", {"form": form})
+
+
+def join(request: HttpRequest, token: str) -> HttpResponse:
+    """A scorer or viewer link, opened (from the QR code on the table): remember it, go to the night."""
+    address = f"ip:{throttle.client_address(request)}"
+    wait = throttle.blocked("token", address, limit=TOKEN_LIMIT)
+    if wait:
+        return render(request, "join_refused.html", {"message": _wait_message(wait)}, status=429)
+    found = access.by_token(token) if len(token) <= 64 else None
+    if found is None:
+        throttle.failed("token", address)
+        return render(request, "join_refused.html", {"message": gettext(
+            "This link does not open a card night. It may have been replaced by a new one: ask the host for "
+            "the current link or QR code.")}, status=404)
+    night, granted = found
+    access.grant(request, night, granted)
+    tables = list(night.tables.values_list("number", flat=True))
+    # A scorer of a one-table night goes straight to the table.
+    if granted == access.SCORE and len(tables) == 1:
+        return HttpResponseRedirect(reverse("table", args=[night.pk, tables[0]]), status=303)
+    return HttpResponseRedirect(reverse("night", args=[night.pk]), status=303)
+
+
+def qr_svg(url: str) -> SafeString:
+    """The link as an inline SVG QR code (black on white, printable), titled for screen readers."""
+    svg = segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#000", light="#fff", omitsize=True)
+    return mark_safe(svg)  # noqa: S308 - segno writes the SVG itself; the URL is only encoded in it
+
+
+def _links(request: HttpRequest, night: CardNight) -> list[dict[str, object]]:
+    out = []
+    for which, token, label, help_text in (
+        (access.SCORE, night.scorer_token, _("Scorer link"),
+         _("Whoever opens it may enter, correct and delete deals. Give it to the people keeping score.")),
+        (access.VIEW, night.viewer_token, _("Viewer link"),
+         _("Whoever opens it sees the ledger live, but cannot change anything.")),
+    ):
+        url = request.build_absolute_uri(reverse("join", args=[token]))
+        out.append({"which": which, "url": url, "label": label, "help": help_text, "qr": qr_svg(url)})
+    return out
+
+
+@access.night_access(access.HOST)
+def night_links(request: HttpRequest, night_id: int) -> HttpResponse:
+    """The host's page of the night's links and QR codes (printable as a table card)."""
+    night = get_object_or_404(CardNight, pk=night_id)
+    return render(request, "night_links.html", {"night": night, "links": _links(request, night)})
+
+
+@require_POST
+@access.night_access(access.HOST)
+def night_links_renew(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = get_object_or_404(CardNight, pk=night_id)
+    which = request.POST.get("which")
+    if which not in (access.SCORE, access.VIEW):
+        messages.error(request, gettext("Choose which link to replace: the scorer link or the viewer link."))
+    else:
+        access.renew_link(night, which)
+        messages.success(request, format_html("{}", gettext(
+            "A new scorer link was made; the old one no longer works." if which == access.SCORE
+            else "A new viewer link was made; the old one no longer works.")))
+    return HttpResponseRedirect(reverse("night-links", args=[night_id]), status=303)

@@ -1,0 +1,121 @@
+"""Many phones at one table, in Chromium: two scorers who opened the scorer link (the QR code on the
+table) and a viewer across the room who opened the viewer link.
+
+Each phone is a browser context of its own (its own cookies, so its own session): nobody logs in.
+What one scorer saves is on the other phones within a poll (2 s) without a reload; the same deal
+saved from the second phone is refused with what was entered meanwhile, never stored twice; a
+retried request (the same idempotency key) stores one deal; the viewer sees no entry form and a
+revoked link locks the phone out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from scorekeep import access, nights
+from scorekeep.models import CardNight, Deal
+
+from .test_card_night import PLAYERS, fill_deal, judged, replaced
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SAUSPIEL = {"contract": "sauspiel", "declarer": "Anna", "partner": "Clara", "card_points": 70}
+LIVE = "#live-ledger table.ledger tbody tr.deal-row"
+
+
+@pytest.fixture
+def phones(browser: Any) -> Iterator[list[Page]]:
+    """Three phones with JavaScript on, none logged in."""
+    contexts = [browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+                for _ in range(3)]
+    pages = []
+    for context in contexts:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        pages.append(page)
+    yield pages
+    for context in contexts:
+        context.close()
+
+
+def open_link(page: Page, live_server: Any, token: str) -> None:
+    page.goto(f"{live_server.url}/join/{token}/")
+    page.wait_for_function("window.htmx !== undefined")
+
+
+def test_two_scorers_and_a_viewer_stay_in_step(phones: list[Page], live_server: Any) -> None:
+    night = nights.start_night(game="schafkopf", preset="classic", players=list(PLAYERS))
+    first, second, viewer = phones
+    for page in (first, second):
+        open_link(page, live_server, night.scorer_token)
+        expect(page).to_have_url(re.compile(r"/nights/\d+/tables/1/$"))
+    open_link(viewer, live_server, night.viewer_token)
+    viewer.get_by_role("link", name="Open the table").click()
+    viewer.wait_for_function("window.htmx !== undefined")
+    expect(viewer.locator("#deal-form")).to_have_count(0)  # a viewer has nothing to enter
+    expect(viewer.locator(".viewer-note")).to_be_visible()
+
+    # Both scorers have the form for deal 1 open; the first saves it.
+    first.get_by_label("Your name").fill("Anna")
+    fill_deal(first, SAUSPIEL)
+    with replaced(first, "#table-region"):
+        first.get_by_role("button", name="Save deal").click()
+    expect(first.locator("#table-region .saved")).to_have_text("Deal saved.")
+    # The viewer and the other scorer see it without reloading, within a poll or two.
+    expect(viewer.locator(LIVE)).to_have_count(1, timeout=5_000)
+    expect(second.locator(LIVE)).to_have_count(1, timeout=5_000)
+    entries = judged("schafkopf", "classic", 0, SAUSPIEL).entries
+    expect(viewer.locator(LIVE).first).to_contain_text("+€0.10" if entries[0] == 10 else str(entries[0]))
+
+    # The second scorer, whose form was still for deal 1, enters the same deal: refused, kept, not doubled.
+    second.get_by_label("Your name").fill("Bernd")
+    fill_deal(second, SAUSPIEL)
+    with replaced(second, "#table-region"):
+        second.get_by_role("button", name="Save deal").click()
+    expect(second.locator("#err-top")).to_contain_text("Deal 1 was entered meanwhile on another phone by Anna")
+    expect(second.locator("#err-top")).to_contain_text("Your form is now for deal 2")
+    expect(second.locator("#entry .deal-head")).to_contain_text("Deal 2")
+    expect(second.locator("#id_card_points")).to_have_value("70")  # what was typed is kept
+    assert Deal.objects.filter(table__night=night).count() == 1
+
+    # Saving again now is deliberate: deal 2, on every phone.
+    with replaced(second, "#table-region"):
+        second.get_by_role("button", name="Save deal").click()
+    expect(second.locator("#table-region .saved")).to_have_text("Deal saved.")
+    expect(viewer.locator(LIVE)).to_have_count(2, timeout=5_000)
+    expect(first.locator(LIVE)).to_have_count(2, timeout=5_000)
+
+
+def test_a_retried_request_stores_one_deal(phones: list[Page], live_server: Any) -> None:
+    night = nights.start_night(game="schafkopf", preset="classic", players=list(PLAYERS))
+    page = phones[0]
+    open_link(page, live_server, night.scorer_token)
+    fill_deal(page, SAUSPIEL)
+    # The same form sent three times, as a flaky connection's retries would: one deal.
+    statuses = page.evaluate("""async () => {
+        const form = document.getElementById("deal-form");
+        const send = () => fetch(form.action, {method: "POST", body: new FormData(form),
+                                               headers: {"X-CSRFToken": form.csrfmiddlewaretoken.value}});
+        const answers = await Promise.all([send(), send(), send()]);
+        return answers.map((answer) => answer.status);
+    }""")
+    assert all(status in (200, 303) for status in statuses), statuses
+    assert Deal.objects.filter(table__night=night).count() == 1
+
+
+def test_a_revoked_scorer_link_locks_the_phone_out(phones: list[Page], live_server: Any) -> None:
+    night = nights.start_night(game="schafkopf", preset="classic", players=list(PLAYERS))
+    page = phones[0]
+    open_link(page, live_server, night.scorer_token)
+    expect(page.locator("#deal-form")).to_have_count(1)
+    access.renew_link(CardNight.objects.get(pk=night.pk), access.SCORE)
+    page.reload()
+    expect(page.get_by_role("heading", level=1)).not_to_have_text(re.compile("Table"))
+    assert "Table 1" not in page.content()
+    page.goto(f"{live_server.url}/join/{night.scorer_token}/")  # the old QR code
+    expect(page.locator(".errors")).to_contain_text("This link does not open a card night")
