@@ -1,0 +1,403 @@
+"""The settlement page: who pays whom at the end of a card night, and the host's options for it.
+
+Everyone who may see the night (`access.VIEW`) reads the transfers in words ("Clara pays Anna
+€4.20"), each player's line (points, money, fees, prize, balance), the rounding step and whether the
+transfers are proven to be the fewest. The arithmetic is `scorekeep.settlement`'s; this module only
+reads the options stored with the night, parses the host's form and writes what is shown.
+
+The options live in `CardNight.settlement` (saved with `nights.change_settings`, so each change is in
+the night's history), in the units the settlement computes in::
+
+    {"rate": "0.5",          # cents a point is worth, as an exact decimal string (absent: not for money)
+     "basis": "list",        # Skat only: "list" points or "performance" (list + Seeger-Fabian)
+     "step": 10,             # rounding step in cents, one of settlement.STEPS
+     "entry_fee": 500,       # cents per player (absent: none)
+     "lost_game_fee": 50,    # cents per lost game, Skat only (absent: none)
+     "prize_split": [50, 30, 20]}  # percent of the pot per place, first place first
+
+A Schafkopf night is played for money already (its amounts are cents): it settles at once with a
+rate of one cent per cent and has no rate input. The form takes money as people write it — in units
+of the night's currency, "0.05" or "0,05" — and shows each refusal at its input, keeping what was
+typed. Plain POST and 303 redirect; nothing needs JavaScript.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.db import OperationalError
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.text import capfirst
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_http_methods
+
+from . import access, nights
+from .access import HOST, VIEW, night_access
+from .entry import BUSY
+from .forms import GAME_LABELS
+from .ledger import Ledger
+from .models import CardNight
+from .settlement import CURRENCY_SYMBOLS, STEPS, Extras, Settlement, SettlementError, format_money, settle_night
+
+SCORER = "scorer"  # the session key for "Your name", shared with the table and night pages
+DEFAULT_STEP = 10
+
+# Money as typed: whole units and a decimal part after a point or a comma. No signs, no exponents,
+# and a bounded size, so no input can make an absurdly large exact number.
+MONEY = re.compile(r"(\d{1,6})(?:[.,](\d*))?")
+RATE_DECIMALS = 4  # a hundredth of a cent a point is the finest rate a table plays for
+FEE_DECIMALS = 2  # fees are whole cents
+PERCENT = re.compile(r"\d{1,3}")
+CURRENCY = re.compile(r"[A-Z]{3}")
+
+
+class HttpResponseSeeOther(HttpResponseRedirect):
+    """After a POST that changed something: the browser follows with a GET (no resubmit on reload)."""
+
+    status_code = 303
+
+
+# --- money as text --------------------------------------------------------------------------------
+
+def _plain(value: Decimal, min_decimals: int = 0) -> str:
+    """A decimal in plain notation (never 5E+1), trailing zeros dropped down to `min_decimals`."""
+    text = format(value, "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    whole, _point, decimals = text.partition(".")
+    if len(decimals) < min_decimals:
+        decimals = decimals.ljust(min_decimals, "0")
+    return f"{whole}.{decimals}" if decimals else whole
+
+
+def units(cents: Decimal | int, currency: str) -> str:
+    """Cents as the currency's units with at least two decimals: 0.5 cents → €0.005, 500 → 5.00 CHF."""
+    amount = _plain(Decimal(cents) / 100, 2)
+    symbol = CURRENCY_SYMBOLS.get(currency)
+    return f"{symbol}{amount}" if symbol else f"{amount}\u00a0{currency}"
+
+
+def money_text(value: Fraction | int, currency: str, *, plus: bool = False) -> str:
+    """An amount of cents to the cent; an amount between two cents is marked as rounded (≈)."""
+    value = Fraction(value)
+    text = format_money(round(value), currency, plus=plus)
+    return text if value.denominator == 1 else f"≈\u00a0{text}"
+
+
+def parse_money(text: str, decimals: int) -> Decimal:
+    """Money typed in units of the currency ("0.05", "0,05", "5") as cents; ValueError if it is not."""
+    match = MONEY.fullmatch(text.strip())
+    if match is None or len(match.group(2) or "") > decimals:
+        raise ValueError(text)
+    return Decimal(f"{match.group(1)}.{match.group(2) or '0'}") * 100
+
+
+# --- the stored options -------------------------------------------------------------------------
+
+def stored(night: CardNight) -> dict[str, Any]:
+    return night.settlement if isinstance(night.settlement, dict) else {}
+
+
+def played_for_money(night: CardNight) -> bool:
+    """Schafkopf always is (its amounts are money); another game once the host has given a rate."""
+    return night.game == "schafkopf" or stored(night).get("rate") is not None
+
+
+def settle(night: CardNight, ledgers: Sequence[Ledger] | None = None) -> Settlement:
+    """The night settled under its stored options; `SettlementError` when they are not usable (the
+    page says which option and why, and the host's form can fix it). `ledgers`: the tables' ledgers
+    when the caller built them already (no queries then)."""
+    options = stored(night)
+    split = options.get("prize_split", [])
+    if not isinstance(split, list | tuple):
+        raise SettlementError("prize_split", gettext("give each place's share as a whole percent, zero or more"))
+    extras = Extras(options.get("entry_fee", 0), options.get("lost_game_fee", 0), tuple(split))
+    return settle_night(night, rate=options.get("rate"), basis=options.get("basis", "list"),
+                        step=options.get("step", DEFAULT_STEP), extras=extras, ledgers=ledgers)
+
+
+def in_words(options: dict[str, Any], currency: str) -> str:
+    """Stored options as the settings history writes them: "€0.01 a point, rounded to €0.10, entry fee €5.00"."""
+    parts = []
+    if options.get("rate") is not None:
+        parts.append(gettext("%(rate)s a point") % {"rate": units(Decimal(str(options["rate"])), currency)})
+    if options.get("basis") == "performance":
+        parts.append(gettext("on the performance (list + Seeger-Fabian)"))
+    if options.get("step") is not None:
+        parts.append(gettext("rounded to %(step)s") % {"step": units(int(options["step"]), currency)})
+    if options.get("entry_fee"):
+        parts.append(gettext("entry fee %(fee)s") % {"fee": units(int(options["entry_fee"]), currency)})
+    if options.get("lost_game_fee"):
+        parts.append(gettext("%(fee)s per lost game") % {"fee": units(int(options["lost_game_fee"]), currency)})
+    if options.get("prize_split"):
+        parts.append(gettext("prizes %(split)s %%") % {"split": " / ".join(str(p) for p in options["prize_split"])})
+    return ", ".join(parts)
+
+
+# --- the host's form ------------------------------------------------------------------------------
+
+def _step_label(step: int, currency: str) -> str:
+    if step == 1:
+        return gettext("exact to the cent (%(amount)s)") % {"amount": format_money(1, currency)}
+    return format_money(step, currency)
+
+
+class SettlementForm(forms.Form):
+    """The settlement options, money in units of the night's currency. Only the inputs the game uses:
+    no rate for Schafkopf (its amounts are money), basis and the fee per lost game only for Skat."""
+
+    rate = forms.CharField(label=_("Money per point"), required=False, max_length=20)
+    currency = forms.CharField(label=_("Currency"), required=False, max_length=3,
+                               help_text=_("three letters, e.g. EUR or CHF"))
+    basis = forms.ChoiceField(label=_("Settle on"), choices=[
+        ("list", _("the list points")), ("performance", _("the performance (list points + Seeger-Fabian)"))])
+    step = forms.TypedChoiceField(label=_("Round each balance to"), coerce=int)
+    entry_fee = forms.CharField(label=_("Entry fee per player"), required=False, max_length=20)
+    lost_game_fee = forms.CharField(label=_("Fee per lost game"), required=False, max_length=20,
+                                    help_text=_("paid by the declarer into the pot for every game lost"))
+    prize_split = forms.CharField(label=_("Prize split"), required=False, max_length=60,
+                                  help_text=_("percent of the pot per place, first place first, e.g. 50/30/20"))
+
+    def __init__(self, data: Any = None, *, night: CardNight) -> None:
+        super().__init__(data, initial=self.data_of(night))
+        self.night = night
+        currency = night.currency
+        if night.game == "schafkopf":
+            del self.fields["rate"], self.fields["currency"]
+        else:
+            self.fields["rate"].help_text = gettext(
+                "in %(currency)s, e.g. 0.01 for a cent a point; empty: the points are not played for money, "
+                "0: only the entry fees and prizes are settled") % {"currency": currency}
+        if night.game != "skat":
+            del self.fields["basis"], self.fields["lost_game_fee"]
+        self.fields["step"].choices = [(step, _step_label(step, currency)) for step in STEPS]
+        self.fields["step"].error_messages["invalid_choice"] = gettext(
+            "Round to one of %(steps)s.") % {"steps": ", ".join(_step_label(step, currency) for step in STEPS)}
+        self.fields["step"].error_messages["required"] = self.fields["step"].error_messages["invalid_choice"]
+        if "basis" in self.fields:
+            self.fields["basis"].error_messages["invalid_choice"] = gettext(
+                "Settle on the list points or on the performance.")
+            self.fields["basis"].error_messages["required"] = self.fields["basis"].error_messages["invalid_choice"]
+        for name in ("rate", "entry_fee", "lost_game_fee"):
+            if name in self.fields:
+                self.fields[name].widget.attrs.update({"inputmode": "decimal", "autocomplete": "off"})
+        self.fields["prize_split"].widget.attrs["autocomplete"] = "off"
+        if "currency" in self.fields:
+            self.fields["currency"].widget.attrs.update({"autocapitalize": "characters", "autocomplete": "off",
+                                                        "size": 4})
+            self.fields["currency"].error_messages["max_length"] = gettext(
+                "Write the currency as three letters, e.g. EUR or CHF.")
+        for name in ("entry_fee", "lost_game_fee"):
+            if name in self.fields:
+                self.fields[name].label = f"{self.fields[name].label} ({currency})"
+        for name in ("rate", "entry_fee", "lost_game_fee", "prize_split"):
+            if name in self.fields:
+                self.fields[name].error_messages["max_length"] = gettext(
+                    "Write at most %(limit_value)d characters here.")
+        # Tie each input to its messages and help, for screen readers.
+        for name, field in self.fields.items():
+            field.widget.attrs["aria-describedby"] = f"err-{name}" + (f" help-{name}" if field.help_text else "")
+
+    @staticmethod
+    def data_of(night: CardNight) -> dict[str, Any]:
+        """The stored options as the inputs show them (money in units of the currency)."""
+        options = stored(night)
+        data: dict[str, Any] = {"currency": night.currency, "basis": options.get("basis", "list"),
+                                "step": options.get("step", DEFAULT_STEP)}
+        try:
+            if options.get("rate") is not None:
+                data["rate"] = _plain(Decimal(str(options["rate"])) / 100, 2)
+            for name in ("entry_fee", "lost_game_fee"):
+                if options.get(name):
+                    data[name] = _plain(Decimal(options[name]) / 100, 2)
+        except (ArithmeticError, TypeError, ValueError):
+            pass  # a stored value the page cannot read: the input stays empty, the page names the problem
+        split = options.get("prize_split")
+        if isinstance(split, list | tuple) and split:
+            data["prize_split"] = "/".join(str(p) for p in split)
+        return data
+
+    # Each input parsed on its own; what they mean together is checked by the settlement in clean().
+
+    def clean_rate(self) -> Decimal | None:
+        text = self.cleaned_data["rate"].strip()
+        if not text:
+            return None
+        try:
+            return parse_money(text, RATE_DECIMALS)
+        except ValueError:
+            raise forms.ValidationError(gettext(
+                "Write the money a point is worth in %(currency)s as a number with at most %(n)s decimals, "
+                "e.g. 0.01 — not “%(value)s”.") % {"currency": self.night.currency, "n": RATE_DECIMALS,
+                                                    "value": text}) from None
+
+    def clean_currency(self) -> str:
+        text = self.cleaned_data["currency"].strip().upper()
+        if not text:
+            return self.night.currency
+        if not CURRENCY.fullmatch(text):
+            raise forms.ValidationError(gettext("Write the currency as three letters, e.g. EUR or CHF."))
+        return text
+
+    def _fee(self, name: str) -> int:
+        text = self.cleaned_data[name].strip()
+        if not text:
+            return 0
+        try:
+            return int(parse_money(text, FEE_DECIMALS))
+        except ValueError:
+            raise forms.ValidationError(gettext(
+                "Write the fee in %(currency)s as a number with at most two decimals, e.g. 5 or 0.50 — "
+                "not “%(value)s”.") % {"currency": self.night.currency, "value": text}) from None
+
+    def clean_entry_fee(self) -> int:
+        return self._fee("entry_fee")
+
+    def clean_lost_game_fee(self) -> int:
+        return self._fee("lost_game_fee")
+
+    def clean_prize_split(self) -> tuple[int, ...]:
+        text = self.cleaned_data["prize_split"]
+        parts = [part for part in re.split(r"[\s/,;+]+", text.replace("%", " ")) if part]
+        for part in parts:
+            if not PERCENT.fullmatch(part) or int(part) > 100:
+                raise forms.ValidationError(gettext(
+                    "Write the percent per place as whole numbers from 0 to 100, first place first, e.g. "
+                    "50/30/20 — “%(part)s” is not one.") % {"part": part})
+        return tuple(int(part) for part in parts)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.errors:
+            return data
+        entry_fee, lost_game_fee = data.get("entry_fee", 0), data.get("lost_game_fee", 0)
+        if self.night.game != "schafkopf" and data["rate"] is None:
+            if entry_fee or lost_game_fee:
+                self.add_error("rate", gettext("Give the money a point is worth, or 0 to settle only the entry "
+                                               "fees and prizes."))
+            return data  # not played for money: nothing to settle, nothing more to check
+        try:
+            settle_night(self.night, rate=None if data.get("rate") is None else Fraction(data["rate"]),
+                         basis=data.get("basis", "list"), step=data["step"],
+                         extras=Extras(entry_fee, lost_game_fee, data["prize_split"]))
+        except SettlementError as err:
+            field = err.field if err.field in self.fields else None
+            self.add_error(field, capfirst(err.message))
+        return data
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """What `CardNight.settlement` stores (the form is valid): only the options that are set."""
+        data = self.cleaned_data
+        out: dict[str, Any] = {}
+        if data.get("rate") is not None:
+            out["rate"] = _plain(data["rate"])
+        if "basis" in data:
+            out["basis"] = data["basis"]
+        out["step"] = data["step"]
+        for name in ("entry_fee", "lost_game_fee"):
+            if data.get(name):
+                out[name] = data[name]
+        if data["prize_split"]:
+            out["prize_split"] = list(data["prize_split"])
+        return out
+
+    @property
+    def changes(self) -> dict[str, Any]:
+        """`nights.change_settings`' arguments (the form is valid)."""
+        changes: dict[str, Any] = {"settlement": self.options}
+        if "currency" in self.cleaned_data:
+            changes["currency"] = self.cleaned_data["currency"]
+        return changes
+
+
+# --- the page -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class LineView:
+    """One player's line as the page writes it."""
+
+    name: str
+    points: int
+    from_points: str
+    entry_fee: str
+    lost: int
+    lost_fees: str
+    prize: str
+    balance: str
+    negative: bool
+    exact: str  # the balance before rounding, where rounding moved it
+
+
+@dataclass(frozen=True, slots=True)
+class TransferView:
+    payer: str
+    payee: str
+    amount: str
+
+
+def _page_context(night: CardNight) -> dict[str, Any]:
+    """The settlement as the page shows it, or why there is none (not for money, or refused options)."""
+    context: dict[str, Any] = {"night": night, "game_label": GAME_LABELS[night.game], "for_money": False,
+                               "result": None, "problem": None}
+    if not played_for_money(night):
+        return context
+    context["for_money"] = True
+    try:
+        result = settle(night)
+    except SettlementError as err:
+        context["problem"] = capfirst(err.message)
+        return context
+    currency = result.currency
+    lines = [LineView(line.name, line.points, money_text(line.from_points, currency, plus=True),
+                      money_text(-line.entry_fee, currency, plus=True), line.lost,
+                      money_text(-line.lost_fees, currency, plus=True), money_text(line.prize, currency, plus=True),
+                      format_money(line.balance, currency, plus=True), line.balance < 0,
+                      "" if line.exact == line.balance else money_text(line.exact, currency, plus=True))
+             for line in result.lines]
+    options = stored(night)
+    context.update({
+        "result": result, "lines": lines,
+        "transfers": [TransferView(t.payer, t.payee, format_money(t.cents, currency)) for t in result.transfers],
+        "step": format_money(result.step, currency), "pot": format_money(result.pot, currency),
+        "rate": units(Decimal(str(options["rate"])), currency) if options.get("rate") is not None else "",
+        "performance": options.get("basis") == "performance",
+        "entry_fee": format_money(options.get("entry_fee", 0), currency),
+        "lost_game_fee": format_money(options.get("lost_game_fee", 0), currency),
+        "prize_split": "/".join(str(p) for p in options.get("prize_split", [])),
+        "has_lost_fees": bool(options.get("lost_game_fee")),
+    })
+    return context
+
+
+@require_http_methods(["GET", "POST"])
+@night_access(VIEW)
+def night_settlement(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = get_object_or_404(CardNight, pk=night_id)
+    host = access.allows(request.night_role, HOST)  # type: ignore[attr-defined]
+    form = SettlementForm(night=night) if host else None
+    if request.method == "POST":
+        if not host:
+            raise PermissionDenied
+        form = SettlementForm(request.POST, night=night)
+        if form.is_valid():
+            by = " ".join(str(request.session.get(SCORER, "")).split())
+            try:
+                nights.change_settings(night, by=by, **form.changes)
+            except OperationalError:
+                form.add_error(None, BUSY)
+            else:
+                messages.success(request, gettext("Settlement options saved."))
+                return HttpResponseSeeOther(reverse("night-settlement", args=[night.id]))
+    return render(request, "settlement.html", {**_page_context(night), "form": form, "host": host})
