@@ -1,23 +1,44 @@
 """Live updates: a page section that polls (htmx, every 2 s) and is answered 304 Not Modified while
-the night is as the page shows it.
+what it shows is unchanged.
 
-The ETag is the night's version (bumped by every write to it, `nights._touch`) and the phone's role,
-so a poll costs one small query and no rendering while nothing happens; a change is on every phone
-within one poll. The section sends its ETag as If-None-Match (static/js/app.js), and htmx swaps
-nothing on a 304 (base.html's htmx-config).
+A table page's ETag is its table's version (bumped by every write to that table's deals and every
+change of the night, `nights._touch_table` / `nights._touch`), so the other tables of a club hall do
+not make it render again; the night page's is the night's version plus its tables' versions. The
+phone's role is part of both (a scorer's page differs from a viewer's). A poll costs one small query
+and no rendering while nothing happens; a change is on every phone within one poll. The section sends
+its ETag as If-None-Match (static/js/app.js), and htmx swaps nothing on a 304 (base.html's htmx-config).
 """
 
 from __future__ import annotations
 
+from django.db.models import F, Sum
+from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 
-from .models import CardNight
+from .models import CardNight, CardTable
 
 POLL = "every 2s"
 
 
-def etag(request: HttpRequest, night: CardNight) -> str:
-    return f'W/"{night.pk}-{night.version}-{getattr(request, "night_role", "")}"'
+def _tag(request: HttpRequest, kind: str, pk: int, version: int) -> str:
+    return f'W/"{kind}{pk}-{version}-{getattr(request, "night_role", "")}"'
+
+
+def table_tag(request: HttpRequest, table: CardTable) -> str:
+    return _tag(request, "t", table.pk, table.version)
+
+
+def night_tag(request: HttpRequest, night_id: int) -> str:
+    """The night's version plus every table's: changes with anything the night page shows."""
+    version = (CardNight.objects.filter(pk=night_id)
+               .annotate(total=F("version") + Coalesce(Sum("tables__version"), 0))
+               .values_list("total", flat=True).first())
+    return _tag(request, "n", night_id, version or 0)
+
+
+def current_table_tag(request: HttpRequest, night_id: int, table_number: int) -> str | None:
+    table = CardTable.objects.filter(night__pk=night_id, number=table_number).only("pk", "version").first()
+    return table_tag(request, table) if table is not None else None
 
 
 def polled(request: HttpRequest, target: str) -> bool:
@@ -25,13 +46,9 @@ def polled(request: HttpRequest, target: str) -> bool:
     return bool(request.htmx and request.htmx.target == target and not request.htmx.history_restore_request)
 
 
-def not_modified(request: HttpRequest, night_id: int, target: str) -> HttpResponse | None:
-    """304 for a poll of `target` whose ETag is current; None otherwise (render the section)."""
-    if not polled(request, target):
-        return None
-    night = CardNight.objects.only("pk", "version").get(pk=night_id)
-    tag = etag(request, night)
-    if request.headers.get("If-None-Match") != tag:
+def not_modified(request: HttpRequest, target: str, tag: str | None) -> HttpResponse | None:
+    """304 for a poll of `target` whose ETag is `tag`; None otherwise (render the section)."""
+    if tag is None or not polled(request, target) or request.headers.get("If-None-Match") != tag:
         return None
     response = HttpResponseNotModified()
     response["ETag"] = tag

@@ -78,6 +78,9 @@ class CardNight(models.Model):
     bock_events = models.JSONField(_("Bock events"), default=list, blank=True)
     bock_length = models.PositiveSmallIntegerField(_("Bock deals"), null=True, blank=True)
     finished = models.BooleanField(_("finished"), default=False)
+    # The language of the night's printout and PDF: empty, the reader's own (the page's language).
+    print_language = models.CharField(_("printout language"), max_length=8, blank=True, default="",
+                                      choices=[("", _("the reader's language")), *settings.LANGUAGES])
     # Settling the night in money (issue 5): rate per point, rounding, fees, prize split.
     settlement = models.JSONField(_("settlement"), default=dict, blank=True)
     # Who runs the night (scorekeep.access): the host's account, and the two links for the table. A new
@@ -113,6 +116,9 @@ class CardTable(models.Model):
     number = models.PositiveSmallIntegerField(default=1)
     seats = models.PositiveSmallIntegerField()
     first_dealer = models.PositiveSmallIntegerField(default=0)  # a position in the seating order
+    # Bumped by every write to this table's deals and every change of the night: the table page's live
+    # ledger is current while it is unchanged (scorekeep.live), whatever happens at the other tables.
+    version = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["number"]

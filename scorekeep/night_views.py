@@ -178,21 +178,23 @@ LIVE = "live-night"  # the id of the night page's tables section, polled for cha
 
 @night_access(VIEW)
 def night_page(request: HttpRequest, night_id: int) -> HttpResponse:
-    unchanged = live.not_modified(request, night_id, LIVE)
+    tag = live.night_tag(request, night_id)
+    unchanged = live.not_modified(request, LIVE, tag)
     if unchanged is not None:
         return unchanged
     night = _night(night_id)
     if live.polled(request, LIVE):
-        context = {**_night_context(night), "etag": live.etag(request, night), "live_id": LIVE, "poll": live.POLL}
-        return live.mark(render(request, "night.html#tables", context), context["etag"])
-    return _night_page(request, night)
+        context = {**_night_context(night), "etag": tag, "live_id": LIVE, "poll": live.POLL}
+        return live.mark(render(request, "night.html#tables", context), tag)
+    return _night_page(request, night, tag)
 
 
-def _night_page(request: HttpRequest, night: CardNight) -> HttpResponse:
+def _night_page(request: HttpRequest, night: CardNight, tag: str | None = None) -> HttpResponse:
     form = SeatingForm(QueryDict(), night=night, url=reverse("table-new", args=[night.id]), quiet=True)
     return render(request, "night.html", {**_night_context(night), "seating_form": form,
                                           "known_players": _known_players(request),
-                                          "etag": live.etag(request, night), "live_id": LIVE, "poll": live.POLL})
+                                          "etag": tag or live.night_tag(request, night.pk), "live_id": LIVE,
+                                          "poll": live.POLL})
 
 
 @require_http_methods(["GET", "POST"])
@@ -316,7 +318,9 @@ def night_json(request: HttpRequest, night_id: int) -> JsonResponse:
             "preset": night.preset, "house_rules": night.house_rules,
             "rules": _rules_json(night),
             "series_length": night.series_length, "round_length": night.round_length, "currency": night.currency,
-            "bock_events": night.bock_events, "bock_length": night.bock_length, "version": night.version,
+            "bock_events": night.bock_events, "bock_length": night.bock_length,
+            # Changes with every write to the night or any of its deals (the night page's ETag counts the same).
+            "version": night.version + sum(table.version for table in night.tables.all()),
         },
         "tables": [_table_json(night, view) for view in _tables(night)],
     }

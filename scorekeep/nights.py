@@ -21,7 +21,7 @@ from .rules import GAMES, IllegalDeal
 # The settings a deal's verdict depends on; the others (place, date, series …) never change one.
 SCORING = ("preset", "house_rules", "bock_events", "bock_length")
 SETTINGS = ("date", "place", "preset", "house_rules", "series_length", "round_length", "currency",
-            "bock_events", "bock_length", "finished", "settlement")
+            "bock_events", "bock_length", "finished", "settlement", "print_language")
 
 
 def player_named(name: str) -> Player:
@@ -65,6 +65,7 @@ def seat_table(night: CardNight, players: Sequence[str], first_dealer: int = 0) 
                                      first_dealer=first_dealer)
     TablePlayer.objects.bulk_create(TablePlayer(table=table, player=player_named(name), position=position)
                                     for position, name in enumerate(players))
+    _touch(night)  # the night page's tables (and a table page's header) show it
     return table
 
 
@@ -107,8 +108,25 @@ def _snapshot(deal: Deal) -> dict[str, Any]:
     return {"facts": deal.facts, "seating": deal.seating, "dealer": deal.dealer}
 
 
+def _touch_table(table: CardTable) -> None:
+    """A write to one table's deals: its live pages (and the night's, which sums the versions) refresh.
+    The night's row is not written, so saves at different tables do not wait for each other."""
+    CardTable.objects.filter(pk=table.pk).update(version=F("version") + 1)
+
+
 def _touch(night: CardNight) -> None:
+    """A change of the night itself: every page of it refreshes."""
     CardNight.objects.filter(pk=night.pk).update(version=F("version") + 1)
+    CardTable.objects.filter(night=night).update(version=F("version") + 1)
+
+
+def _lock_table(pk: int) -> CardTable:
+    """Lock one table's row (PostgreSQL: only that row, so the other tables of the night save at the same
+    time) and read its night afresh after the lock: a settings change locks every table of the night
+    (`change_settings`), so a deal is always judged under the rules that are committed."""
+    table = CardTable.objects.select_for_update(of=("self",)).get(pk=pk)
+    table.night = CardNight.objects.get(pk=table.night_id)
+    return table
 
 
 @transaction.atomic
@@ -122,10 +140,9 @@ def enter_deal(table: CardTable, facts: dict[str, Any], *, dealer: int | None = 
     number the phone's form was for: when other deals were entered since, `Stale` is raised with them
     (two people entering the same deal at one table store it once).
     """
-    # select_related also locks the night's row (PostgreSQL locks every joined row): writes to one table
-    # happen one after the other, and never beside a change of the night's rules. On SQLite the whole
-    # database is locked from BEGIN (settings: transaction_mode IMMEDIATE).
-    table = CardTable.objects.select_for_update().select_related("night").get(pk=table.pk)
+    # Writes to one table happen one after the other, and never beside a change of the night's rules
+    # (_lock_table). On SQLite the whole database is locked from BEGIN (settings: transaction_mode IMMEDIATE).
+    table = _lock_table(table.pk)
     # Under the lock: a retried request waits for the first one and then finds its deal.
     replayed = _replayed(key)
     if replayed is not None:
@@ -148,7 +165,7 @@ def enter_deal(table: CardTable, facts: dict[str, Any], *, dealer: int | None = 
     DealRevision.objects.create(deal=deal, kind=DealRevision.Kind.CREATED, new=_snapshot(deal), by=by,
                                 request_key=key or None)
     ledger.recompute(table)
-    _touch(table.night)
+    _touch_table(table)
     deal.refresh_from_db()
     return deal
 
@@ -161,7 +178,9 @@ def correct_deal(deal: Deal, facts: dict[str, Any], *, dealer: int | None = None
     `key`: as for `enter_deal`. `based_on` is the deal's version the correction was typed on: when the
     deal was changed, deleted or restored since, `Stale` is raised with those revisions.
     """
-    deal = Deal.objects.select_for_update().select_related("table__night").get(pk=deal.pk)
+    table = _lock_table(deal.table_id)
+    deal = Deal.objects.select_for_update(of=("self",)).get(pk=deal.pk)
+    deal.table = table
     replayed = _replayed(key)
     if replayed is not None and replayed.deal_id == deal.pk:
         return deal
@@ -181,7 +200,7 @@ def correct_deal(deal: Deal, facts: dict[str, Any], *, dealer: int | None = None
     DealRevision.objects.create(deal=deal, kind=DealRevision.Kind.CHANGED, old=old, new=_snapshot(deal), by=by,
                                 reason=reason, request_key=key or None)
     ledger.recompute(deal.table)
-    _touch(deal.table.night)
+    _touch_table(deal.table)
     deal.refresh_from_db()
     return deal
 
@@ -198,9 +217,10 @@ def restore_deal(deal: Deal, *, by: str = "", reason: str = "", key: str | None 
 
 @transaction.atomic
 def _set_deleted(deal: Deal, deleted: bool, by: str, reason: str, key: str | None = None) -> None:
-    # select_related also locks the table and night rows (PostgreSQL locks every joined row): writes to
-    # one table happen one after the other, and never beside a change of the night's rules.
-    deal = Deal.objects.select_for_update().select_related("table__night").get(pk=deal.pk)
+    # Writes to one table happen one after the other, and never beside a change of the night's rules.
+    table = _lock_table(deal.table_id)
+    deal = Deal.objects.select_for_update(of=("self",)).get(pk=deal.pk)
+    deal.table = table
     if deal.deleted == deleted or _replayed(key) is not None:
         return
     deal.deleted = deleted
@@ -210,7 +230,7 @@ def _set_deleted(deal: Deal, deleted: bool, by: str, reason: str, key: str | Non
     DealRevision.objects.create(deal=deal, kind=kind, by=by, reason=reason, request_key=key or None,
                                 **{state: _snapshot(deal)})
     ledger.recompute(deal.table)
-    _touch(deal.table.night)
+    _touch_table(deal.table)
 
 
 def settings_of(night: CardNight) -> dict[str, Any]:
@@ -228,6 +248,8 @@ def change_settings(night: CardNight, *, by: str = "", reason: str = "", **chang
     and why.
     """
     night = CardNight.objects.select_for_update().get(pk=night.pk)
+    # Every table of the night too: a deal being saved meanwhile waits, then is judged under the new rules.
+    list(CardTable.objects.select_for_update().filter(night=night).values_list("pk", flat=True))
     old = settings_of(night)
     for key, value in changes.items():
         if key not in SETTINGS:

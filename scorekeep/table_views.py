@@ -186,16 +186,17 @@ def _table_context(request: HttpRequest, loaded: Loaded, form: DealForm, preview
     return {"night": loaded.night, "table": loaded.table, "ledger": None if preview else loaded.ledger(),
             "form": form, "closed": _closed(loaded), "number": len(loaded.deals) + 1, "names": loaded.names,
             "action": loaded.url("deal-new"), "table_url": loaded.url("table"), "key": key,
-            "can_score": _can_score(request), "etag": live.etag(request, loaded.night), "live_id": LIVE,
+            "can_score": _can_score(request), "etag": live.table_tag(request, loaded.table), "live_id": LIVE,
             "poll": live.POLL}
 
 
 @night_access(VIEW)
 def table_page(request: HttpRequest, night_id: int, table_number: int) -> HttpResponse:
     """The table: the entry form (for scorers) and the ledger, which the page polls for changes."""
-    unchanged = live.not_modified(request, night_id, LIVE)
-    if unchanged is not None:
-        return unchanged
+    if live.polled(request, LIVE):
+        unchanged = live.not_modified(request, LIVE, live.current_table_tag(request, night_id, table_number))
+        if unchanged is not None:
+            return unchanged
     loaded = _load(night_id, table_number)
     context = _table_context(request, loaded, _new_form(request, loaded))
     if live.polled(request, LIVE):

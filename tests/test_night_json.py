@@ -46,7 +46,7 @@ def test_the_night(client: Client, skat_night: CardNight) -> None:
         "id": skat_night.id, "date": skat_night.date.isoformat(), "place": "Café Ölmühle", "game": "skat",
         "preset": "classic", "house_rules": {"lost_hand_doubled": True}, "rules": data["night"]["rules"],
         "series_length": 36, "round_length": None, "currency": "EUR", "bock_events": [], "bock_length": None,
-        "version": 4,
+        "version": 6,  # seating the table (the night and the table), then four deals at it
     }
     rules = data["night"]["rules"]
     assert rules["preset"] == "classic" and rules["lost_hand_doubled"] is True and rules["kontra"] is True

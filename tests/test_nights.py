@@ -38,7 +38,8 @@ def bock_flags(table: CardTable) -> list[bool]:
 
 
 def version(table: CardTable) -> int:
-    return CardNight.objects.get(pk=table.night_id).version
+    """How many writes the table's deals have seen: its live pages' version (seating it made it 1)."""
+    return CardTable.objects.get(pk=table.pk).version - 1
 
 
 # --- starting --------------------------------------------------------------------------------
@@ -343,7 +344,8 @@ def test_changing_the_rule_set_recomputes_every_verdict_and_keeps_a_revision() -
     nights.enter_deal(table, grand(1, 70))
     assert ledger.build(table).totals == [-72, 48, 0]  # classic: a lost hand game counts once
     changed = nights.change_settings(night, preset="isko", by="Anna", reason="tournament rules")
-    assert changed.preset == "isko" and changed.version == 3
+    # The night's own version counts its changes (seated, then this one); every table's page refreshes too.
+    assert changed.preset == "isko" and changed.version == 2 and version(table) == 3
     assert ledger.build(table).totals == [-144, 48, 0]  # ISkO: it counts double
     assert all(d.verdict["rules"]["preset"] == "isko" for d in table.deals.all())
     revision = NightRevision.objects.get(night=night)
@@ -365,7 +367,7 @@ def test_a_change_that_forbids_a_played_deal_names_it_and_changes_nothing() -> N
     assert caught.value.number == 1 and caught.value.error.field == "deal.kontra"
     assert "deal 1" in str(caught.value)
     night.refresh_from_db()
-    assert (night.house_rules, night.version) == ({}, 4)
+    assert (night.house_rules, night.version, version(table)) == ({}, 1, 4)
     assert list(table.deals.values_list("verdict", "bock")) == before
     assert not NightRevision.objects.exists()
     kontra.refresh_from_db()
@@ -402,7 +404,7 @@ def test_a_change_to_the_same_settings_records_nothing() -> None:
     nights.change_settings(night, preset="classic", house_rules={})
     assert not NightRevision.objects.exists()
     night.refresh_from_db()
-    assert night.version == 0
+    assert night.version == 1  # seating the table, nothing since
 
 
 def test_only_night_settings_can_be_changed() -> None:
