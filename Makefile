@@ -5,14 +5,18 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-requirements
 
-.PHONY: run test browser lint bench conformance
+.PHONY: run test browser lint bench conformance translations messages
 
 $(STAMP): requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	touch $(STAMP)
 
-run: $(STAMP)
+# The gettext catalogues (locale/*/LC_MESSAGES/django.po, in git) compiled for Django (Babel; no GNU gettext).
+translations: $(STAMP)
+	$(BIN)/python manage.py compiletranslations -v0
+
+run: $(STAMP) translations
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
@@ -23,7 +27,7 @@ browser:
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null; \
 	  else echo "Chromium is missing: run 'sudo apt-get install -y chromium' for the browser tests"; fi; }
 
-test: $(STAMP) browser
+test: $(STAMP) browser translations
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
@@ -32,6 +36,12 @@ lint: $(STAMP)
 
 conformance: $(STAMP)
 	$(PYTHON) ../shared/tools/conformance.py --cmd "$(BIN)/python manage.py adjudicate" ../shared/vectors/*.jsonl
+
+# After changing texts: collect the engine's message ids and update the catalogues (needs GNU gettext's xgettext).
+messages: $(STAMP)
+	$(BIN)/python manage.py enginemessages
+	$(BIN)/python manage.py makemessages -l de -l ja -i ".venv/*" -i "tests/*" -i "bench/*" -i "staticfiles/*" \
+	  -i "docs/*" --no-obsolete --add-location file
 
 bench: $(STAMP)
 	$(BIN)/python bench/adjudicate.py

@@ -22,6 +22,7 @@ from types import ModuleType
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.forms.utils import ErrorDict
 from django.http import QueryDict
@@ -71,8 +72,11 @@ SEATING_HELP: dict[str, Label] = {
 SETTING_LABELS: dict[str, Label] = {
     "date": _("date"), "place": _("place"), "preset": _("rule set"), "series_length": _("series length"),
     "round_length": _("deals per round"), "currency": _("currency"), "bock_events": _("Bock events"),
-    "bock_length": _("Bock deals"), "finished": _("status"),
+    "bock_length": _("Bock deals"), "finished": _("status"), "print_language": _("printout language"),
 }
+
+# The printout's language: the reader's own, or one of the site's languages (each named in itself).
+PRINT_LANGUAGES = [("", _("the reader's language")), *settings.LANGUAGES]
 
 # htmx: an input that changes which inputs there are re-renders the region holding them; the
 # request carries "refresh", so the view only re-renders (nothing is stored, no errors shown).
@@ -215,6 +219,8 @@ def setting_words(key: str, value: object, game: str = "") -> str:
         return gettext("none")
     if key == "finished":
         return gettext("finished") if value else gettext("open for deals")
+    if key == "print_language":
+        return str(dict(PRINT_LANGUAGES).get(str(value), value))
     if key == "bock_length" and isinstance(value, int):
         return deals_words(value)
     return str(value)
@@ -255,7 +261,8 @@ def changes(game: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> list[C
         now = applied(new_house.get(key, new_preset.get(key)), new_preset.get(key))
         if as_json(was) != as_json(now):
             out.append(Change(option_label(key), value_words(key, was), value_words(key, now)))
-    for key in ("series_length", "round_length", "currency", "bock_events", "bock_length", "finished"):
+    for key in ("series_length", "round_length", "currency", "bock_events", "bock_length", "finished",
+                "print_language"):
         if old.get(key, False if key == "finished" else None) != new.get(key, False if key == "finished" else None):
             out.append(Change(str(SETTING_LABELS[key]), setting_words(key, old.get(key), game),
                               setting_words(key, new.get(key), game)))
@@ -414,6 +421,9 @@ class SettingsFields(HouseRulesMixin, QuietForm):
         self._add_extras(data)
 
     def _add_extras(self, data: QueryDict) -> None:
+        self.fields["print_language"] = forms.ChoiceField(
+            label=_("Language of the printout"), choices=PRINT_LANGUAGES, required=False,
+            help_text=_("the list and its PDF in this language, whoever prints it"))
         if self.game == "skat":
             self.fields["series_length"] = forms.TypedChoiceField(
                 label=_("Series"), coerce=int, empty_value=None, required=False,
@@ -516,6 +526,7 @@ class SettingsFields(HouseRulesMixin, QuietForm):
             "currency": cleaned.get("currency") or "EUR",
             "bock_events": list(cleaned.get("bock_events") or []),
             "bock_length": cleaned.get("bock_length"),
+            "print_language": cleaned.get("print_language") or "",
         }
 
 
@@ -573,7 +584,8 @@ class SettingsForm(SettingsFields):
                      "shown": f"{night.game}:{night.preset}", "currency": night.currency,
                      "series_length": "" if night.series_length is None else str(night.series_length),
                      "round_length": "" if night.round_length is None else str(night.round_length),
-                     "bock_length": "" if night.bock_length is None else str(night.bock_length), "by": by})
+                     "bock_length": "" if night.bock_length is None else str(night.bock_length), "by": by,
+                     "print_language": night.print_language})
         data.setlist("bock_events", list(night.bock_events))
         values = {**module.PRESETS.get(night.preset, {}), **night.house_rules}
         for key, validator in module.OPTIONS.items():

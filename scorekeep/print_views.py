@@ -22,6 +22,7 @@ from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.utils.translation import gettext
@@ -443,14 +444,17 @@ def pdf_filename(night: CardNight) -> str:
 @require_GET
 def night_print(request: HttpRequest, night_id: int) -> HttpResponse:
     night = _night(night_id)
-    return render(request, f"print/{night.game}.html", print_context(night))
+    # The night may fix its printout's language (a club's list in German, whoever prints it).
+    with translation.override(night.print_language or translation.get_language()):
+        return render(request, f"print/{night.game}.html", print_context(night))
 
 
 @night_access(VIEW)
 @require_GET
 def night_pdf(request: HttpRequest, night_id: int) -> HttpResponse:
     night = _night(night_id)
-    html = render_to_string(f"print/{night.game}.html", print_context(night, pdf_render=True), request=request)
+    with translation.override(night.print_language or translation.get_language()):
+        html = render_to_string(f"print/{night.game}.html", print_context(night, pdf_render=True), request=request)
     try:
         data = pdf.render(html)
     except pdf.PdfUnavailable as err:

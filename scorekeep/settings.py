@@ -49,6 +49,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -132,7 +133,14 @@ CACHES = {
 # Behind a reverse proxy: take the client's address from the last X-Forwarded-For entry (throttles).
 SCOREKEEP_BEHIND_PROXY = env_bool("SCOREKEEP_BEHIND_PROXY", False)
 
+# English, German and Japanese: the page follows the browser's Accept-Language until someone picks a
+# language (the switch on every page, remembered in a cookie for a year). Catalogues under locale/
+# (gettext .po, in git) are compiled to .mo by `manage.py compiletranslations` (make run / make test).
 LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("ja", "日本語")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = os.environ.get("SCOREKEEP_TIME_ZONE", "Europe/Berlin")
 USE_I18N = True
 USE_TZ = True

@@ -59,6 +59,9 @@ from fractions import Fraction
 from numbers import Rational
 from typing import Literal
 
+from babel.core import UnknownLocaleError
+from babel.numbers import format_currency
+from django.utils import translation
 from django.utils.translation import gettext
 
 from . import ledger
@@ -437,8 +440,18 @@ def settle_night(night: CardNight, *, rate: Amount | None = None, basis: Basis =
 # --- money as people write it ------------------------------------------------------------------
 
 def format_money(cents: int, currency: str = "EUR", *, plus: bool = False) -> str:
-    """An amount in cents in its currency: €4.20, −€0.60, 1.50 CHF (+€0.20 with `plus`)."""
+    """An amount in cents in its currency, as the page's language writes money: €4.20, −€0.60, 1.50 CHF in
+    English; 4,20 €, −0,60 € in German; €4.20 in Japanese (+€0.20 with `plus`). Other languages than
+    English follow CLDR through Babel; the sign is always the true minus, so columns line up."""
     sign = MINUS if cents < 0 else "+" if plus and cents > 0 else ""
+    language = translation.get_language() or "en"
+    if not language.startswith("en"):
+        try:
+            text = format_currency(Decimal(abs(cents)) / 100, currency, locale=translation.to_locale(language))
+        except (UnknownLocaleError, ValueError):
+            pass
+        else:
+            return sign + text
     amount = f"{abs(cents) // 100}.{abs(cents) % 100:02d}"
     symbol = CURRENCY_SYMBOLS.get(currency)
     return f"{sign}{symbol}{amount}" if symbol else f"{sign}{amount}\u00a0{currency}"

@@ -9,7 +9,10 @@ TABLE = "nights/<int:night_id>/tables/<int:table_number>/"
 urlpatterns = [
     path("", views.home, name="home"),
     path("adjudicate/", views.adjudicate_page, name="adjudicate"),
+    path("glossary/", views.glossary, name="glossary"),
+    path("glossary/<str:game>/", views.glossary, name="glossary-game"),
     path("api/adjudicate", api.adjudicate, name="api-adjudicate"),
+    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the language switch on every page
     # Hosts' accounts (Django's auth views; the log-in is throttled).
     path("accounts/signup/", access_views.signup, name="signup"),
     path("accounts/login/", access_views.ThrottledLoginView.as_view(), name="login"),

@@ -1,15 +1,16 @@
-"""The pages: the home page and /adjudicate/, the dispute page.
+"""The pages: the home page, /adjudicate/ (the dispute page) and the glossary.
 
 Views stay thin: bind the form, let it call the engine, render. The dispute page answers htmx
 requests with one named partial of ``adjudicate.html`` and everything else with the whole page,
 so the form works the same without JavaScript.
 """
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 
-from .forms import DisputeForm
+from .forms import GAME_LABELS, DisputeForm
+from .glossary import GAMES as GLOSSARY
 
 # Which partial answers an htmx request, by the id of the element it swaps (the HX-Target header):
 # inputs that change the set of inputs swap their region (#dispute or #deal); every other edit
@@ -33,3 +34,11 @@ def adjudicate_page(request: HttpRequest) -> HttpResponse:
     response = render(request, template, {"form": form})
     patch_vary_headers(response, ("HX-Request", "HX-Target"))
     return response
+
+
+def glossary(request: HttpRequest, game: str = "") -> HttpResponse:
+    """The games' vocabulary in the page's language, each term beside the word its players use."""
+    if game and game not in GLOSSARY:
+        raise Http404("No such game.")
+    games = [(key, GAME_LABELS[key], GLOSSARY[key]) for key in ([game] if game else GLOSSARY)]
+    return render(request, "glossary.html", {"games": games, "game": game})

@@ -21,12 +21,12 @@ from django.utils.translation import gettext_lazy as _
 from ..forms import CONTRACT_LABELS, SUITS
 from ..ledger import BOCK_EVENTS, Ledger, Row
 from ..models import CardNight
+from ..settlement import format_money
 
 register = template.Library()
 
 MINUS = "\u2212"  # a real minus sign: as wide as the plus, and read out as "minus"
 
-CURRENCY_SYMBOLS = {"EUR": "€", "USD": "$", "GBP": "£"}
 
 # Vulgar fractions for the shares tied players get (two, three or four of them tie).
 FRACTIONS = {(1, 2): "½", (1, 3): "⅓", (2, 3): "⅔", (1, 4): "¼", (3, 4): "¾"}
@@ -49,10 +49,7 @@ def signed(value: int | None) -> str:
 
 
 def _money(cents: int, currency: str, plus: bool) -> str:
-    sign = MINUS if cents < 0 else "+" if plus and cents > 0 else ""
-    amount = f"{abs(cents) // 100}.{abs(cents) % 100:02d}"
-    symbol = CURRENCY_SYMBOLS.get(currency)
-    return f"{sign}{symbol}{amount}" if symbol else f"{sign}{amount}\u00a0{currency}"
+    return format_money(cents, currency, plus=plus)  # one way to write money, per language (settlement.py)
 
 
 @register.filter

@@ -24,3 +24,10 @@
     if (box && event.detail.successful) { box.hidden = true; }
   });
 })();
+
+/* The language switch submits as soon as a language is chosen (its button stays for keyboards and
+   for pages without JavaScript). */
+document.addEventListener("change", function (event) {
+  var select = event.target;
+  if (select.matches && select.matches("select[data-autosubmit]")) { select.form.requestSubmit(); }
+});
