@@ -104,6 +104,19 @@ def _replayed(key: str | None) -> DealRevision | None:
     return DealRevision.objects.select_related("deal").filter(request_key=key).first() if key else None
 
 
+def _replay_of(key: str | None, kind: str, **where: Any) -> tuple[DealRevision | None, str | None]:
+    """The revision this request repeats — the same kind of change of the same deal (a new deal: at the
+    same table) made with the same key — and the key to store with this change: None when the key was
+    used for another change already (a page sent again from the browser's history), so that change
+    is made and stored, never mistaken for a repeat, and the unique key never collides."""
+    found = _replayed(key)
+    if found is None:
+        return None, key or None
+    if found.kind == kind and all(getattr(found.deal, name) == value for name, value in where.items()):
+        return found, key
+    return None, None
+
+
 def _snapshot(deal: Deal) -> dict[str, Any]:
     return {"facts": deal.facts, "seating": deal.seating, "dealer": deal.dealer}
 
@@ -144,7 +157,7 @@ def enter_deal(table: CardTable, facts: dict[str, Any], *, dealer: int | None = 
     # (_lock_table). On SQLite the whole database is locked from BEGIN (settings: transaction_mode IMMEDIATE).
     table = _lock_table(table.pk)
     # Under the lock: a retried request waits for the first one and then finds its deal.
-    replayed = _replayed(key)
+    replayed, key = _replay_of(key, DealRevision.Kind.CREATED, table_id=table.pk)
     if replayed is not None:
         replayed.deal.replayed = True  # type: ignore[attr-defined]
         return replayed.deal
@@ -181,8 +194,8 @@ def correct_deal(deal: Deal, facts: dict[str, Any], *, dealer: int | None = None
     table = _lock_table(deal.table_id)
     deal = Deal.objects.select_for_update(of=("self",)).get(pk=deal.pk)
     deal.table = table
-    replayed = _replayed(key)
-    if replayed is not None and replayed.deal_id == deal.pk:
+    replayed, key = _replay_of(key, DealRevision.Kind.CHANGED, pk=deal.pk)
+    if replayed is not None:
         return deal
     if based_on is not None and based_on != deal.version:
         raise Stale(revisions=list(deal.revisions.order_by("at", "id"))[max(1, based_on):])
@@ -221,12 +234,14 @@ def _set_deleted(deal: Deal, deleted: bool, by: str, reason: str, key: str | Non
     table = _lock_table(deal.table_id)
     deal = Deal.objects.select_for_update(of=("self",)).get(pk=deal.pk)
     deal.table = table
-    if deal.deleted == deleted or _replayed(key) is not None:
+    kind = DealRevision.Kind.DELETED if deleted else DealRevision.Kind.RESTORED
+    replayed, key = _replay_of(key, kind, pk=deal.pk)
+    if deal.deleted == deleted or replayed is not None:
         return
     deal.deleted = deleted
     deal.version += 1
     deal.save(update_fields=["deleted", "version"])
-    kind, state = (DealRevision.Kind.DELETED, "old") if deleted else (DealRevision.Kind.RESTORED, "new")
+    state = "old" if deleted else "new"
     DealRevision.objects.create(deal=deal, kind=kind, by=by, reason=reason, request_key=key or None,
                                 **{state: _snapshot(deal)})
     ledger.recompute(deal.table)

@@ -264,7 +264,9 @@ def _deal_context(request: HttpRequest, loaded: Loaded, deal: Deal, form: DealFo
             "history": deal_history(loaded.night.game, numbers.get(deal.pk), revisions, loaded.names,
                                     loaded.night.date),
             "scorer": _scorer(request), "can_score": _can_score(request),
+            # Each form its own idempotency key: a correction's key never stands for a deletion.
             "key": (_key(request) if form is not None and form.is_bound else None) or uuid.uuid4().hex,
+            "change_key": uuid.uuid4().hex,
             "version": deal.version, "entries": _entries(loaded, deal)}
 
 

@@ -42,6 +42,16 @@ def four_hand_made() -> dict[str, Any]:
             "deal": {"contract": "tricks", "declarer": 1, "bid": 4, "hand": True, "tricks_taken": 4}}
 
 
+@pytest.fixture(autouse=True)
+def _fresh_throttles() -> Any:
+    """The throttles count in the cache, which outlives a test: every test starts with none counted."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
 @pytest.fixture
 def host(django_user_model: Any) -> Any:
     """The site owner, who may do everything with every night (scorekeep.access: HOST)."""
