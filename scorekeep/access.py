@@ -29,7 +29,7 @@ from .models import CardNight, new_token
 
 VIEW, SCORE, HOST = "view", "score", "host"
 RANK = {VIEW: 0, SCORE: 1, HOST: 2}
-GRANTS = "nights"  # session key: {night id: {"role": …, "token": …}}
+GRANTS = "nights"  # session key: {night id: {"score": token, "view": token}} — the links this phone opened
 
 
 def role(request: HttpRequest, night: CardNight) -> str | None:
@@ -40,9 +40,11 @@ def role(request: HttpRequest, night: CardNight) -> str | None:
     grant = request.session.get(GRANTS, {}).get(str(night.pk))
     if not isinstance(grant, dict):
         return None
-    if grant.get("role") == SCORE and grant.get("token") == night.scorer_token:
+    # Each link counts while it is the night's current one: a renewed scorer link leaves a phone that
+    # also opened the viewer link watching.
+    if grant.get(SCORE) == night.scorer_token:
         return SCORE
-    if grant.get("role") == VIEW and grant.get("token") == night.viewer_token:
+    if grant.get(VIEW) == night.viewer_token:
         return VIEW
     return None
 
@@ -85,10 +87,8 @@ def grant(request: HttpRequest, night: CardNight, granted: str) -> None:
     token = night.scorer_token if granted == SCORE else night.viewer_token
     grants = dict(request.session.get(GRANTS, {}))
     current = grants.get(str(night.pk))
-    # A scorer who then opens the viewer link keeps scoring.
-    if isinstance(current, dict) and role(request, night) == SCORE and granted == VIEW:
-        return
-    grants[str(night.pk)] = {"role": granted, "token": token}
+    # Both links are kept: a scorer who then opens the viewer link keeps scoring.
+    grants[str(night.pk)] = {**(current if isinstance(current, dict) else {}), granted: token}
     request.session[GRANTS] = grants
 
 

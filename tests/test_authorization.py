@@ -588,8 +588,8 @@ def test_a_session_forged_to_name_a_role_without_the_token_gets_nothing(world: W
     """The grant in the session must carry the night's current token; a role alone opens nothing."""
     client = Client()
     session = client.session
-    session["nights"] = {str(world.night.pk): {"role": "score", "token": ""},
-                         str(world.other_night.pk): {"role": "host"}}
+    session["nights"] = {str(world.night.pk): {"score": "", "view": "not-the-token"},
+                         str(world.other_night.pk): {"host": "yes", "role": "host"}}
     session.save()
     assert client.get(reverse("night", args=[world.night.pk])).status_code == 404
     assert client.get(reverse("night", args=[world.other_night.pk])).status_code == 404

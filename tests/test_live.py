@@ -78,3 +78,14 @@ def test_a_revoked_viewer_gets_no_more_polls(night: CardNight) -> None:
     etag = poll(viewer, url, TABLE_POLL)["ETag"]
     access.renew_link(night, access.VIEW)
     assert poll(viewer, url, TABLE_POLL, etag).status_code == 404
+
+
+def test_a_phone_with_both_links_keeps_watching_when_the_scorer_link_is_renewed(night: CardNight) -> None:
+    phone = Client()
+    phone.get(f"/join/{night.scorer_token}/")
+    phone.get(f"/join/{night.viewer_token}/")
+    page = phone.get(f"/nights/{night.id}/tables/1/").content.decode()
+    assert 'id="deal-form"' in page  # the viewer link did not take scoring away
+    access.renew_link(night, access.SCORE)
+    page = phone.get(f"/nights/{night.id}/tables/1/")
+    assert page.status_code == 200 and 'id="deal-form"' not in page.content.decode()
