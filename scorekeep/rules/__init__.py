@@ -15,11 +15,13 @@ from typing import Any
 
 from . import fipsen, kop, schafkopf, skat
 from .errors import IllegalDeal
-from .explain import Step
+from .explain import Step, Word
 from .fields import Reader, check_choice, describe, words
 from .verdict import Comparison, Table, Verdict
 
 GAMES: dict[str, ModuleType] = {"skat": skat, "schafkopf": schafkopf, "kop": kop, "fipsen": fipsen}
+# The games' names as a refusal says them ("Skat is played at 3 or 4 seats"): `Word`s a page translates.
+_GAME_NAMES = {game: Word(game.capitalize()) for game in GAMES}
 
 __all__ = ["GAMES", "Comparison", "IllegalDeal", "Step", "Table", "Verdict", "adjudicate", "judge"]
 
@@ -45,7 +47,7 @@ def judge(request: object) -> Verdict | Comparison:
     if players is None:
         players = module.DEFAULT_SEATS
     if type(players) is not int or players not in module.SEATS:
-        raise IllegalDeal("players", "{game} is played at {seats} seats, not {got}", game=game.capitalize(),
+        raise IllegalDeal("players", "{game} is played at {seats} seats, not {got}", game=_GAME_NAMES[game],
                           seats=words(module.SEATS), got=describe(players))
     dealer = r.int("dealer", 0, players - 1, default=players - 1)
     rules = _rules(module, request.get("rules"))

@@ -7,7 +7,8 @@ German pack A 10 K Q J are Sau/Ass, Zehn, König, Ober, Unter.
 from collections.abc import Iterable
 
 from .errors import IllegalDeal
-from .fields import describe
+from .explain import OR, Listing
+from .fields import describe, names
 
 SUITS = ("C", "S", "H", "D")
 RANKS = ("A", "10", "K", "Q", "J", "9", "8", "7")
@@ -26,11 +27,11 @@ def parse_cards(value: object, field: str, count: int | tuple[int, ...],
     counts = (count,) if isinstance(count, int) else count
     if not isinstance(value, list) or len(value) not in counts:
         raise IllegalDeal(field, "must be a list of {n} cards such as \"CJ\" or \"H10\", not {got}",
-                          n=" or ".join(map(str, counts)), got=describe(value))
+                          n=Listing(counts, OR), got=describe(value))
     seen: set[str] = set()
     for i, card in enumerate(value):
         if type(card) is not str or card not in pack:
-            ranks = ", ".join(rank for rank in RANKS if any(c[1:] == rank for c in pack))
+            ranks = names(rank for rank in RANKS if any(c[1:] == rank for c in pack))
             raise IllegalDeal(f"{field}.{i}", "is not a card of this pack: write suit (C, S, H, D) and rank "
                               "({ranks}), e.g. \"CJ\", not {got}", ranks=ranks, got=describe(card))
         if card in seen:

@@ -6,6 +6,13 @@ message id) and fill in the same values, so every language shows the numbers the
 Seats inside a step are `Seat` and `Seats` values. The contract's English writes them as the
 contract numbers seats ("seat 0", "seats 1 and 3"); a page that knows the players renders the same
 step with names or its own seat labels through `Step.render`.
+
+No English is put together inside a value: a value is a number, a name, a piece of the contract's
+own code (an option value, a quoted field) or one of the typed values below, each carrying its
+English and what a page needs to say it in another language — `Word` (a message id of its own),
+`Phrase` (a template and its values, like a step) and `Listing` (items joined by a translatable
+separator and last link: "a, b and c"). Their English is computed once, when they are made, so the
+contract's English costs no more than plain strings.
 """
 
 from collections.abc import Callable, Iterable, Mapping
@@ -61,6 +68,60 @@ class Word(str):
     __slots__ = ()
 
 
+# How a `Listing` joins its items: the separator, and the last link as a template of its own, so a
+# language can write "a, b und c" or "a、bとc" (the translators translate these ids like any other).
+COMMA = Word(", ")
+AND = Word("{items} and {last}")
+OR = Word("{items} or {last}")
+
+
+class Phrase(str):
+    """Several words with values inside a step ("with 3", "a list of 4"): the English as it stands,
+    and its template (a message id) and values, which a page renders like a step's — the template
+    translated, seats named, `Word`s, `Phrase`s and `Listing`s among the values rendered in turn."""
+
+    # A str subclass cannot have slots of its own; the two attributes live in the instance dict.
+    template: str
+    params: Mapping[str, object]
+
+    def __new__(cls, template: str, **params: object) -> "Phrase":
+        self = super().__new__(cls, template.format_map(params) if params else template)
+        self.template = template
+        self.params = params
+        return self
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, object]]:
+        # A copy or an unpickled value is made again from its parts, not from its English.
+        return (self.template,), dict(self.params)
+
+
+class Listing(str):
+    """Items in a row, as one value of a step: '"clubs", "spades" or "grand"', "12 or 14",
+    "3 (with 3) + 1 (game)". The English joins the items (each formatted) with `sep` and,
+    with a `last` link (`AND`, `OR`), puts the last item in by that template; `last=None` joins all
+    with `sep`. A page renders each item (seats named, words translated) and, where `sep` and `last`
+    are `Word`s, translates them too; a `sep` that is no `Word` (" + ") is kept as it is."""
+
+    items: tuple[object, ...]
+    sep: str
+    last: str | None
+
+    def __new__(cls, items: Iterable[object], last: str | None = AND, sep: str = COMMA) -> "Listing":
+        items = tuple(items)
+        self = super().__new__(cls, _join([format(item, "") for item in items], sep, last))
+        self.items, self.sep, self.last = items, sep, last
+        return self
+
+    def __getnewargs_ex__(self) -> tuple[tuple[object, ...], dict[str, object]]:
+        return (self.items, self.last, self.sep), {}
+
+
+def _join(items: list[str], sep: str, last: str | None) -> str:
+    if last is None or len(items) <= 1:
+        return sep.join(items)
+    return last.format(items=sep.join(items[:-1]), last=items[-1])
+
+
 SeatName = Callable[[int], str]
 Translate = Callable[[str], str]
 
@@ -74,22 +135,40 @@ class Step(NamedTuple):
 
     def render(self, seat_name: SeatName, text: str | None = None, translate: Translate | None = None) -> str:
         """The step with every seat written by `seat_name` (a player's name, a 1-based label),
-        optionally a translated `text` in place of the English template, and every `Word` passed
-        through `translate`."""
-        template = self.text if text is None else text
-        if not self.params:
-            return template
-        return template.format(**{key: _relabel(value, seat_name, translate) for key, value in self.params.items()})
+        optionally a translated `text` in place of the English template, and every `Word` (and
+        `Phrase` and `Listing`) passed through `translate`."""
+        return _fill(self.text if text is None else text, self.params, seat_name, translate)
+
+
+def _fill(template: str, params: Mapping[str, object], seat_name: SeatName, translate: Translate | None) -> str:
+    if not params:
+        return template
+    return template.format(**{key: _relabel(value, seat_name, translate) for key, value in params.items()})
 
 
 def _relabel(value: object, seat_name: SeatName, translate: Translate | None) -> object:
-    if isinstance(value, Seat):
+    # Exact types, tested in the order values are common: a page renders every step of a ledger.
+    kind = type(value)
+    if kind is int or kind is str:  # most values: numbers and the contract's own names
+        return value
+    if kind is Seat:
         return seat_name(int(value))
-    if isinstance(value, Seats):
-        return joined(seat_name(seat) for seat in value)
-    if translate is not None and isinstance(value, Word):
-        return translate(value)
+    if kind is Word:
+        return value if translate is None else translate(value)
+    if kind is Seats:
+        return _join([seat_name(seat) for seat in value], _say(COMMA, translate), _say(AND, translate))
+    if kind is Phrase:
+        return _fill(value.template if translate is None else translate(value.template), value.params, seat_name,
+                     translate)
+    if kind is Listing:
+        items = [format(_relabel(item, seat_name, translate), "") for item in value.items]
+        return _join(items, _say(value.sep, translate), _say(value.last, translate))
     return value
+
+
+def _say(link: str | None, translate: Translate | None) -> str | None:
+    """A listing's separator or last link in the page's language: translated where it is a `Word`."""
+    return translate(link) if translate is not None and isinstance(link, Word) else link
 
 
 _new_step = tuple.__new__

@@ -9,11 +9,17 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from .errors import IllegalDeal
+from .explain import COMMA, OR, Listing, Phrase, Word
 
 
 def is_empty(value: object) -> bool:
     """The values the contract lets an unused field carry: false, 0, null and []."""
     return value is None or value is False or value == [] or (type(value) is int and value == 0)
+
+
+# A JSON value as a message describes it: the literals and short texts as JSON writes them (the
+# contract's own code, the same in every language), anything longer in words a page translates.
+_A_TEXT, _AN_OBJECT = Word("a text"), Word("an object")
 
 
 def describe(value: object) -> str:
@@ -23,20 +29,22 @@ def describe(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return f'"{value}"' if len(value) <= 20 else "a text"
+        return f'"{value}"' if len(value) <= 20 else _A_TEXT
     if isinstance(value, (int, float)):
         return str(value)
     if isinstance(value, list):
-        return f"a list of {len(value)}"
-    return "an object"
+        return Phrase("a list of {n}", n=len(value))
+    return _AN_OBJECT
 
 
-def words(items: Iterable[object]) -> str:
-    """``a, b or c`` for a message."""
-    items = [str(i) for i in items]
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " or " + items[-1]
+def words(items: Iterable[object]) -> Listing:
+    """``a, b or c`` for a message: a `Listing`, so a page writes the "or" in its language."""
+    return Listing(items, OR)
+
+
+def names(items: Iterable[object]) -> Listing:
+    """``a, b, c``: names of the contract's own (fields, options, ranks), joined by commas alone."""
+    return Listing(items, None, COMMA)
 
 
 def check_int(value: object, field: str, lo: int, hi: int) -> int:
@@ -67,6 +75,9 @@ class Reader:
     >>> r = Reader({"bid": 18}, "deal", {"bid", "hand"})
     >>> r.int("bid", 18, 264)
     18
+
+    A required field's `why` (" (the final bid)") goes into the refusal after "is required": a
+    `Word`, so that a page translates it with the message.
     """
 
     __slots__ = ("obj", "path")
@@ -77,7 +88,7 @@ class Reader:
         for key in obj:
             if key not in known:
                 raise IllegalDeal(self_field(path, key), "is not a field here; the fields are {allowed}",
-                                  allowed=", ".join(sorted(known)))
+                                  allowed=names(sorted(known)))
         self.obj: dict[str, Any] = obj
         self.path = path
 
@@ -230,6 +241,6 @@ def read_rules(obj: object, presets: Mapping[str, Any], default: str, options: M
         option = options.get(key)
         if option is None:
             raise IllegalDeal(f"{path}.{key}", "is not an option of this game; the options are {allowed}",
-                              allowed=", ".join(sorted(options)))
+                              allowed=names(sorted(options)))
         values[key] = option(value, f"{path}.{key}")
     return values

@@ -22,7 +22,7 @@ from typing import Any
 
 from .cards import SUITS, parse_cards, totals_by_count
 from .errors import IllegalDeal
-from .explain import Explanation, Seat, Seats, Word
+from .explain import AND, Explanation, Listing, Seat, Seats, Word
 from .fields import Option, Reader, boolean, check_int, describe, integer, nullable, one_of, read_rules, words
 from .verdict import RulesMemo, Table, Verdict, options_json
 
@@ -383,7 +383,7 @@ def _check_points(points: int, tricks: int | None) -> None:
     raise IllegalDeal("deal.old_tricks", "{tricks} tricks ({cards} cards) cannot make exactly {points} card "
                       "points (the nearest totals they make: {near}); with {points} the old side took {fits} "
                       "of the four tricks", tricks=tricks, cards=tricks * CARDS_PER_TRICK, points=points,
-                      near=" and ".join(map(str, near)), fits=fits)
+                      near=Listing(near, AND), fits=fits)
 
 
 def counted_calls(doublings: tuple[int, ...], old: tuple[int, ...]) -> tuple[bool, ...]:

@@ -10,7 +10,7 @@ from enum import StrEnum
 
 from .cards import TOTALS_BY_COUNT, parse_cards
 from .errors import IllegalDeal
-from .explain import Explanation, Seat, Seats, Word, signed
+from .explain import Explanation, Listing, Phrase, Seat, Seats, Word, signed
 from .fields import Reader, boolean, integer, is_empty, nullable, one_of, read_rules
 from .verdict import RulesMemo, Table, Verdict, options_json
 
@@ -59,7 +59,6 @@ TRUMPS = {
 }
 
 LEVELS = ("hand", "schneider", "schneider announced", "schwarz", "schwarz announced", "ouvert")
-_LEVEL_TERMS = {level: f" + 1 ({level})" for level in LEVELS}
 
 PRESETS: dict[str, dict[str, object]] = {
     "classic": {
@@ -141,13 +140,24 @@ CONTRACTS: dict[str, tuple[str, ...]] = {
 _CONTRACT_NAMES = tuple(c.value for c in Contract)
 _CONTRACT_BY_NAME = {c.value: c for c in Contract}
 _NAMES = {c: Word(c.value.capitalize()) for c in Contract}
+_NULL_NAMES = {key: Word(name) for key, name in NULL_NAMES.items()}
 # Members bound once: looking one up on the enum class costs a descriptor call on every deal.
 _GRAND, _NULL, _RAMSCH = Contract.GRAND, Contract.NULL, Contract.RAMSCH
 _ALL_FIELDS = frozenset({"contract"}.union(*CONTRACTS.values()))
 _WHAT = {
-    **{c.value: f"a {c.value.capitalize()} game" for c in TRUMP_GAMES},
-    "null": "a Null game", "ramsch": "a Ramsch", "passed": "a passed deal",
+    "clubs": Word("a Clubs game"), "spades": Word("a Spades game"), "hearts": Word("a Hearts game"),
+    "diamonds": Word("a Diamonds game"), "grand": Word("a Grand game"), "null": Word("a Null game"),
+    "ramsch": Word("a Ramsch"), "passed": Word("a passed deal"),
 }
+# Why a required field is needed, as its refusal says after "is required".
+_FOR_THE_DECLARER = Word(" (the declarer's seat)")
+_FOR_THE_BID = Word(" (the final bid)")
+_FOR_THE_CARD_POINTS = Word(" (the declarer's card points, skat included)")
+_FOR_THE_NULL_TRICKS = Word(" in a Null game (0 when the declarer took no trick)")
+_IN_A_RAMSCH = Word(" in a Ramsch")
+# The doublings a rule set may lack: deal field, name, the option that allows it.
+_KONTRA, _RE = Word("Kontra"), Word("Re")
+_DOUBLINGS = (("kontra", _KONTRA, "kontra"), ("re", _RE, "kontra"), ("bock", Word("Bock"), "bock"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,10 +231,8 @@ def parse_deal(obj: object, rules: Rules, table: Table) -> Deal:
         raise IllegalDeal("deal.contract", "under this rule set a deal that all pass is played as Ramsch: "
                           "enter contract \"ramsch\" with each seat's card points and tricks")
     if not (rules.kontra and rules.bock):
-        for key, allowed, said, option in (("kontra", rules.kontra, "Kontra", "kontra"),
-                                           ("re", rules.kontra, "Re", "kontra"),
-                                           ("bock", rules.bock, "Bock", "bock")):
-            if not allowed and not is_empty(r.obj.get(key)):
+        for key, said, option in _DOUBLINGS:
+            if not getattr(rules, option) and not is_empty(r.obj.get(key)):
                 raise IllegalDeal(f"deal.{key}", "{name} is not played under this rule set (the rules option "
                                   "{option} is off)", name=said, option=option)
     r.reject_unused(_used_fields(rules)[name], _WHAT[name])
@@ -238,7 +246,7 @@ def parse_deal(obj: object, rules: Rules, table: Table) -> Deal:
 
 
 def _declarer(r: Reader, table: Table) -> int:
-    seat = r.int("declarer", 0, table.players - 1, required=True, why=" (the declarer's seat)")
+    seat = r.int("declarer", 0, table.players - 1, required=True, why=_FOR_THE_DECLARER)
     if table.players == 4 and seat == table.dealer:
         raise IllegalDeal("deal.declarer", "{seat} deals at this 4-seat table and sits the deal out, so "
                           "cannot declare; the declarer is one of {others}", seat=Seat(seat),
@@ -247,7 +255,7 @@ def _declarer(r: Reader, table: Table) -> int:
 
 
 def _bid(r: Reader) -> int:
-    bid = r.int("bid", 18, 264, required=True, why=" (the final bid)")
+    bid = r.int("bid", 18, 264, required=True, why=_FOR_THE_BID)
     if bid not in BID_VALUES:
         lower = max(b for b in BID_VALUES if b < bid)
         higher = min(b for b in BID_VALUES if b > bid)
@@ -281,8 +289,9 @@ def matadors_from_cards(cards: tuple[str, ...], contract: Contract) -> int:
     return run if with_top else -run
 
 
-def _with(matadors: int) -> str:
-    return f"with {matadors}" if matadors > 0 else f"without {-matadors}"
+def _with(matadors: int) -> Phrase:
+    """The matadors as players say them: "with 2", "without 3"."""
+    return Phrase("with {n}", n=matadors) if matadors > 0 else Phrase("without {n}", n=-matadors)
 
 
 def _parse_trump_game(r: Reader, contract: Contract, rules: Rules, table: Table) -> Deal:
@@ -313,10 +322,9 @@ def _parse_trump_game(r: Reader, contract: Contract, rules: Rules, table: Table)
                           "from hand (it includes Schneider and Schwarz announced): set hand too")
     if announced and not hand and rules.announce_needs_hand:
         raise IllegalDeal("deal.announced", "{level} can only be announced in a hand game: set hand, or "
-                          "leave announced out", level=announced.capitalize())
+                          "leave announced out", level=_ANNOUNCED[announced])
     conceded = r.bool("conceded")
-    card_points = r.int("card_points", 0, 120, required=not conceded,
-                        why=" (the declarer's card points, skat included)")
+    card_points = r.int("card_points", 0, 120, required=not conceded, why=_FOR_THE_CARD_POINTS)
     tricks = r.int("declarer_tricks", 0, 10)
     if card_points is not None:
         _check_declarer_points(card_points, tricks)
@@ -361,19 +369,17 @@ def _parse_null(r: Reader, rules: Rules, table: Table) -> Deal:
     value = NULL_VALUES[hand, ouvert]
     if bid > value:
         raise IllegalDeal("deal.bid", "{game} is worth {value}, so it cannot be played on a bid of {bid}",
-                          game=NULL_NAMES[hand, ouvert], value=value, bid=bid)
+                          game=_NULL_NAMES[hand, ouvert], value=value, bid=bid)
     conceded = r.bool("conceded")
-    tricks = r.int("declarer_tricks", 0, 10, required=not conceded,
-                   why=" in a Null game (0 when the declarer took no trick)")
+    tricks = r.int("declarer_tricks", 0, 10, required=not conceded, why=_FOR_THE_NULL_TRICKS)
     kontra, re, bock = _doublings(r, rules)
     return Deal(Contract.NULL, declarer=declarer, bid=bid, hand=hand, ouvert=ouvert, declarer_tricks=tricks,
                 conceded=conceded, kontra=kontra, re=re, bock=bock)
 
 
 def _parse_ramsch(r: Reader, rules: Rules, table: Table) -> Deal:
-    why = " in a Ramsch"
-    points = r.int_list("points", table.players, 0, 120, required=True, why=why)
-    tricks = r.int_list("tricks", table.players, 0, 10, required=True, why=why)
+    points = r.int_list("points", table.players, 0, 120, required=True, why=_IN_A_RAMSCH)
+    tricks = r.int_list("tricks", table.players, 0, 10, required=True, why=_IN_A_RAMSCH)
     assert points is not None and tricks is not None
     if table.players == 4 and (points[table.dealer] or tricks[table.dealer]):
         raise IllegalDeal(f"deal.points.{table.dealer}", "{seat} deals at this 4-seat table and sits the "
@@ -417,7 +423,6 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
     name = _NAMES[contract]
     matadors, declarer = deal.matadors, deal.declarer
     assert matadors is not None and declarer is not None and deal.bid is not None
-    with_ = _with(matadors)
     say("{name} game by {declarer}, {with_} {n}{source}: base value {base}", name=name,
         declarer=Seat(deal.declarer), with_=_WITH[matadors > 0], n=abs(matadors),
         source=_FROM_CARDS if deal.matadors_from_cards else _NOTHING, base=base)
@@ -501,9 +506,9 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
         say("A Grand Ouvert has the fixed value {value} under this rule set (option grand_ouvert_fixed): "
             "no multiplier", value=value)
     else:
-        terms = f"{abs(matadors)} ({with_}) + 1 (game)" + "".join(_LEVEL_TERMS[level] for level in levels)
         value = base * multiplier
-        say("Multiplier {terms} = {multiplier}; game value {base} × {multiplier} = {value}", terms=terms,
+        say("Multiplier {terms} = {multiplier}; game value {base} × {multiplier} = {value}",
+            terms=_terms(matadors, tuple(levels)),
             multiplier=multiplier, base=base, value=value)
         if value < deal.bid:
             # Overbid (ISkO 4.4): lost, charged at the lowest multiple of the base value reaching the bid.
@@ -532,12 +537,29 @@ _WITH = {True: Word("with"), False: Word("without")}
 _SCHNEIDER, _SCHWARZ = Word("Schneider"), Word("Schwarz")
 _FROM_CARDS = Word(" (counted from the declarer's cards and the skat)")
 _NOTHING = Word("")
+_BOCK_DEAL = Word("Bock deal")
+_ANNOUNCED = {"schneider": _SCHNEIDER, "schwarz": _SCHWARZ}
+_DOUBLED_IN_BOCK = {True: Word(" (doubled in a Bock deal)"), False: _NOTHING}
+_GAME_TERM = Phrase("{n} ({what})", n=1, what=Word("game"))
+_LEVEL_TERMS = {level: Phrase("{n} ({what})", n=1, what=Word(level)) for level in LEVELS}
+_TERMS: dict[tuple[int, tuple[str, ...]], Listing] = {}
+
+
+def _terms(matadors: int, levels: tuple[str, ...]) -> Listing:
+    """The multiplier's terms, "2 (with 2) + 1 (game) + 1 (hand)": made once for each matadors and
+    levels (there are a few hundred), since every suit and grand game says them."""
+    terms = _TERMS.get((matadors, levels))
+    if terms is None:
+        first = Phrase("{n} ({what})", n=abs(matadors), what=_with(matadors))
+        terms = _TERMS[matadors, levels] = Listing((first, _GAME_TERM, *map(_LEVEL_TERMS.__getitem__, levels)),
+                                                    None, " + ")
+    return terms
 
 
 def _score_null(deal: Deal, rules: Rules, table: Table) -> Verdict:
     say = Explanation()
     value = NULL_VALUES[deal.hand, deal.ouvert]
-    say("{game} by {declarer}: fixed value {value}", game=Word(NULL_NAMES[deal.hand, deal.ouvert]),
+    say("{game} by {declarer}: fixed value {value}", game=_NULL_NAMES[deal.hand, deal.ouvert],
         declarer=Seat(deal.declarer), value=value)
     if deal.conceded:
         won = False
@@ -577,10 +599,10 @@ def _entry(value: int, won: bool, deal: Deal, rules: Rules, say: Explanation) ->
         else:
             entry = -2 * value
             say("Lost: a lost game counts double: −2 × {value} = {entry}", value=value, entry=signed(entry))
-    for said, name in ((deal.kontra, "Kontra"), (deal.re, "Re"), (deal.bock, "Bock deal")):
+    for said, name in ((deal.kontra, _KONTRA), (deal.re, _RE), (deal.bock, _BOCK_DEAL)):
         if said:
             entry *= 2
-            say("{name} doubles: {entry}", name=Word(name), entry=signed(entry))
+            say("{name} doubles: {entry}", name=name, entry=signed(entry))
     return entry
 
 
@@ -619,7 +641,7 @@ def _score_ramsch(deal: Deal, rules: Rules, table: Table) -> Verdict:
             value *= 2
         scores[sweeper] = value
         say("Durchmarsch: {seat} took every trick and scores +{value}{bock} (option ramsch_durchmarsch)",
-            seat=Seat(sweeper), value=value, bock=" (doubled in a Bock deal)" if deal.bock else "")
+            seat=Seat(sweeper), value=value, bock=_DOUBLED_IN_BOCK[deal.bock])
         return _ramsch_verdict(value, scores, rules, say)
     most = max(points[s] for s in seats)
     losers = [s for s in seats if points[s] == most]
