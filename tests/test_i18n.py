@@ -152,3 +152,16 @@ def test_the_printout_language_is_the_nights_choice(client: Client, demo: dict[s
     page = client.get(f"/nights/{night.id}/print/").content.decode()
     assert '<html lang="de">' in page
     assert '<html lang="en">' in client.get(f"/nights/{night.id}/").content.decode()
+
+
+@pytest.mark.parametrize(("language", "forms"), [("de", 2), ("ja", 1)])
+def test_each_catalogue_names_its_language_and_plural_forms(language: str, forms: int) -> None:
+    """Without them gettext guesses English plurals: a Japanese "5 deals" would fall back to English."""
+    from django.utils import translation
+    from django.utils.translation import ngettext
+
+    cat = catalogue(language)
+    assert str(cat.locale) == language and cat.num_plurals == forms
+    with translation.override(language):
+        many = ngettext("%(n)s deal", "%(n)s deals", 5) % {"n": 5}
+    assert "deal" not in many and "5" in many
