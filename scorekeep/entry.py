@@ -167,8 +167,9 @@ class DealForm(forms.Form):
 
     def _swap_entry(self) -> dict[str, str]:
         """An input that changes which inputs there are re-renders the whole entry (htmx)."""
+        # replace: arrowing through the games sends a request per key; only the last one's answer counts.
         return {"hx-get": self.url, "hx-trigger": "change consume", "hx-target": "#entry",
-                "hx-swap": "outerHTML", "hx-include": "closest form"}
+                "hx-swap": "outerHTML", "hx-include": "closest form", "hx-sync": "closest form:replace"}
 
     def _peek(self, name: str) -> Any:
         """One input's cleaned value before validation (None when missing or invalid)."""

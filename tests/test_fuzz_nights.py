@@ -616,8 +616,10 @@ def stored(night: CardNight) -> tuple[Any, ...]:
     night = CardNight.objects.get(pk=night.pk)
     deals = list(Deal.objects.filter(table__night=night).order_by("pk").values_list(
         "sequence", "seating", "dealer", "facts", "verdict", "bock", "deleted"))
-    return (nights.settings_of(night), night.version, deals, DealRevision.objects.filter(deal__table__night=night)
-            .count(), NightRevision.objects.filter(night=night).count())
+    versions = list(night.tables.order_by("pk").values_list("version", flat=True))
+    revisions = DealRevision.objects.filter(deal__table__night=night).count()
+    return (nights.settings_of(night), night.version, versions, deals, revisions,
+            NightRevision.objects.filter(night=night).count())
 
 
 @pytest.mark.django_db

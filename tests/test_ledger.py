@@ -172,8 +172,8 @@ def test_enter_deal_refuses_what_the_engine_refuses_and_stores_nothing() -> None
         nights.enter_deal(table, grand(0, 121), by="Anna")
     assert caught.value.field == "deal.card_points"
     assert not Deal.objects.exists() and not DealRevision.objects.exists()
-    night.refresh_from_db()
-    assert night.version == 0
+    table.refresh_from_db()
+    assert table.version == 1  # seated, and nothing since: the refused deal left no trace
     assert nights.next_dealer(table) == 0
 
 
@@ -194,8 +194,8 @@ def test_enter_deal_stores_facts_verdict_and_a_created_revision_with_consecutive
         assert (revision.kind, revision.by, revision.old) == ("created", "Dieter", None)
         assert revision.new == {"facts": entered, "seating": [0, 1, 2], "dealer": deal.dealer}
     assert [row.number for row in ledger.build(table).rows] == [1, 2, 3]
-    night.refresh_from_db()
-    assert night.version == 3
+    table.refresh_from_db()
+    assert table.version == 1 + 3  # seated, then three deals: each save refreshes the table's live pages
 
 
 @pytest.mark.django_db
