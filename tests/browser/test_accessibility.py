@@ -155,6 +155,7 @@ PAGES: dict[str, Callable[[Page, str, Evening], None]] = {
     **{f"{game}-table": visit(lambda e, game=game: f"/nights/{e.demo[game].pk}/tables/1/")
        for game in ("schafkopf", "kop", "fipsen")},
     "kop-print": visit(lambda e: f"/nights/{e.demo['kop'].pk}/print/"),
+    "glossary": visit(lambda e: "/glossary/"),
 }
 
 
@@ -498,3 +499,12 @@ def test_the_ledger_is_a_table_with_caption_and_headers(page: Page, live_server:
     assert re.search(r"this deal|total", first.text_content() or "")
     if game in ("skat", "kop"):
         expect(table.locator("td.out").first).to_have_text("sat out")
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "ja"])
+def test_the_glossary_fits_a_phone_in_every_language(page: Page, live_server: Any, lang: str) -> None:
+    read_in(page, live_server, lang)
+    page.goto(f"{live_server.url}/glossary/")
+    width, client = page.evaluate("[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]")
+    assert width <= client
+    assert page.locator("table.glossary-table").count() == 4
