@@ -16,8 +16,10 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def test_check_deploy_is_clean_under_production_settings() -> None:
-    env = {**os.environ, "SCOREKEEP_DEBUG": "0", "SCOREKEEP_SECRET_KEY": secrets.token_urlsafe(50),
-           "SCOREKEEP_ALLOWED_HOSTS": "scores.example.org"}
+    # As a server is started: not with the browser tests' DJANGO_ALLOW_ASYNC_UNSAFE (tests/browser/conftest.py).
+    env = {key: value for key, value in os.environ.items() if key != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env.update({"SCOREKEEP_DEBUG": "0", "SCOREKEEP_SECRET_KEY": secrets.token_urlsafe(50),
+                "SCOREKEEP_ALLOWED_HOSTS": "scores.example.org"})
     done = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"], cwd=REPO,
                           env=env, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
