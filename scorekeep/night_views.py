@@ -82,7 +82,7 @@ def _known_players(request: HttpRequest) -> list[str]:
                 .values_list("name", flat=True)[:500])
 
 
-def _night(night_id: int) -> CardNight:
+def load_night(night_id: int) -> CardNight:
     """The night with its tables, each table's players and live deals, in three more queries."""
     tables = CardTable.objects.prefetch_related(
         Prefetch("places", queryset=TablePlayer.objects.select_related("player")),
@@ -182,7 +182,7 @@ def night_page(request: HttpRequest, night_id: int) -> HttpResponse:
     unchanged = live.not_modified(request, LIVE, tag)
     if unchanged is not None:
         return unchanged
-    night = _night(night_id)
+    night = load_night(night_id)
     if live.polled(request, LIVE):
         context = {**_night_context(night), "etag": tag, "live_id": LIVE, "poll": live.POLL}
         return live.mark(render(request, "night.html#tables", context), tag)
@@ -200,7 +200,7 @@ def _night_page(request: HttpRequest, night: CardNight, tag: str | None = None) 
 @require_http_methods(["GET", "POST"])
 @night_access(SCORE)
 def table_new(request: HttpRequest, night_id: int) -> HttpResponse:
-    night = _night(night_id)
+    night = load_night(night_id)
     url = reverse("table-new", args=[night.id])
     if request.method == "GET":
         form = SeatingForm(request.GET, night=night, url=url, quiet=True)
@@ -259,7 +259,7 @@ def night_finish(request: HttpRequest, night_id: int) -> HttpResponse:
     except OperationalError:
         # The page again with the message, the button as it was: tapping it again is all there is to do.
         messages.error(request, BUSY)
-        return _night_page(request, _night(night_id))
+        return _night_page(request, load_night(night_id))
     messages.success(request, gettext("The card night is finished.") if finished
                      else gettext("The card night is open for deals again."))
     return HttpResponseSeeOther(reverse("night", args=[night.id]))
@@ -311,7 +311,7 @@ def _rules_json(night: CardNight) -> dict[str, Any]:
 
 @night_access(VIEW)
 def night_json(request: HttpRequest, night_id: int) -> JsonResponse:
-    night = _night(night_id)
+    night = load_night(night_id)
     data = {
         "night": {
             "id": night.id, "date": night.date.isoformat(), "place": night.place, "game": night.game,

@@ -18,9 +18,8 @@ from fractions import Fraction
 from typing import Any
 
 from django.contrib.staticfiles import finders
-from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.http import content_disposition_header
@@ -32,8 +31,9 @@ from . import charts, ledger, pdf, settlement
 from .access import VIEW, night_access
 from .forms import GAME_LABELS, SUITS
 from .ledger import Ledger, Row
-from .models import CardNight, CardTable, Deal, TablePlayer
+from .models import CardNight, CardTable
 from .night_forms import bock_in_words, house_rules_in_words, preset_label
+from .night_views import load_night
 from .rules import GAMES
 from .settlement_views import played_for_money, settle
 from .templatetags.ledger_tags import LEVEL_LABELS, contract
@@ -374,15 +374,6 @@ def print_table(night: CardNight, table: CardTable, book: Ledger) -> PrintTable:
     return item
 
 
-def _night(night_id: int) -> CardNight:
-    """The night with its tables, their players and live deals: four queries for any number of deals."""
-    tables = CardTable.objects.prefetch_related(
-        Prefetch("places", queryset=TablePlayer.objects.select_related("player")),
-        Prefetch("deals", queryset=Deal.objects.filter(deleted=False).order_by("sequence"), to_attr="live_deals"),
-    )
-    return get_object_or_404(CardNight.objects.prefetch_related(Prefetch("tables", queryset=tables)), pk=night_id)
-
-
 def round_placing_points(night: CardNight) -> tuple[int, ...] | None:
     """Kop: the placing points the night's rule set gives per round, best first (None: no placing)."""
     if night.game != "kop":
@@ -443,7 +434,7 @@ def pdf_filename(night: CardNight) -> str:
 @night_access(VIEW)
 @require_GET
 def night_print(request: HttpRequest, night_id: int) -> HttpResponse:
-    night = _night(night_id)
+    night = load_night(night_id)
     # The night may fix its printout's language (a club's list in German, whoever prints it).
     with translation.override(night.print_language or translation.get_language()):
         return render(request, f"print/{night.game}.html", print_context(night))
@@ -452,7 +443,7 @@ def night_print(request: HttpRequest, night_id: int) -> HttpResponse:
 @night_access(VIEW)
 @require_GET
 def night_pdf(request: HttpRequest, night_id: int) -> HttpResponse:
-    night = _night(night_id)
+    night = load_night(night_id)
     with translation.override(night.print_language or translation.get_language()):
         html = render_to_string(f"print/{night.game}.html", print_context(night, pdf_render=True), request=request)
     try:
