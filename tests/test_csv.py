@@ -119,7 +119,7 @@ def test_lost_game_negative_entry_is_a_number(host_client: Client, host: User) -
     assert rows[0]["Value"] == "24" and rows[0]["Result"] == "lost"
 
 
-@pytest.mark.parametrize("name", ['=HYPERLINK("http://evil.example/","click")', "+49 171", "-Bob", "@SUM(A1:A9)",
+@pytest.mark.parametrize("name", ['=HYPERLINK("http://evil.example","x")', "+49 171", "-Bob", "@SUM(A1:A9)",
                                   "-1"], ids=["equals", "plus", "minus", "at", "a-number-as-name"])
 @pytest.mark.django_db
 def test_formula_injection_names_are_written_as_text(host_client: Client, host: User, name: str) -> None:
