@@ -27,9 +27,12 @@ browser:
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null; \
 	  else echo "Chromium is missing: run 'sudo apt-get install -y chromium' for the browser tests"; fi; }
 
+# The tests run on as many workers as the machine has cores (pytest-xdist; a file's tests stay together, so
+# its module fixtures are made once). PYTEST_ARGS adds options: .ci/run passes --database-only on PostgreSQL.
+WORKERS ?= auto
 test: $(STAMP) browser translations
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

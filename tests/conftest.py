@@ -1,5 +1,8 @@
-"""Fixtures shared by the tests: the repository, the real command line, and sample requests."""
+"""Fixtures shared by the tests: the repository, the real command line, and sample requests; and
+how the suite runs: a fast password hasher, Hypothesis without deadlines under CI, and
+``--database-only`` for the second run on PostgreSQL."""
 
+import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -9,6 +12,49 @@ from typing import Any
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+
+# The fixtures that give a test pytest-django's database (directly or through another fixture).
+DATABASE_FIXTURES = frozenset({"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback",
+                               "live_server", "django_user_model", "admin_user", "admin_client"})
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--database-only", action="store_true",
+        help="run only the tests whose outcome can depend on the database (CI's second run, on PostgreSQL): "
+             "those on pytest-django's database and those marked `database`; the browser tests and the "
+             "engine's own tests, which a database cannot change, ran on SQLite already")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from django.conf import settings
+    from hypothesis import settings as hypothesis
+
+    # Production hashes passwords with PBKDF2 on purpose slowly (0.2 s a log-in); the tests create and log
+    # in hundreds of accounts, and what they check of passwords does not depend on the hasher.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # A busy CI machine makes a 200 ms deadline a coin toss: under CI no example has one.
+    hypothesis.register_profile("ci", deadline=None, print_blob=True)
+    if os.environ.get("CI"):
+        hypothesis.load_profile("ci")
+
+
+def uses_database(item: pytest.Item) -> bool:
+    """Whether the database can change the test's outcome: pytest-django's database, or a database of
+    its own (the gunicorn tests, marked ``database``)."""
+    if item.get_closest_marker("database") or item.get_closest_marker("django_db"):
+        return True
+    return bool(DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not config.getoption("--database-only"):
+        return
+    keep, skip = [], []
+    for item in items:
+        (keep if uses_database(item) and not item.get_closest_marker("browser") else skip).append(item)
+    items[:] = keep
+    config.hook.pytest_deselected(items=skip)
 
 Run = Callable[..., subprocess.CompletedProcess[bytes]]
 

@@ -30,6 +30,9 @@ from tests.test_live_concurrency import (
     temp_database,
 )
 
+# A server on a database of its own: PostgreSQL behaves differently from SQLite here (row locks).
+pytestmark = pytest.mark.database
+
 TABLES = 3
 PHONES_PER_TABLE = 2
 HTMX = {"HX-Request": "true", "HX-Target": "table-region"}  # as the page's script saves

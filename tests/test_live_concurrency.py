@@ -39,6 +39,9 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 
 import pytest
 
+# A server on a database of its own: PostgreSQL behaves differently from SQLite here (row locks).
+pytestmark = pytest.mark.database
+
 REPO = Path(__file__).resolve().parent.parent
 NAMES = ["Anna", "Bernd", "Clara"]
 # What the pages say (English: the app's language unless a catalogue is chosen).

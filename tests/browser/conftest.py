@@ -18,6 +18,11 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-sync", "--no-first-run"]
 
 
+# Every wait is for an event (an element swapped in, a row counted, a URL reached); these are only the
+# ceilings, high enough for a busy 2-core machine running two workers, each with a browser and a server.
+TIMEOUT_MS = 20_000
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     if not CHROMIUM.exists():
@@ -25,8 +30,9 @@ def browser() -> Iterator[object]:
         if os.environ.get("CI"):
             pytest.fail(reason + "; CI is set, so this is a failure, not a skip")
         pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=TIMEOUT_MS)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         yield browser
@@ -57,7 +63,7 @@ def page(browser: object, request: pytest.FixtureRequest) -> Iterator[object]:
                                   is_mobile=True, has_touch=True)
     _log_in(context, request)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(TIMEOUT_MS)
     yield page
     context.close()
 
@@ -68,6 +74,6 @@ def page_without_js(browser: object, request: pytest.FixtureRequest) -> Iterator
     context = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)  # type: ignore[attr-defined]
     _log_in(context, request)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(TIMEOUT_MS)
     yield page
     context.close()

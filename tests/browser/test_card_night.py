@@ -208,6 +208,8 @@ def check_ledger(page: Page, game: str, expected: Sequence[Judged]) -> list[int]
     (the sitting Skat dealer's cell blank), who declared, won or lost and the value, Schafkopf's zero
     row sums, and the footer's totals (Skat: Seeger-Fabian and games won and lost too). `expected`
     holds the live deals in order. Returns the totals by table position."""
+    # The ledger is read once it is on the page: after a click that navigates, not before.
+    expect(page.locator("table.ledger tbody tr.deal-row")).to_have_count(len(expected))
     ledger = read_ledger(page)
     assert len(ledger["rows"]) == len(expected)
     totals = [0] * 4

@@ -20,6 +20,7 @@ from playwright.sync_api import Page, expect
 from scorekeep import access, nights
 from scorekeep.models import CardNight, Deal
 
+from .conftest import TIMEOUT_MS
 from .test_card_night import PLAYERS, fill_deal, judged, replaced
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -36,7 +37,7 @@ def phones(browser: Any) -> Iterator[list[Page]]:
     pages = []
     for context in contexts:
         page = context.new_page()
-        page.set_default_timeout(10_000)
+        page.set_default_timeout(TIMEOUT_MS)
         pages.append(page)
     yield pages
     for context in contexts:
@@ -67,8 +68,8 @@ def test_two_scorers_and_a_viewer_stay_in_step(phones: list[Page], live_server: 
         first.get_by_role("button", name="Save deal").click()
     expect(first.locator("#table-region .saved")).to_have_text("Deal saved.")
     # The viewer and the other scorer see it without reloading, within a poll or two.
-    expect(viewer.locator(LIVE)).to_have_count(1, timeout=5_000)
-    expect(second.locator(LIVE)).to_have_count(1, timeout=5_000)
+    expect(viewer.locator(LIVE)).to_have_count(1)
+    expect(second.locator(LIVE)).to_have_count(1)
     entries = judged("schafkopf", "classic", 0, SAUSPIEL).entries
     expect(viewer.locator(LIVE).first).to_contain_text("+€0.10" if entries[0] == 10 else str(entries[0]))
 
@@ -87,8 +88,8 @@ def test_two_scorers_and_a_viewer_stay_in_step(phones: list[Page], live_server: 
     with replaced(second, "#table-region"):
         second.get_by_role("button", name="Save deal").click()
     expect(second.locator("#table-region .saved")).to_have_text("Deal saved.")
-    expect(viewer.locator(LIVE)).to_have_count(2, timeout=5_000)
-    expect(first.locator(LIVE)).to_have_count(2, timeout=5_000)
+    expect(viewer.locator(LIVE)).to_have_count(2)
+    expect(first.locator(LIVE)).to_have_count(2)
 
 
 def test_a_retried_request_stores_one_deal(phones: list[Page], live_server: Any) -> None:
