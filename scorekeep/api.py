@@ -1,4 +1,5 @@
-"""The adjudication contract over HTTP: ``POST /api/adjudicate`` (shared/spec/ADJUDICATION.md).
+"""The adjudication contract over HTTP: ``POST /api/adjudicate`` (shared/spec/ADJUDICATION.md), and the
+games' own description of their inputs: ``GET /api/games`` (docs/API.md).
 
 One JSON object in; the verdict out with 200, or the rejection with 400. Stateless: no login, no
 session, no CSRF token, no cookies. Whatever arrives — a wrong method, a wrong content type, an
@@ -14,7 +15,9 @@ import logging
 from typing import Any
 
 from django.http import HttpRequest, JsonResponse
+from django.utils.translation import get_language, gettext
 from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_safe
 
 from . import rules
 
@@ -135,3 +138,37 @@ def adjudicate(request: HttpRequest) -> JsonResponse:
     except ValueError as err:
         return _answer(rejection(f"is not valid JSON for a request: {err}"))
     return _answer(adjudicate_safely(obj))
+
+
+@require_safe
+def games(request: HttpRequest) -> JsonResponse:
+    """Every game (or ``?game=``) as the engine describes it: seats, presets, house rules, and each
+    contract's deal fields with their kind, range, need and words, in the language the request asks
+    for (Accept-Language, or the language cookie). ``?rules=`` (a JSON ``rules`` object) and
+    ``?players=`` describe one rule set at one table size; a value the game refuses is answered with
+    400 and the contract's rejection naming it."""
+    query = request.GET
+    names = list(rules.GAMES)
+    if "game" in query:
+        if query["game"] not in rules.GAMES:
+            allowed = ", ".join(f'"{g}"' for g in rules.GAMES)
+            return _answer(rejection(f"must be one of {allowed}, not {query['game'][:40]!r}", "game"))
+        names = [query["game"]]
+    rule_set: object = None
+    if "rules" in query:
+        try:
+            rule_set = loads(query["rules"])
+        except ValueError as err:
+            return _answer(rejection(f"is not valid JSON: {err}", "rules"))
+    players: int | None = None
+    if "players" in query:
+        if not query["players"].isdecimal() or len(query["players"]) > 2:
+            return _answer(rejection("must be a whole number of seats, such as 4", "players"))
+        players = int(query["players"])
+    try:
+        described = [rules.describe_game(game, rule_set, players, translate=gettext) for game in names]
+    except rules.IllegalDeal as err:
+        return _answer({"ok": False, "errors": [err.to_json()]})
+    response = _answer({"ok": True, "language": get_language(), "games": described}, status=200)
+    response["Cache-Control"] = "public, max-age=3600"
+    return response

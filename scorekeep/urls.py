@@ -12,6 +12,7 @@ urlpatterns = [
     path("glossary/", views.glossary, name="glossary"),
     path("glossary/<str:game>/", views.glossary, name="glossary-game"),
     path("api/adjudicate", api.adjudicate, name="api-adjudicate"),
+    path("api/games", api.games, name="api-games"),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the language switch on every page
     # Hosts' accounts (Django's auth views; the log-in is throttled).
     path("accounts/signup/", access_views.signup, name="signup"),

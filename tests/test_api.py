@@ -212,3 +212,50 @@ def test_any_bytes_get_a_verdict_or_a_rejection_never_a_500(body: bytes) -> None
 
     assert response.status_code in (200, 400)
     assert response.json()["ok"] is (response.status_code == 200)
+
+
+# --- GET /api/games: the games' own description of their inputs -------------------------------------
+
+def test_the_games_describe_every_contract_and_its_fields(client: Client) -> None:
+    response = client.get("/api/games")
+    assert response.status_code == 200 and response["Content-Type"] == "application/json"
+    games = {game["game"]: game for game in response.json()["games"]}
+    assert list(games) == list(rules.GAMES)
+    isko = next(s for s in games["skat"]["rule_sets"] if s["preset"] == "isko")
+    grand = next(c for c in isko["contracts"] if c["contract"] == "grand")
+    fields = {field["key"]: field for field in grand["fields"]}
+    assert fields["card_points"] == {"key": "card_points", "kind": "count", "need": "required", "min": 0, "max": 120,
+                                     "label": "Declarer's card points (skat included)", "unless": ["conceded"]}
+    assert [c["label"] for c in fields["matadors"]["choices"]][:2] == ["with 1", "with 2"]
+    assert "kontra" not in fields and "kontra" in grand["unused"]  # the ISkO has no Kontra
+
+
+def test_the_words_come_in_the_language_asked_for(client: Client) -> None:
+    answer = client.get("/api/games?game=kop", headers={"Accept-Language": "de"}).json()
+    assert answer["language"] == "de"
+    [kop] = answer["games"]
+    normal = kop["rule_sets"][0]["contracts"][0]
+    assert {f["key"]: f["label"] for f in normal["fields"]}["old_tricks"] == "Stiche der alten Partei"
+
+
+def test_house_rules_and_a_table_size_describe_one_rule_set(client: Client) -> None:
+    answer = client.get("/api/games", {"game": "kop", "rules": '{"preset": "wolsztyn"}'}).json()
+    [rule_set] = answer["games"][0]["rule_sets"]
+    zolo = next(c for c in rule_set["contracts"] if c["contract"] == "zolo")
+    fields = {f["key"]: f for f in zolo["fields"]}
+    assert (fields["old"]["min"], fields["old"]["max"], fields["doublings"]["max"]) == (1, 1, 2)
+
+
+@pytest.mark.parametrize(("query", "field"), [
+    ({"game": "poker"}, "game"),
+    ({"game": "skat", "rules": '{"preset": "isko", "kontra": 1}'}, "rules.kontra"),
+    ({"game": "skat", "rules": "{"}, "rules"),
+    ({"game": "kop", "players": "3"}, "players"),
+    ({"players": "many"}, "players"),
+])
+def test_a_description_the_game_refuses_names_the_field(client: Client, query: dict[str, str], field: str) -> None:
+    assert the_error(client.get("/api/games", query))["field"] == field
+
+
+def test_the_description_is_only_read(client: Client) -> None:
+    assert client.post("/api/games").status_code == 405

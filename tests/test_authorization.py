@@ -54,6 +54,7 @@ ACCESS: dict[str, tuple[str, str]] = {
     "home": (PUBLIC, READS),
     "adjudicate": (PUBLIC, READS),
     "api-adjudicate": (NONE, PUBLIC),  # stateless: judges one deal, stores nothing
+    "api-games": (PUBLIC, NONE),  # the games' description of their inputs
     "glossary": (PUBLIC, READS),
     "glossary-game": (PUBLIC, READS),
     "set_language": (PUBLIC, PUBLIC),  # Django's language switch: a cookie, nothing stored

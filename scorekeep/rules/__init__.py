@@ -7,9 +7,14 @@ does the same but returns the engine's own objects (a `Verdict`, or for a Fipsen
 
 Each game module has the same public shape: ``SEATS``, ``DEFAULT_SEATS``, ``PRESETS`` (option
 values per preset), ``DEFAULT_PRESET``, ``OPTIONS`` (option validators), ``CONTRACTS`` (the deal
-fields each contract uses), ``parse_rules``, ``parse_deal`` and ``score``.
+fields each contract uses), ``parse_rules``, ``parse_deal`` and ``score``; and its words and inputs
+(`scorekeep.rules.inputs`): ``NAME``, ``PRESET_LABELS``, ``CONTRACT_LABELS``, ``OPTION_LABELS``,
+``CHOICE_LABELS``, ``NONE_LABELS``, ``FIELDS``, ``inputs(contract, rules, table)`` (what a contract
+asks of the table) and ``complete(facts, rules, table)`` (what the other facts settle).
+`describe` puts one game's description together as ``GET /api/games`` publishes it.
 """
 
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -17,13 +22,15 @@ from . import fipsen, kop, schafkopf, skat
 from .errors import IllegalDeal
 from .explain import Step, Word
 from .fields import Reader, check_choice, describe, words
-from .verdict import Comparison, Table, Verdict
+from .inputs import Input, Kind, Need
+from .verdict import Comparison, Table, Verdict, options_json
 
 GAMES: dict[str, ModuleType] = {"skat": skat, "schafkopf": schafkopf, "kop": kop, "fipsen": fipsen}
 # The games' names as a refusal says them ("Skat is played at 3 or 4 seats"): `Word`s a page translates.
 _GAME_NAMES = {game: Word(game.capitalize()) for game in GAMES}
 
-__all__ = ["GAMES", "Comparison", "IllegalDeal", "Step", "Table", "Verdict", "adjudicate", "judge"]
+__all__ = ["GAMES", "Comparison", "IllegalDeal", "Input", "Kind", "Need", "Step", "Table", "Verdict", "adjudicate",
+           "describe_game", "inputs", "judge"]
 
 _ENVELOPE = frozenset({"game", "rules", "players", "dealer", "deal"})
 # The request fields each game takes: Fipsen also settles bidding disputes ("compare").
@@ -101,3 +108,74 @@ def adjudicate(request: object) -> dict[str, Any]:
         return {"ok": False, "errors": [err.to_json()]}
 
 
+
+
+def inputs(game: str, contract: str, rules: object, table: Table) -> tuple[Input, ...]:
+    """What `contract` of `game` asks of the table under `rules` (a parsed rule set) at `table`."""
+    return GAMES[game].inputs(str(contract), rules, table)
+
+
+Translate = Callable[[str], str]
+
+
+def describe_game(game: str, rules: object = None, players: int | None = None,
+                  translate: Translate = str) -> dict[str, Any]:
+    """One game as ``GET /api/games`` describes it: its seats, presets, options (house rules) and, for
+    the rule set `rules` (a request's ``rules`` object; None: each preset in turn), every contract with
+    the deal fields it asks (`Input.to_json`) and those it does not use. Words go through `translate`.
+    Raises `IllegalDeal` for a `rules` object or a table size the game refuses."""
+    module = GAMES[game]
+    players = module.DEFAULT_SEATS if players is None else players
+    if players not in module.SEATS:
+        raise IllegalDeal("players", "{game} is played at {seats} seats, not {got}", game=_GAME_NAMES[game],
+                          seats=words(module.SEATS), got=describe(players))
+    table = _TABLES[players, players - 1]
+    every_field = {key for fields in module.CONTRACTS.values() for key in fields}
+
+    def rule_set(parsed: object, label: str | None) -> dict[str, Any]:
+        contracts = []
+        for contract in module.contracts(parsed):
+            asked = module.inputs(str(contract), parsed, table)
+            contracts.append({"contract": str(contract), "label": translate(module.CONTRACT_LABELS[contract]),
+                              "fields": [field.to_json(translate) for field in asked],
+                              "unused": sorted(every_field - {field.key for field in asked})})
+        out = {"preset": parsed.preset, "rules": _rules_json(module, parsed), "contracts": contracts}
+        return {**out, "label": label} if label is not None else out
+
+    if rules is None:
+        rule_sets = [rule_set(module.parse_rules({"preset": preset}), translate(label))
+                     for preset, label in module.PRESET_LABELS.items()]
+    else:
+        rule_sets = [rule_set(module.parse_rules(rules), None)]
+    return {"game": game, "label": translate(module.NAME), "seats": list(module.SEATS), "players": players,
+            "default_preset": module.DEFAULT_PRESET,
+            "presets": [{"preset": preset, "label": translate(label)}
+                        for preset, label in module.PRESET_LABELS.items()],
+            "options": [_option_json(module, key, validator, translate) for key, validator in module.OPTIONS.items()],
+            "rule_sets": rule_sets}
+
+
+def rules_json(game: str, rules: object) -> dict[str, Any]:
+    """A parsed rule set as the contract's ``rules`` object (every option, the preset's name first)."""
+    module = GAMES[game]
+    return module.rules_json(rules) if hasattr(module, "rules_json") else options_json(rules)
+
+
+def _rules_json(module: ModuleType, rules: object) -> dict[str, Any]:
+    return rules_json(module.__name__.rsplit(".", 1)[-1], rules)
+
+
+def _option_json(module: ModuleType, key: str, validator: object, translate: Translate) -> dict[str, Any]:
+    """A house rule as a page offers it: its kind (as its validator says) and words."""
+    out: dict[str, Any] = {"key": key, "label": translate(module.OPTION_LABELS.get(key, key))}
+    nullable = getattr(validator, "kind", "") == "nullable"
+    inner = getattr(validator, "inner", validator) if nullable else validator
+    out["kind"] = getattr(inner, "kind", "json")
+    if nullable:
+        out["none"] = translate(module.NONE_LABELS.get(key, Word("none")))
+    if out["kind"] == "integer":
+        out["min"], out["max"] = inner.lo, inner.hi
+    elif out["kind"] == "choice":
+        out["choices"] = [{"value": c, "label": translate(module.CHOICE_LABELS.get((key, c), Word(c)))}
+                          for c in inner.choices]
+    return out

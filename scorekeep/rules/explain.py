@@ -140,6 +140,12 @@ class Step(NamedTuple):
         return _fill(self.text if text is None else text, self.params, seat_name, translate)
 
 
+def in_words(value: object, translate: Translate | None = None, seat_name: SeatName = str) -> str:
+    """A `Word`, `Phrase` or `Listing` (a label of the engine's) as a page writes it: translated through
+    `translate` (gettext), seats named by `seat_name`."""
+    return format(_relabel(value, seat_name, translate), "")
+
+
 def _fill(template: str, params: Mapping[str, object], seat_name: SeatName, translate: Translate | None) -> str:
     if not params:
         return template

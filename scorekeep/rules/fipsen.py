@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 from .errors import IllegalDeal
 from .explain import Explanation, Seat, Word, signed
 from .fields import Option, Reader, boolean, check_choice, describe, is_empty, read_rules
+from .inputs import Input, Kind, Need, ask
 from .verdict import Comparison, RulesMemo, Table, Verdict, options_json
 
 SEATS: tuple[int, ...] = (3, 4)
@@ -222,6 +223,41 @@ def deal_fields(contract: str, rules: Rules, table: Table) -> tuple[str, ...]:
     """The deal fields a contract uses; no Fipsen option adds or removes one."""
     return CONTRACTS[check_choice(contract, "deal.contract", CONTRACTS)]
 
+
+# --- the game's words, and what a deal asks of the table -----------------------------------------
+
+NAME = Word("Fipsen")
+PRESET_LABELS = {"classic": Word("Classic (Prisdorf)")}
+CONTRACT_LABELS = {Contract.TRICKS: Word("Trick bid"), Contract.KIEKER: Word("Kieker"),
+                   Contract.SIEBENER_FIPS: Word("Siebener Fips"), Contract.PASSED: Word("All passed")}
+OPTION_LABELS = {"durch_outranks": Word("Durch outranks at equal bids")}
+CHOICE_LABELS: dict[tuple[str, str], Word] = {}
+NONE_LABELS: dict[str, Word] = {}
+
+FIELDS: dict[str, Input] = {f.key: f for f in (
+    Input("declarer", Kind.SEAT, Word("Declarer"), Need.REQUIRED),
+    Input("bid", Kind.COUNT, Word("Bid (tricks)"), Need.REQUIRED, lo=BID_MIN, hi=BID_MAX),
+    Input("hand", Kind.FLAG, Word("Hand")),
+    Input("ruten", Kind.FLAG, Word("Ruten")),
+    Input("durch", Kind.FLAG, Word("Durch")),
+    Input("surrendered", Kind.FLAG, Word("Surrendered after the exchange"), short=Word("surrendered")),
+    Input("tricks_taken", Kind.COUNT, Word("Declarer's tricks"), Need.REQUIRED, hi=TRICKS),
+)}
+"""Every deal field of Fipsen as a page asks it; `inputs` adjusts them to a contract."""
+
+
+def inputs(contract: str, rules: Rules, table: Table) -> tuple[Input, ...]:
+    """The fields `contract` asks: a Kieker's tricks are not needed once it is surrendered."""
+    keys = deal_fields(str(contract), rules, table)
+    if contract == Contract.KIEKER:
+        return ask(FIELDS, keys, tricks_taken={"unless": ("surrendered",)})
+    return ask(FIELDS, keys)
+
+
+
+def complete(facts: dict[str, Any], rules: Rules, table: Table) -> dict[str, Any]:
+    """What the other facts settle, filled in for a page: nothing in this game."""
+    return facts
 
 # --- deals ---------------------------------------------------------------------------------------
 

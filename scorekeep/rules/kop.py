@@ -24,6 +24,7 @@ from .cards import SUITS, parse_cards, totals_by_count
 from .errors import IllegalDeal
 from .explain import AND, Explanation, Listing, Seat, Seats, Word
 from .fields import Option, Reader, boolean, check_int, describe, integer, nullable, one_of, read_rules, words
+from .inputs import REQUIRED, Input, Kind, Need, ask
 from .verdict import RulesMemo, Table, Verdict, options_json
 
 SEATS = (4,)
@@ -305,6 +306,59 @@ def _tricks_missing(contract: Contract, rules: Rules) -> IllegalDeal:
     return IllegalDeal("deal.old_tricks", "is required under rule set {preset}, where a side that took no trick "
                        "makes the base {base} (base_no_trick): a whole number from {lo} to {hi}",
                        preset=rules.preset, base=rules.base_no_trick, lo=0, hi=TRICKS)
+
+
+# --- the game's words, and what a deal asks of the table ----------------------------------------
+
+NAME = Word("Kop")
+PRESET_LABELS = {"classic": Word("Classic"), "wolsztyn": Word("Wolsztyn tournament"),
+                 "koscian": Word("Kościan tournament")}
+CONTRACT_LABELS = {Contract.NORMAL: Word("Normal game"), Contract.WESELE: Word("Wesele"),
+                   Contract.CICHA: Word("Cicha"), Contract.ZOLO: Word("Zolo"), Contract.ZOLO_DU: Word("Zolo du")}
+OPTION_LABELS = {
+    "base_no_trick": Word("Base when the losers took no trick"),
+    "solo_scoring": Word("Lone games are scored"),
+    "solo_factors": Word("Lone game factors"),
+    "max_doublings": Word("Most doublings"),
+    "tie_lone_loses": Word("The lone player loses a 52–52 tie"),
+    "trump_order": Word("Trump order (for play checks only)"),
+    "round_placing": Word("Placing points of a round"),
+}
+CHOICE_LABELS = {("solo_scoring", "times_base"): Word("base × factor"), ("solo_scoring", "flat"): Word("flat factor")}
+NONE_LABELS = {"round_placing": Word("none")}
+
+FIELDS: dict[str, Input] = {f.key: f for f in (
+    Input("old", Kind.SEATS, Word("Old side"), Need.REQUIRED, lo=2, hi=2,
+          help=Word("the two black-queen holders (normal game), the wesele pair, or the lone player")),
+    Input("card_points", Kind.COUNT, Word("Old side's card points"), Need.REQUIRED, hi=TOTAL_POINTS),
+    Input("old_tricks", Kind.COUNT, Word("Old side's tricks"), hi=TRICKS, seldom=True, short=Word("tricks"),
+          help=Word("optional, except for zolo du and where the rule set values a trickless side")),
+    Input("doublings", Kind.SEAT_ORDER, Word("Doublings, in the order said"), seldom=True, short=Word("doublings"),
+          help=Word("the seat of each call as numbered on this page, e.g. 2 1 4")),
+)}
+"""Every deal field of Kop as a page asks it; `inputs` adjusts them to a contract and rule set."""
+
+
+def inputs(contract: str, rules: Rules, table: Table) -> tuple[Input, ...]:
+    """The fields `contract` asks: the old side is one lone player or a pair; its tricks where
+    `tricks_required` says; as many counted doublings as the rule set allows in the contract."""
+    chosen = _BY_NAME[contract]
+    lone = 1 if chosen in LONE else 2
+    changes: dict[str, dict[str, object]] = {"old": {"lo": lone, "hi": lone},
+                                             "doublings": {"hi": getattr(rules.max_doublings, contract)}}
+    if tricks_required(chosen, rules):
+        changes["old_tricks"] = {**REQUIRED, "seldom": False}
+    return ask(FIELDS, deal_fields(contract, rules, table), **changes)
+
+
+def complete(facts: dict[str, Any], rules: Rules, table: Table) -> dict[str, Any]:
+    """What the other facts settle, filled in for a page: every Kop card scores, so the old side's card
+    points leave most often one possible trick count (`tricks_for`), which the table need not tap."""
+    points = facts.get("card_points")
+    if "old_tricks" in facts or type(points) is not int or facts.get("contract") not in _BY_NAME:
+        return facts
+    settled = tricks_for(points)
+    return {**facts, "old_tricks": settled[0]} if len(settled) == 1 else facts
 
 
 # --- deals -------------------------------------------------------------------------------------

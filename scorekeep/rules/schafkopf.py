@@ -11,6 +11,7 @@ it to) each of the three others. Every deal's payments sum to zero.
 import functools
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from . import cards
 from .cards import TOTALS_BY_COUNT
@@ -28,6 +29,7 @@ from .fields import (
     read_rules,
     words,
 )
+from .inputs import REQUIRED, Input, Kind, Need, ask
 from .verdict import RulesMemo, Table, Verdict, options_json
 
 SEATS: tuple[int, ...] = (4,)
@@ -308,6 +310,88 @@ def _deal_fields(contract: str, klopfen: bool, bock: bool, doublings: bool) -> t
         dropped.add("doublings")
     return tuple(key for key in CONTRACTS[contract] if key not in dropped)
 
+
+# --- the game's words, and what a deal asks of the table --------------------------------------
+
+NAME = Word("Schafkopf")
+PRESET_LABELS = {"classic": Word("Classic (fixed values)"), "bsv": Word("BSV tariff 10/50"),
+                 "sauspiel": Word("Sauspiel tariff 10/20/50")}
+CONTRACT_LABELS = {
+    C.SAUSPIEL: Word("Sauspiel"), C.WENZ: Word("Wenz"), C.SOLO: Word("Solo"), C.WENZ_TOUT: Word("Wenz Tout"),
+    C.SOLO_TOUT: Word("Solo Tout"), C.SIE: Word("Sie"), C.GEIER: Word("Geier"), C.FARBWENZ: Word("Farbwenz"),
+    C.GEIER_TOUT: Word("Geier Tout"), C.FARBWENZ_TOUT: Word("Farbwenz Tout"), C.BETTEL: Word("Bettel"),
+    C.HOCHZEIT: Word("Hochzeit"), C.RAMSCH: Word("Ramsch"), C.PASSED: Word("All passed"),
+}
+OPTION_LABELS = {
+    "price_partner": Word("Price of a partner game (Sauspiel, Hochzeit)"),
+    "price_solo": Word("Price of a solo (Wenz, Solo, Geier, Farbwenz)"),
+    "schneider": Word("Schneider bonus"),
+    "schwarz": Word("Schwarz bonus"),
+    "per_laufender": Word("Per Laufender"),
+    "laufende_min": Word("Laufende count from"),
+    "laufende_min_wenz": Word("Laufende count from (Wenz, Geier)"),
+    "tout": Word("Tout: a fixed value, or double"),
+    "sie": Word("Sie: a fixed value, 4x_solo or 4x_solo_8_laufende"),
+    "max_doublings": Word("Most doublings"),
+    "klopfen": Word("Klopfen"),
+    "bock": Word("Bock deals"),
+    "variants": Word("Variants played"),
+    "price_bettel": Word("Price of a Bettel"),
+    "passed": Word("When all pass"),
+    "ramsch": Word("Ramsch settlement"),
+}
+CHOICE_LABELS = {
+    ("passed", "ramsch"): Word("play Ramsch"),
+    ("passed", "redeal"): Word("deal again"),
+    ("ramsch", "bsv"): Word("BSV"),
+    ("ramsch", "sauspiel"): Word("Sauspiel"),
+}
+NONE_LABELS = {"price_bettel": Word("none: no Bettel"), "ramsch": Word("none")}
+SUIT_LABELS = {"C": Word("Clubs · Eichel"), "S": Word("Spades · Gras"), "H": Word("Hearts · Herz"),
+               "D": Word("Diamonds · Schellen")}
+"""The suits as a Schafkopf table names them (the contract writes C S H D)."""
+
+FIELDS: dict[str, Input] = {f.key: f for f in (
+    Input("declarer", Kind.SEAT, Word("Declarer"), Need.REQUIRED),
+    Input("partner", Kind.SEAT, Word("Partner"), Need.REQUIRED),
+    Input("called_ace", Kind.CHOICE, Word("Called ace (Sau)"), help=Word("optional"), empty=Word("not given"),
+          choices=(("C", Word("Eichel-Sau (clubs)")), ("S", Word("Gras-Sau (spades)")),
+                   ("D", Word("Schellen-Sau (diamonds)"))), seldom=True, short=Word("called ace")),
+    Input("trump", Kind.CHOICE, Word("Trump suit"), Need.REQUIRED, choices=tuple(SUIT_LABELS.items())),
+    Input("card_points", Kind.COUNT, Word("Declaring side's card points"), hi=TOTAL_POINTS),
+    Input("declarer_tricks", Kind.COUNT, Word("Declaring side's tricks"), hi=TRICKS, seldom=True,
+          short=Word("tricks"), help=Word("optional, except for Tout and Bettel")),
+    Input("laufende", Kind.COUNT, Word("Laufende"), hi=14,
+          help=Word("top trumps held in unbroken order by one side (either side)")),
+    Input("doublings", Kind.COUNT, Word("Doublings (Stoß, Gegenstoß, Supra, Resupra)"), hi=8,
+          short=Word("doublings")),
+    Input("klopfer", Kind.COUNT, Word("Players who knocked (Klopfer)"), hi=4),
+    Input("bock", Kind.FLAG, Word("Bock deal")),
+    Input("points", Kind.PER_SEAT, Word("Card points per seat"), Need.REQUIRED, hi=TOTAL_POINTS),
+    Input("tricks", Kind.PER_SEAT, Word("Tricks per seat"), Need.REQUIRED, hi=TRICKS),
+)}
+"""Every deal field of Schafkopf as a page asks it; `inputs` adjusts them to a contract and rule set."""
+
+
+def inputs(contract: str, rules: Rules, table: Table) -> tuple[Input, ...]:
+    """The fields `contract` asks under `rules`, in order: the point games need the card points, a Tout
+    or Bettel the tricks; no more doublings than the rule set allows, and the Laufende only where
+    they are paid (a rule set paying nothing for them leaves them idle)."""
+    keys = deal_fields(contract, rules, table)
+    changes: dict[str, dict[str, object]] = {"doublings": {"hi": rules.max_doublings}}
+    if contract in _POINT_GAMES:
+        changes["card_points"] = REQUIRED
+    if contract in _TRICKS_NEEDED:
+        changes["declarer_tricks"] = {**REQUIRED, "seldom": False}
+    if contract in TRUMPS:
+        changes["laufende"] = {"idle": rules.per_laufender == 0}
+    return ask(FIELDS, keys, **changes)
+
+
+
+def complete(facts: dict[str, Any], rules: Rules, table: Table) -> dict[str, Any]:
+    """What the other facts settle, filled in for a page: nothing in this game."""
+    return facts
 
 # --- deals ------------------------------------------------------------------------------------
 

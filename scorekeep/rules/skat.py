@@ -7,11 +7,13 @@ Three players; a fourth may sit in as dealer and sits the deal out.
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from .cards import TOTALS_BY_COUNT, parse_cards
 from .errors import IllegalDeal
 from .explain import Explanation, Listing, Phrase, Seat, Seats, Word, signed
 from .fields import Reader, boolean, integer, is_empty, nullable, one_of, read_rules
+from .inputs import REQUIRED, Input, Kind, Need, ask
 from .verdict import RulesMemo, Table, Verdict, options_json
 
 SEATS = (3, 4)
@@ -217,6 +219,96 @@ def deal_fields(contract: str, rules: Rules, table: Table) -> tuple[str, ...]:
     """The deal fields `contract` uses: Kontra, Re and Bock only where the rule set has them."""
     return _fields(rules)[contract]
 
+
+# --- the game's words, and what a deal asks of the table -----------------------------------------
+
+NAME = Word("Skat")
+PRESET_LABELS = {"classic": Word("Classic club rules"), "isko": Word("ISkO (Skat Order)")}
+CONTRACT_LABELS = {
+    "clubs": Word("Clubs (Kreuz)"), "spades": Word("Spades (Pik)"), "hearts": Word("Hearts (Herz)"),
+    "diamonds": Word("Diamonds (Karo)"), "grand": Word("Grand"), "null": Word("Null"), "ramsch": Word("Ramsch"),
+    "passed": Word("All passed"),
+}
+OPTION_LABELS = {
+    "lost_hand_doubled": Word("A lost hand game counts double"),
+    "reverse_levels": Word("Schneider/schwarz suffered by the declarer add levels"),
+    "ouvert": Word("Ouvert"),
+    "grand_ouvert_fixed": Word("Grand ouvert fixed value"),
+    "announce_needs_hand": Word("Schneider/schwarz announced only in hand games"),
+    "conceded": Word("A conceded game is charged"),
+    "kontra": Word("Kontra and Re may be said"),
+    "bock": Word("Bock deals"),
+    "passed": Word("When all pass"),
+    "ramsch_skat": Word("In Ramsch the skat goes to"),
+    "ramsch_jungfrau": Word("Jungfrau in Ramsch"),
+    "ramsch_durchmarsch": Word("Durchmarsch in Ramsch scores"),
+    "ramsch_tie": Word("Tie for most points in Ramsch"),
+}
+CHOICE_LABELS = {
+    ("reverse_levels", "skat_taken"): Word("only when the skat was taken"),
+    ("reverse_levels", "always"): Word("always"),
+    ("ouvert", "plus_one"): Word("adds one level"),
+    ("ouvert", "isko"): Word("ISkO: needs hand, implies schneider and schwarz announced"),
+    ("conceded", "single"): Word("once (−1 ×)"),
+    ("conceded", "double"): Word("twice (−2 ×)"),
+    ("passed", "ramsch"): Word("play Ramsch"),
+    ("passed", "void"): Word("the deal is void"),
+    ("ramsch_skat", "last_trick"): Word("the last trick"),
+    ("ramsch_skat", "loser"): Word("the loser"),
+    ("ramsch_jungfrau", "double"): Word("doubles the loss"),
+    ("ramsch_jungfrau", "none"): Word("no effect"),
+    ("ramsch_tie", "all_lose"): Word("all tied players lose"),
+}
+NONE_LABELS = {"grand_ouvert_fixed": Word("none: computed"), "ramsch_durchmarsch": Word("none: no Durchmarsch")}
+
+_MATADOR_WORDS = tuple((n, Phrase("with {n}", n=n) if n > 0 else Phrase("without {n}", n=-n))
+                       for n in (*range(1, 12), *range(-1, -12, -1)))
+FIELDS: dict[str, Input] = {f.key: f for f in (
+    Input("declarer", Kind.SEAT, Word("Declarer"), Need.REQUIRED),
+    Input("bid", Kind.COUNT, Word("Bid (the final bid)"), Need.REQUIRED, lo=min(BID_VALUES), hi=max(BID_VALUES),
+          values=tuple(sorted(BID_VALUES))),
+    Input("matadors", Kind.COUNT, Word("Matadors"), Need.REQUIRED, lo=-11, hi=11, choices=_MATADOR_WORDS,
+          unless=("cards",), help=Word("“with n” or “without n”; leave it empty when you enter the cards")),
+    Input("cards", Kind.CARDS, Word("Declarer's cards and the skat"), lo=12, hi=12, seldom=True, short=Word("cards"),
+          help=Word("optional: the 12 cards, separated by spaces, e.g. CJ SJ HA H10 …; suits C S H D, "
+                    "ranks A 10 K Q J 9 8 7. The matadors are then counted from them.")),
+    Input("hand", Kind.FLAG, Word("Hand (played without picking up the skat)")),
+    Input("announced", Kind.CHOICE, Word("Announced"), choices=(("schneider", Word("Schneider")),
+                                                                ("schwarz", Word("Schwarz"))),
+          empty=Word("nothing"), seldom=True, short=Word("announced")),
+    Input("ouvert", Kind.FLAG, Word("Ouvert (open)"), seldom=True, short=Word("Ouvert")),
+    Input("card_points", Kind.COUNT, Word("Declarer's card points (skat included)"), Need.REQUIRED, hi=120,
+          unless=("conceded",)),
+    Input("declarer_tricks", Kind.COUNT, Word("Declarer's tricks"), hi=10, seldom=True, short=Word("tricks"),
+          help=Word("Null: required, 0 means won; otherwise optional")),
+    Input("conceded", Kind.FLAG, Word("Conceded (the declarer gave up)"), seldom=True, short=Word("conceded")),
+    Input("kontra", Kind.FLAG, Word("Kontra"), seldom=True, short=Word("Kontra")),
+    Input("re", Kind.FLAG, Word("Re"), seldom=True, short=Word("Re")),
+    Input("bock", Kind.FLAG, Word("Bock deal")),
+    Input("points", Kind.PER_SEAT, Word("Card points per seat"), Need.REQUIRED, hi=120,
+          help=Word("skat included where the rule set gives it")),
+    Input("tricks", Kind.PER_SEAT, Word("Tricks per seat"), Need.REQUIRED, hi=10),
+)}
+"""Every deal field of Skat as a page asks it; `inputs` adjusts them to a contract."""
+
+
+def inputs(contract: str, rules: Rules, table: Table) -> tuple[Input, ...]:
+    """The fields `contract` asks, in order: a Null game needs the declarer's tricks (0: won) unless
+    conceded, and has no matadors; a suit or grand game's matadors go up to its trumps' count."""
+    keys = deal_fields(contract, rules, table)
+    if contract == Contract.NULL:
+        return ask(FIELDS, keys, declarer_tricks={**REQUIRED, "unless": ("conceded",), "seldom": False})
+    if contract in _CONTRACT_BY_NAME and _CONTRACT_BY_NAME[contract] in TRUMP_GAMES:
+        top = MAX_MATADORS[_CONTRACT_BY_NAME[contract]]
+        return ask(FIELDS, keys, matadors={"lo": -top, "hi": top, "choices": tuple(
+            (n, word) for n, word in _MATADOR_WORDS if abs(n) <= top)})
+    return ask(FIELDS, keys)
+
+
+
+def complete(facts: dict[str, Any], rules: Rules, table: Table) -> dict[str, Any]:
+    """What the other facts settle, filled in for a page: nothing in this game."""
+    return facts
 
 # --- reading a deal ------------------------------------------------------------------------------
 
