@@ -363,6 +363,7 @@ MESSAGES = [
     gettext_noop('no trick: the Bettel is won; no schneider, schwarz or Laufende'),
     gettext_noop('none'),
     gettext_noop('none: computed'),
+    gettext_noop('none: count them from the cards'),
     gettext_noop('none: no Bettel'),
     gettext_noop('none: no Durchmarsch'),
     gettext_noop('normal game'),

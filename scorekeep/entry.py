@@ -12,7 +12,6 @@ builds the facts, and back (`initial_from`) when a stored deal is corrected.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -22,57 +21,16 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from . import ledger
-from .forms import CONTRACT_LABELS, DEAL_SPECS, GAME_SPECS, Spec, bid_choices, carries, matador_choices, peek
+from .deal_inputs import TAP, DealInputs, People, Question, carries, initial_values, say
+from .forms import CONTRACT_LABELS, peek
 from .models import CardNight, CardTable, Deal
-from .rules import GAMES, IllegalDeal, Table, Verdict, kop
-from .rules import cards as skat_cards
+from .rules import GAMES, IllegalDeal, Input, Kind, Table, Verdict, complete, inputs, pack
 
-# Sensible first choices for a new deal (issue 3: "sensible defaults"): the lowest Skat bid.
-DEFAULTS: dict[tuple[str, str], str] = {("skat", "bid"): "18"}
-
-# The fields most deals leave alone go in a "More" section, so a typical deal is a few taps.
-RARE = {"cards", "declarer_tricks", "conceded", "kontra", "re", "ouvert", "called_ace", "old_tricks",
-        "announced"}
-
-# How "More" names what it holds, per field (the full labels are long).
-RARE_SHORT: dict[str, str | Promise] = {
-    "cards": _("cards"), "declarer_tricks": _("tricks"), "conceded": _("conceded"), "kontra": _("Kontra"),
-    "re": _("Re"), "ouvert": _("Ouvert"), "called_ace": _("called ace"), "old_tricks": _("tricks"),
-    "announced": _("announced"), "surrendered": _("surrendered"), "doublings": _("doublings"),
-}
-
-# Small counts are tapped, not typed: one tap instead of opening the keyboard and typing.
-TAP_MAX = 10
-
-LIVE_DELAY = "input changed delay:400ms"
-SPLIT = re.compile(r"[\s,;]+")
 SUIT_SIGNS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
-
-
-@dataclass(frozen=True, slots=True)
-class Question:
-    """One question on the form: a field of the deal, its inputs and where its messages go."""
-
-    key: str
-    label: str | Promise
-    help: str | Promise
-    layout: str  # radios, checks, check, select, number, text, per_seat, order, cards
-    names: tuple[str, ...]
-    rare: bool = False
-    common: int = 0  # radios: how many choices the tap row shows; the rest fold away (0: all)
-
-
-def pack(game: str) -> list[tuple[str, int]]:
-    """The cards a side can capture, each with its card points (Skat/Schafkopf 32, Kop 16)."""
-    module = GAMES[game]
-    points = getattr(module, "CARD_POINTS", skat_cards.CARD_POINTS)
-    suits = getattr(module, "SUITS", skat_cards.SUITS)
-    return [(suit + rank, value) for suit in suits for rank, value in points.items()]
 
 
 def seating_of(night: CardNight, players: int, dealer: int) -> tuple[list[int], Table]:
@@ -106,7 +64,8 @@ class DealForm(forms.Form):
 
     `data` is the submitted form (None: unbound, filled from `initial`). After `is_valid()`,
     `facts` holds the contract's ``deal`` object, `verdict` the engine's verdict for the preview,
-    and the errors sit at their inputs.
+    and the errors sit at their inputs. The inputs are the engine's description of the contract
+    (`scorekeep.deal_inputs`), tapped: seats by the players' names.
     """
 
     def __init__(self, data: Mapping[str, Any] | None, *, night: CardNight, names: Sequence[str], dealer: int,
@@ -117,13 +76,11 @@ class DealForm(forms.Form):
         super().__init__(data, initial=initial)
         self.night, self.names, self.url = night, list(names), url
         self.game = night.game
-        self.module = GAMES[self.game]
         self.bock = bock
         self.correcting = correcting
         self.facts: dict[str, Any] | None = None
         self.verdict: Verdict | None = None
-        self.questions: list[Question] = []
-        self.rules = self.module.parse_rules(night.rules_request)
+        self.rules = GAMES[self.game].parse_rules(night.rules_request)
         players = len(self.names)
 
         position = range(players)
@@ -140,7 +97,7 @@ class DealForm(forms.Form):
         self.out = ledger.sits_out(night.game, self.seats, self.dealer, players)
         self.playing = [p for p in self.seats if p not in self.out]
 
-        self.contracts = [str(c) for c in self.module.contracts(self.rules)]
+        self.contracts = [str(c) for c in GAMES[self.game].contracts(self.rules)]
         self.fields["contract"] = forms.ChoiceField(
             label=_("Game"), required=False, choices=[(c, CONTRACT_LABELS.get(c, c)) for c in self.contracts],
             widget=forms.RadioSelect(attrs=self._swap_entry()))
@@ -148,15 +105,24 @@ class DealForm(forms.Form):
         self.contract = contract if contract in self.contracts else self.contracts[0]
         if not self.is_bound:
             self.initial["contract"] = self.contract
-        self.keys = [k for k in self.module.deal_fields(self.contract, self.rules, self.table)
-                     if k != "bock" and not self._never_counts(k)]
-        self.specs: dict[str, Spec] = {}
-        for key in self.keys:
-            self._add_question(key, GAME_SPECS.get((self.game, key)) or DEAL_SPECS.get(key) or Spec("json", key))
+        # The ledger derives what it derives (Bock): the table is not asked it.
+        described = [field for field in inputs(self.game, self.contract, self.rules, self.table)
+                     if field.key not in ledger.DERIVED]
+        people = People(tuple(self.seats), tuple((p, self.names[p]) for p in self.playing))
+        self.inputs = DealInputs(described, people, TAP)
+        self.described: dict[str, Input] = self.inputs.described
+        self.questions: list[Question] = self.inputs.questions
+        self.fields.update(self.inputs.fields)
         if not self.is_bound:
-            for (game, key), value in DEFAULTS.items():
-                if game == self.game and key in self.keys:
-                    self.initial.setdefault(key, value)
+            for field in described:  # a count chosen from a list starts at its lowest value (Skat's bid 18)
+                if field.values and field.required:
+                    self.initial.setdefault(field.key, str(field.values[0]))
+        if "card_points" in self.described and pack(self.game):
+            # Counting by tapping the captured cards: used when the number is left empty.
+            self.fields["captured"] = forms.MultipleChoiceField(
+                label=_("Or tick the cards the side took"), required=False,
+                choices=[(card, SUIT_SIGNS[card[0]] + card[1:]) for card, _points in pack(self.game)],
+                widget=forms.CheckboxSelectMultiple)
 
         self.fields["by"] = forms.CharField(label=_("Your name"), required=False, max_length=40,
                                             widget=forms.TextInput(attrs={"list": "scorers", "autocomplete": "off"}))
@@ -175,182 +141,23 @@ class DealForm(forms.Form):
         """One input's cleaned value before validation (None when missing or invalid)."""
         return peek(self, name) if self.is_bound else self.initial.get(name)
 
-    def _never_counts(self, key: str) -> bool:
-        """A field whose value this rule set never uses, so the scorer is not asked it: Laufende where
-        they are paid nothing (Schafkopf classic: per_laufender 0; a Sie's 8 are fixed)."""
-        return key == "laufende" and getattr(self.rules, "per_laufender", None) == 0
-
-    def _tap_range(self, key: str, spec: Spec) -> tuple[int, int] | None:
-        """The numbers to offer as tap buttons for a small count, or None to type it."""
-        hi = spec.hi
-        if key == "doublings":
-            limit = getattr(self.rules, "max_doublings", None)
-            hi = limit if isinstance(limit, int) else hi
-        return (spec.lo, hi) if key != "card_points" and hi - spec.lo <= TAP_MAX else None
-
-    def _required(self, key: str) -> bool:
-        """Fields the contract cannot do without stay out of "More" (ADJUDICATION.md): a Null game's
-        and a Tout's or Bettel's tricks; Kop's old-side tricks for a zolo du and where the rule set
-        values a trickless side."""
-        if key == "declarer_tricks":
-            return (self.game, self.contract) == ("skat", "null") or (
-                self.game == "schafkopf" and (self.contract.endswith("_tout") or self.contract == "bettel"))
-        if key == "old_tricks" and self.game == "kop":
-            return kop.tricks_required(kop.Contract(self.contract), self.rules)
-        return False
-
-    def _people(self, positions: Sequence[int]) -> list[tuple[str, str]]:
-        return [(str(p), self.names[p]) for p in positions]
-
-    def _add_question(self, key: str, spec: Spec) -> None:
-        self.specs[key] = spec
-        number = {"inputmode": "numeric", "min": spec.lo, "max": spec.hi, "autocomplete": "off"}
-        rare = key in RARE and not self._required(key)
-        if spec.kind == "per_seat":
-            names = tuple(f"{key}-{p}" for p in self.playing)
-            for p, name in zip(self.playing, names, strict=True):
-                self.fields[name] = forms.IntegerField(label=self.names[p], required=False, min_value=spec.lo,
-                                                       max_value=spec.hi, widget=forms.NumberInput(attrs=number))
-            self.questions.append(Question(key, spec.label, spec.help, "per_seat", names))
-            return
-        if spec.kind == "seat_order":
-            # Kop doublings: one select per call, in the order they were said; empty ones are ignored.
-            limit = getattr(getattr(self.rules, "max_doublings", None), self.contract, 4)
-            names = tuple(f"{key}-{i}" for i in range(limit + 2))
-            for i, name in enumerate(names):
-                self.fields[name] = forms.TypedChoiceField(
-                    label=gettext("Call %(n)s") % {"n": i + 1}, coerce=int, empty_value=None, required=False,
-                    choices=[("", "—"), *self._people(self.playing)])
-            self.questions.append(Question(key, spec.label, _("who doubled, in the order they said it"), "order",
-                                           names, rare=True))
-            return
-        layout = "select"
-        if spec.kind == "seat":
-            choices = self._people([p for p in self.playing])
-            field: forms.Field = forms.TypedChoiceField(choices=choices, coerce=int, empty_value=None, required=False,
-                                                        widget=forms.RadioSelect)
-            layout = "radios"
-        elif spec.kind == "seat_set":
-            field = forms.TypedMultipleChoiceField(choices=self._people(self.playing), coerce=int, required=False,
-                                                   widget=forms.CheckboxSelectMultiple)
-            layout = "checks"
-        elif spec.kind == "boolean":
-            field, layout = forms.BooleanField(required=False), "check"
-        elif spec.kind == "number" and self._tap_range(key, spec) is not None:
-            lo, hi = self._tap_range(key, spec)  # type: ignore[misc]
-            choices = [(str(n), str(n)) for n in range(lo, hi + 1)]
-            if rare:  # optional: "not given" must stay choosable once a number was tapped
-                choices.insert(0, ("", "—"))
-            field = forms.TypedChoiceField(choices=choices, coerce=int, empty_value=None, required=False,
-                                           widget=forms.RadioSelect)
-            layout = "radios"
-        elif spec.kind == "number":
-            range_text = gettext("a whole number from %(lo)s to %(hi)s") % {"lo": spec.lo, "hi": spec.hi}
-            field, layout = forms.IntegerField(
-                required=False, min_value=spec.lo, max_value=spec.hi, widget=forms.NumberInput(attrs=number),
-                error_messages={"invalid": range_text, "min_value": range_text, "max_value": range_text}), "number"
-        elif spec.kind == "choice":
-            # A radio row needs no "—" button: untapped is empty (the tester found "—" beside the suits).
-            choices = [(value, label) for value, label in spec.choices if value != "" or str(label) != "—"]
-            field = forms.TypedChoiceField(choices=choices, empty_value=None, required=False,
-                                           widget=forms.RadioSelect)
-            layout = "radios"
-        elif spec.kind == "matadors":
-            # Tapped like the players: "with 1" … "with 4" and "without 1" … "without 4" in view (nearly
-            # every game), the rare longer runs and "none: count them from the cards" folded away.
-            by_value = dict(matador_choices())
-            runs = [*range(1, 5), *range(-1, -5, -1), *range(5, 12), *range(-5, -12, -1)]
-            field = forms.TypedChoiceField(
-                choices=[*((str(n), by_value[str(n)]) for n in runs), ("", gettext("none: count them from the cards"))],
-                coerce=int, empty_value=None, required=False, widget=forms.RadioSelect)
-            field.label = spec.label
-            self.fields[key] = field
-            self.questions.append(Question(key, spec.label, "", "radios", (key,), rare=rare, common=8))
-            return
-        elif spec.kind == "bid":
-            field = forms.TypedChoiceField(choices=bid_choices(self.module), coerce=int, empty_value=None,
-                                           required=False)
-        elif spec.kind == "cards":
-            field, layout = forms.CharField(required=False, max_length=200, widget=forms.TextInput(attrs={
-                "autocapitalize": "characters", "autocomplete": "off", "spellcheck": "false",
-                "placeholder": "CJ SJ HA H10 …"})), "text"
-        else:
-            field, layout = forms.CharField(required=False, max_length=500), "text"
-        field.label = spec.label
-        self.fields[key] = field
-        # A field the contract needs here drops help that calls it optional ("optional, except …").
-        help_text = "" if self._required(key) else spec.help
-        self.questions.append(Question(key, spec.label, help_text, layout, (key,), rare=rare))
-        if key == "card_points":
-            # Counting by tapping the captured cards: used when the number is left empty.
-            self.fields["captured"] = forms.MultipleChoiceField(
-                label=_("Or tick the cards the side took"), required=False,
-                choices=[(card, SUIT_SIGNS[card[0]] + card[1:]) for card, _points in pack(self.game)],
-                widget=forms.CheckboxSelectMultiple)
-
     # --- judging -------------------------------------------------------------------------------------
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
         if "dealer" in self.errors or "contract" in self.errors:
             return cleaned
-        facts = self._facts(cleaned)
+        facts = self.inputs.facts(self.contract, cleaned, self.add_error, gettext("enter a number for every player"))
         if facts is None:
             return cleaned
-        self.facts = facts
+        if "card_points" in self.described and "card_points" not in facts and cleaned.get("captured"):
+            facts["card_points"] = self.captured_points
+        self.facts = facts = complete(self.game, facts, self.rules, self.table)
         try:
             self.verdict = ledger.judge_deal(self.night, self.seats, self.dealer, facts, self.bock)
         except IllegalDeal as err:
             self.engine_error(err)
         return cleaned
-
-    def _seat(self, position: int | None) -> int | None:
-        return None if position is None else self.seats.index(position)
-
-    def _facts(self, cleaned: Mapping[str, Any]) -> dict[str, Any] | None:
-        """The contract's ``deal`` object (engine seats), or None when an input cannot be read."""
-        facts: dict[str, Any] = {"contract": self.contract}
-        readable = True
-        for key in self.keys:
-            spec = self.specs[key]
-            value: Any
-            if spec.kind == "per_seat":
-                by_position = {p: cleaned.get(f"{key}-{p}") for p in self.playing}
-                if all(v is None for v in by_position.values()):
-                    continue
-                missing = [p for p, v in by_position.items() if v is None]
-                for p in missing:
-                    self.add_error(f"{key}-{p}", gettext("enter a number for every player"))
-                if missing:
-                    readable = False
-                    continue
-                # Whoever sits the deal out at a 4-seat Skat table took no cards.
-                value = [by_position.get(p, 0) for p in self.seats]
-            elif spec.kind == "seat_order":
-                value = [self._seat(cleaned.get(name)) for name in self._names(key)
-                         if cleaned.get(name) is not None]
-            elif spec.kind == "seat":
-                value = self._seat(cleaned.get(key))
-            elif spec.kind == "seat_set":
-                value = sorted(self._seat(int(p)) for p in cleaned.get(key) or [])
-            elif spec.kind == "cards":
-                text = (cleaned.get(key) or "").upper().strip()
-                value = [card for card in SPLIT.split(text) if card] if text else None
-            else:
-                value = cleaned.get(key)
-            if key == "card_points" and value is None and cleaned.get("captured"):
-                value = self.captured_points
-            if carries(value):
-                facts[key] = value
-        if self.game == "kop" and "old_tricks" in self.keys and "old_tricks" not in facts:
-            # Every Kop card scores: most totals leave one possible trick count, which then needs no tap.
-            settled = kop.tricks_for(facts["card_points"]) if isinstance(facts.get("card_points"), int) else ()
-            if len(settled) == 1:
-                facts["old_tricks"] = settled[0]
-        return facts if readable else None
-
-    def _names(self, key: str) -> tuple[str, ...]:
-        return next(q.names for q in self.questions if q.key == key)
 
     @property
     def captured_points(self) -> int | None:
@@ -377,45 +184,31 @@ class DealForm(forms.Form):
         # Asking for an input still empty is a prompt, not a mistake (card points may come from the cards).
         value = (self.facts or {}).get(name) if name == "card_points" else self.cleaned_data.get(name)
         needed = not carries(value)
-        spec = self.specs.get(name)
+        field = self.described.get(name)
         if needed:
             # A prompt for an empty input, in the page's words: the engine's sentence for a missing field
             # speaks the contract's (seat numbers, JSON lists, option keys) — a scorer only needs to know
             # what to fill in.
-            kind = spec.kind if spec is not None else ""
-            message = (gettext("tap the player's name") if kind == "seat"
-                       else gettext("tap the players' names") if kind == "seat_set"
+            kind = field.kind if field is not None else None
+            message = (gettext("tap the player's name") if kind is Kind.SEAT
+                       else gettext("tap the players' names") if kind is Kind.SEATS
                        else gettext("tap one") if isinstance(self.fields.get(name), forms.TypedChoiceField)
                        and isinstance(self.fields[name].widget, forms.RadioSelect)
                        else gettext("needed for this game"))
-        elif spec is not None and spec.kind == "seat_set" and err.field == f"deal.{name}":
-            lone = self.game == "kop" and self.contract in ("cicha", "zolo", "zolo_du")
-            message = gettext("tick only the lone player") if lone else gettext("tick the two players of the old side")
+        elif field is not None and field.kind is Kind.SEATS and err.field == f"deal.{name}":
+            message = (gettext("tick only the lone player") if field.hi == 1
+                       else gettext("tick the two players of the old side"))
         self.add_error(name, ValidationError(message, code="needed" if needed else "illegal"))
 
     def input_for(self, path: str) -> str | None:
         """The input for the engine's dotted field path: ``deal.points.2`` is the input of the player in
         engine seat 2; ``deal.old.1`` is the old-side checkboxes; ``dealer`` is who dealt."""
-        head, *rest = path.split(".")
-        if head == "dealer":
+        if path.split(".")[0] == "dealer":
             return "dealer"
-        if head != "deal" or not rest:
-            return None
-        key = rest[0]
-        spec = self.specs.get(key)
-        if spec is None:
-            return key if key in self.fields else None
-        if spec.kind == "per_seat":
-            if len(rest) > 1 and rest[1].isdecimal() and int(rest[1]) < len(self.seats):
-                name = f"{key}-{self.seats[int(rest[1])]}"
-                if name in self.fields:
-                    return name
-            return self._names(key)[0]
-        if spec.kind == "seat_order":
-            if len(rest) > 1 and rest[1].isdecimal():
-                return self._names(key)[min(int(rest[1]), len(self._names(key)) - 1)]
-            return self._names(key)[0]
-        return key
+        name = self.inputs.input_for(path)
+        if name is None and path.startswith("deal.") and path.split(".")[1] in self.fields:
+            return path.split(".")[1]
+        return name
 
     # --- what the template shows -------------------------------------------------------------------
 
@@ -443,7 +236,7 @@ class DealForm(forms.Form):
         """"More: tricks, Kontra, cards" — what the folded section holds in this game and contract."""
         shown: list[str] = []
         for row in self.rare_rows:
-            word = str(RARE_SHORT.get(row.question.key, row.question.label))
+            word = str(row.question.short or row.question.label)
             if word not in shown:
                 shown.append(word)
         return gettext("More: %(what)s") % {"what": ", ".join(shown)}
@@ -490,16 +283,16 @@ class DealForm(forms.Form):
     @property
     def complement(self) -> str:
         """The other side's card points, for the live hint beside the card points."""
-        spec = self.specs.get("card_points")
-        if spec is None or not self.is_bound:
+        field = self.described.get("card_points")
+        if field is None or not self.is_bound:
             return ""
         points = self._peek("card_points")
         counted = points is None and hasattr(self, "cleaned_data") and self.captured_points is not None
         if counted:
             points = self.captured_points
-        if points is None or not 0 <= points <= spec.hi:
+        if points is None or not 0 <= points <= field.hi:
             return ""
-        opponents = gettext("Opponents: %(points)s") % {"points": spec.hi - points}
+        opponents = gettext("Opponents: %(points)s") % {"points": field.hi - points}
         if counted:
             return gettext("Ticked cards: %(points)s") % {"points": points} + " · " + opponents
         return opponents
@@ -543,42 +336,16 @@ class ChangeNote(forms.Form):
 
 def initial_from(facts: Mapping[str, Any], seating: Sequence[int], game: str) -> dict[str, Any]:
     """A stored deal's facts as the form's initial values (engine seats back to table positions)."""
-    initial: dict[str, Any] = {"contract": facts.get("contract")}
-    for key, value in facts.items():
-        if key in ("contract", "bock"):
-            continue
-        spec = GAME_SPECS.get((game, key)) or DEAL_SPECS.get(key)
-        kind = spec.kind if spec else ""
-        if kind == "seat":
-            initial[key] = seating[value]
-        elif kind == "seat_set":
-            initial[key] = [str(seating[s]) for s in value]
-        elif kind == "per_seat":
-            for seat, number in enumerate(value):
-                initial[f"{key}-{seating[seat]}"] = number
-        elif kind == "seat_order":
-            for i, seat in enumerate(value):
-                initial[f"{key}-{i}"] = seating[seat]
-        elif kind == "cards":
-            initial[key] = " ".join(value)
-        else:
-            initial[key] = value
-    return initial
+    return {"contract": facts.get("contract"), **initial_values(GAMES[game].FIELDS, facts, seating, TAP)}
 
 
 # --- a deal in words, and its history ------------------------------------------------------------
 
-def _spec(game: str, key: str) -> Spec | None:
-    return GAME_SPECS.get((game, key)) or DEAL_SPECS.get(key)
-
-
 def fact_label(game: str, key: str) -> str:
     if key == "contract":
         return gettext("Game")
-    if key == "bock":
-        return gettext("Bock deal")
-    spec = _spec(game, key)
-    return str(spec.label) if spec else key
+    field = GAMES[game].FIELDS.get(key)
+    return say(field.label) if field else key
 
 
 def fact_text(game: str, key: str, value: Any, seating: Sequence[int], names: Sequence[str]) -> str:
@@ -589,23 +356,21 @@ def fact_text(game: str, key: str, value: Any, seating: Sequence[int], names: Se
 
     if key == "contract":
         return str(CONTRACT_LABELS.get(value, value))
-    spec = _spec(game, key)
-    kind = spec.kind if spec else ("boolean" if isinstance(value, bool) else "")
-    if kind == "seat":
+    field = GAMES[game].FIELDS.get(key)
+    kind = field.kind if field else (Kind.FLAG if isinstance(value, bool) else None)
+    if kind is Kind.SEAT:
         return name(value)
-    if kind == "seat_set" and isinstance(value, list):
+    if kind is Kind.SEATS and isinstance(value, list):
         return ", ".join(name(s) for s in value)
-    if kind == "seat_order" and isinstance(value, list):
+    if kind is Kind.SEAT_ORDER and isinstance(value, list):
         return " → ".join(name(s) for s in value) or gettext("none")
-    if kind == "per_seat" and isinstance(value, list):
+    if kind is Kind.PER_SEAT and isinstance(value, list):
         return ", ".join(f"{name(seat)} {number}" for seat, number in enumerate(value))
-    if kind == "boolean" or isinstance(value, bool):
+    if kind is Kind.FLAG or isinstance(value, bool):
         return gettext("yes") if value else gettext("no")
-    if kind == "matadors" and isinstance(value, int):
-        return (gettext("with %(n)s") if value >= 0 else gettext("without %(n)s")) % {"n": abs(value)}
-    if kind == "choice" and spec is not None:
-        return str(dict(spec.choices).get(value, value))
-    if kind == "cards" and isinstance(value, list):
+    if field is not None and field.choices:
+        return say(dict(field.choices).get(value, str(value)))
+    if kind is Kind.CARDS and isinstance(value, list):
         return " ".join(map(str, value))
     return str(value)
 

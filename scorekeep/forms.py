@@ -24,200 +24,23 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.http import QueryDict
-from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from .rules import GAMES, Comparison, IllegalDeal, Table, Verdict, judge
+from .deal_inputs import PLAIN, DealInputs, People, carries
+from .labels import (
+    CHOICE_LABELS,
+    CONTRACT_LABELS,
+    GAME_LABELS,
+    NONE_LABELS,
+    OPTION_LABELS,
+    PRESET_LABELS,
+    Label,
+)
+from .rules import GAMES, Comparison, IllegalDeal, Table, Verdict, inputs, judge
 from .rules.explain import signed
 
-Label = str | Promise
-
 DEFAULT_GAME = "skat"
-
-GAME_LABELS: dict[str, Label] = {
-    "skat": _("Skat"), "schafkopf": _("Schafkopf"), "kop": _("Kop"), "fipsen": _("Fipsen"),
-}
-
-PRESET_LABELS: dict[tuple[str, str], Label] = {
-    ("skat", "classic"): _("Classic club rules"),
-    ("skat", "isko"): _("ISkO (Skat Order)"),
-    ("schafkopf", "classic"): _("Classic (fixed values)"),
-    ("schafkopf", "bsv"): _("BSV tariff 10/50"),
-    ("schafkopf", "sauspiel"): _("Sauspiel tariff 10/20/50"),
-    ("kop", "classic"): _("Classic"),
-    ("kop", "wolsztyn"): _("Wolsztyn tournament"),
-    ("kop", "koscian"): _("Kościan tournament"),
-    ("fipsen", "classic"): _("Classic (Prisdorf)"),
-}
-
-CONTRACT_LABELS: dict[str, Label] = {
-    # Skat
-    "clubs": _("Clubs (Kreuz)"), "spades": _("Spades (Pik)"), "hearts": _("Hearts (Herz)"),
-    "diamonds": _("Diamonds (Karo)"), "grand": _("Grand"), "null": _("Null"), "ramsch": _("Ramsch"),
-    "passed": _("All passed"),
-    # Schafkopf
-    "sauspiel": _("Sauspiel"), "wenz": _("Wenz"), "solo": _("Solo"), "wenz_tout": _("Wenz Tout"),
-    "solo_tout": _("Solo Tout"), "sie": _("Sie"), "geier": _("Geier"), "farbwenz": _("Farbwenz"),
-    "geier_tout": _("Geier Tout"), "farbwenz_tout": _("Farbwenz Tout"), "bettel": _("Bettel"),
-    "hochzeit": _("Hochzeit"),
-    # Kop
-    "normal": _("Normal game"), "wesele": _("Wesele"), "cicha": _("Cicha"), "zolo": _("Zolo"),
-    "zolo_du": _("Zolo du"),
-    # Fipsen
-    "tricks": _("Trick bid"), "kieker": _("Kieker"), "siebener_fips": _("Siebener Fips"),
-}
-
-# House rules: what each option means, in a few words (RULES.md); an option missing here shows its key.
-OPTION_LABELS: dict[str, Label] = {
-    # Skat
-    "lost_hand_doubled": _("A lost hand game counts double"),
-    "reverse_levels": _("Schneider/schwarz suffered by the declarer add levels"),
-    "ouvert": _("Ouvert"),
-    "grand_ouvert_fixed": _("Grand ouvert fixed value"),
-    "announce_needs_hand": _("Schneider/schwarz announced only in hand games"),
-    "conceded": _("A conceded game is charged"),
-    "kontra": _("Kontra and Re may be said"),
-    "bock": _("Bock deals"),
-    "passed": _("When all pass"),
-    "ramsch_skat": _("In Ramsch the skat goes to"),
-    "ramsch_jungfrau": _("Jungfrau in Ramsch"),
-    "ramsch_durchmarsch": _("Durchmarsch in Ramsch scores"),
-    "ramsch_tie": _("Tie for most points in Ramsch"),
-    # Schafkopf
-    "price_partner": _("Price of a partner game (Sauspiel, Hochzeit)"),
-    "price_solo": _("Price of a solo (Wenz, Solo, Geier, Farbwenz)"),
-    "schneider": _("Schneider bonus"),
-    "schwarz": _("Schwarz bonus"),
-    "per_laufender": _("Per Laufender"),
-    "laufende_min": _("Laufende count from"),
-    "laufende_min_wenz": _("Laufende count from (Wenz, Geier)"),
-    "tout": _("Tout: a fixed value, or double"),
-    "sie": _("Sie: a fixed value, 4x_solo or 4x_solo_8_laufende"),
-    "max_doublings": _("Most doublings"),
-    "klopfen": _("Klopfen"),
-    "variants": _("Variants played"),
-    "price_bettel": _("Price of a Bettel"),
-    "ramsch": _("Ramsch settlement"),
-    # Kop
-    "base_no_trick": _("Base when the losers took no trick"),
-    "solo_scoring": _("Lone games are scored"),
-    "solo_factors": _("Lone game factors"),
-    "tie_lone_loses": _("The lone player loses a 52–52 tie"),
-    "trump_order": _("Trump order (for play checks only)"),
-    "round_placing": _("Placing points of a round"),
-    # Fipsen
-    "durch_outranks": _("Durch outranks at equal bids"),
-}
-
-CHOICE_LABELS: dict[tuple[str, str], Label] = {
-    ("reverse_levels", "skat_taken"): _("only when the skat was taken"),
-    ("reverse_levels", "always"): _("always"),
-    ("ouvert", "plus_one"): _("adds one level"),
-    ("ouvert", "isko"): _("ISkO: needs hand, implies schneider and schwarz announced"),
-    ("conceded", "single"): _("once (−1 ×)"),
-    ("conceded", "double"): _("twice (−2 ×)"),
-    ("passed", "ramsch"): _("play Ramsch"),
-    ("passed", "void"): _("the deal is void"),
-    ("passed", "redeal"): _("deal again"),
-    ("ramsch_skat", "last_trick"): _("the last trick"),
-    ("ramsch_skat", "loser"): _("the loser"),
-    ("ramsch_jungfrau", "double"): _("doubles the loss"),
-    ("ramsch_jungfrau", "none"): _("no effect"),
-    ("ramsch_tie", "all_lose"): _("all tied players lose"),
-    ("ramsch", "bsv"): _("BSV"),
-    ("ramsch", "sauspiel"): _("Sauspiel"),
-    ("solo_scoring", "times_base"): _("base × factor"),
-    ("solo_scoring", "flat"): _("flat factor"),
-}
-
-# What "none" (null) means for a nullable option; the default is just "none".
-NONE_LABELS: dict[str, Label] = {
-    "grand_ouvert_fixed": _("none: computed"),
-    "ramsch_durchmarsch": _("none: no Durchmarsch"),
-    "price_bettel": _("none: no Bettel"),
-    "ramsch": _("none"),
-    "round_placing": _("none"),
-}
-
-SUITS: tuple[tuple[str, Label], ...] = (
-    ("C", _("Clubs · Eichel")), ("S", _("Spades · Gras")), ("H", _("Hearts · Herz")),
-    ("D", _("Diamonds · Schellen")),
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Spec:
-    """How the page asks for one deal field of the contract (ADJUDICATION.md, "Deals by game")."""
-
-    kind: str  # seat, boolean, number, choice, per_seat, cards, seat_order, seat_set, bid, matadors, json
-    label: Label
-    help: Label = ""
-    lo: int = 0
-    hi: int = 0
-    choices: tuple[tuple[str, Label], ...] = ()
-
-
-DEAL_SPECS: dict[str, Spec] = {
-    "declarer": Spec("seat", _("Declarer")),
-    "partner": Spec("seat", _("Partner")),
-    "called_ace": Spec("choice", _("Called ace (Sau)"), _("optional"),
-                       choices=(("", _("not given")), ("C", _("Eichel-Sau (clubs)")),
-                                ("S", _("Gras-Sau (spades)")), ("D", _("Schellen-Sau (diamonds)")))),
-    "trump": Spec("choice", _("Trump suit"), choices=(("", "—"), *SUITS)),
-    "bid": Spec("number", _("Bid"), lo=0, hi=999),
-    "matadors": Spec("matadors", _("Matadors"),
-                     _("“with n” or “without n”; leave it empty when you enter the cards")),
-    "cards": Spec("cards", _("Declarer's cards and the skat"),
-                  _("optional: the 12 cards, separated by spaces, e.g. CJ SJ HA H10 …; suits C S H D, "
-                    "ranks A 10 K Q J 9 8 7. The matadors are then counted from them.")),
-    "hand": Spec("boolean", _("Hand")),
-    "announced": Spec("choice", _("Announced"),
-                      choices=(("", _("nothing")), ("schneider", _("Schneider")), ("schwarz", _("Schwarz")))),
-    "ouvert": Spec("boolean", _("Ouvert (open)")),
-    "card_points": Spec("number", _("Declarer's card points"), lo=0, hi=120),
-    "declarer_tricks": Spec("number", _("Declarer's tricks"), lo=0, hi=10),
-    "conceded": Spec("boolean", _("Conceded (the declarer gave up)")),
-    "kontra": Spec("boolean", _("Kontra")),
-    "re": Spec("boolean", _("Re")),
-    "bock": Spec("boolean", _("Bock deal")),
-    "points": Spec("per_seat", _("Card points per seat"), lo=0, hi=120),
-    "tricks": Spec("per_seat", _("Tricks per seat"), lo=0, hi=10),
-    "laufende": Spec("number", _("Laufende"),
-                     _("top trumps held in unbroken order by one side (either side)"), lo=0, hi=14),
-    "doublings": Spec("number", _("Doublings (Stoß, Gegenstoß, Supra, Resupra)"), lo=0, hi=8),
-    "klopfer": Spec("number", _("Players who knocked (Klopfer)"), lo=0, hi=4),
-    "old": Spec("seat_set", _("Old side")),
-    "old_tricks": Spec("number", _("Old side's tricks"), lo=0, hi=4),
-    "ruten": Spec("boolean", _("Ruten")),
-    "durch": Spec("boolean", _("Durch")),
-    "tricks_taken": Spec("number", _("Declarer's tricks"), lo=0, hi=5),
-    "surrendered": Spec("boolean", _("Surrendered after the exchange")),
-}
-
-# Where a game's field means something else or has another range than the default above.
-GAME_SPECS: dict[tuple[str, str], Spec] = {
-    ("skat", "bid"): Spec("bid", _("Bid (the final bid)")),
-    ("skat", "hand"): Spec("boolean", _("Hand (played without picking up the skat)")),
-    ("skat", "card_points"): Spec("number", _("Declarer's card points (skat included)"), lo=0, hi=120),
-    ("skat", "declarer_tricks"): Spec("number", _("Declarer's tricks"),
-                                      _("Null: required, 0 means won; otherwise optional"), lo=0, hi=10),
-    ("skat", "points"): Spec("per_seat", _("Card points per seat"),
-                             _("skat included where the rule set gives it"), lo=0, hi=120),
-    ("schafkopf", "card_points"): Spec("number", _("Declaring side's card points"), lo=0, hi=120),
-    ("schafkopf", "declarer_tricks"): Spec("number", _("Declaring side's tricks"),
-                                           _("optional, except for Tout and Bettel"), lo=0, hi=8),
-    ("schafkopf", "tricks"): Spec("per_seat", _("Tricks per seat"), lo=0, hi=8),
-    ("kop", "card_points"): Spec("number", _("Old side's card points"), lo=0, hi=104),
-    ("kop", "old"): Spec("seat_set", _("Old side"),
-                         _("the two black-queen holders (normal game), the wesele pair, or the lone player")),
-    ("kop", "old_tricks"): Spec("number", _("Old side's tricks"),
-                                _("optional, except for zolo du and where the rule set values a trickless "
-                                  "side"), lo=0, hi=4),
-    ("kop", "doublings"): Spec("seat_order", _("Doublings, in the order said"),
-                               _("the seat of each call as numbered on this page, e.g. 2 1 4")),
-    ("fipsen", "bid"): Spec("number", _("Bid (tricks)"), lo=2, hi=5),
-}
 
 BID_LABELS: tuple[Label, ...] = (_("First bid"), _("Second bid"))
 COMPARE_BIDS: tuple[tuple[str, Label], ...] = (
@@ -234,7 +57,8 @@ COMPARE_ADD_ONS: tuple[tuple[str, Label], ...] = (("hand", _("Hand")), ("ruten",
 REGIONS = {"page": ("#dispute", "#dispute fieldset"), "deal": ("#deal", "#deal fieldset")}
 LIVE_DELAY = "input changed delay:500ms"
 
-SEAT_NUMBERS = re.compile(r"[\s,;]+")
+# How the page lays out each kind of deal input (the template's row layouts).
+DEAL_LAYOUTS = {"check": "check", "per_seat": "seats", "checks": "choices"}
 BARE_WORD = re.compile(r"(?=[0-9]*[A-Za-z_])[A-Za-z0-9_]+")
 
 
@@ -248,11 +72,6 @@ def engine_message(err: IllegalDeal) -> str:
     """The engine's sentence, its template translated and filled with the engine's own values,
     each seat named as the page names it."""
     return err.render(seat_label, gettext(err.text), gettext)
-
-
-def carries(value: object) -> bool:
-    """Whether an input carries a value for the request (0 does; an empty input or unticked box not)."""
-    return value is not None and value is not False and value != "" and value != []
 
 
 def json_text(value: object) -> str:
@@ -329,20 +148,6 @@ class HouseRulesMixin:
             return self.module.parse_rules(self._rules_request(values))
         except IllegalDeal:
             return self.module.parse_rules({"preset": self.preset})
-
-
-def matador_choices() -> list[tuple[str, str]]:
-    """Skat matadors as a select offers them: "with 1" … "with 11", "without 1" … "without 11"."""
-    choices = [("", "—")]
-    choices += [(str(n), gettext("with %(n)s") % {"n": n}) for n in range(1, 12)]
-    choices += [(str(-n), gettext("without %(n)s") % {"n": n}) for n in range(1, 12)]
-    return choices
-
-
-def bid_choices(module: ModuleType) -> list[tuple[str, str]]:
-    """A game's legal bid values (Skat's 18, 20, 22 …), or none where it has no such list."""
-    bids = sorted(getattr(module, "BID_VALUES", ()))
-    return [("", "—"), *((str(b), str(b)) for b in bids)] if bids else []
 
 
 class JSONText(forms.CharField):
@@ -524,7 +329,6 @@ class DisputeForm(HouseRulesMixin, forms.Form):
         self.compare_request: dict[str, Any] | None = None
         self.section_of: dict[str, str] = {}
         self.hidden_slots: set[str] = set()
-        self.specs: dict[str, Spec] = {}
         # The engine names a Kieker by its own key; the page chooses it in the bid's select.
         self.alias = {f"compare-{i}-kieker": f"compare-{i}-bid" for i in range(len(BID_LABELS))}
 
@@ -626,53 +430,13 @@ class DisputeForm(HouseRulesMixin, forms.Form):
         contract = self.data.get("contract")
         self.contract = contract if contract in contracts else contracts[0]
         table = Table(self.players, min(max(self.dealer, 0), self.players - 1))
-        self.deal_keys = tuple(self.module.deal_fields(self.contract, self.rules, table))
-        for key in self.deal_keys:
-            spec = GAME_SPECS.get((self.game, key)) or DEAL_SPECS.get(key) or Spec("json", key)
-            self._add_deal_field(key, spec)
-
-    def _add_deal_field(self, key: str, spec: Spec) -> None:
-        self.specs[key] = spec
-        number = {"inputmode": "numeric", "min": spec.lo, "max": spec.hi}
-        if spec.kind == "per_seat":
-            names = tuple(f"{key}-{seat}" for seat in range(self.players))
-            fields = {name: forms.IntegerField(required=False, label=seat_label(seat),
-                                               widget=forms.NumberInput(attrs=dict(number)))
-                      for seat, name in enumerate(names)}
-            self._add("deal", Item(key, spec.label, spec.help, "seats", names), fields, "typed")
-            return
-        layout, role = "field", ""
-        if spec.kind == "seat":
-            field: forms.Field = forms.TypedChoiceField(choices=self._seats("—"), coerce=int, empty_value=None,
-                                                        required=False)
-        elif spec.kind == "boolean":
-            field, layout = forms.BooleanField(required=False), "check"
-        elif spec.kind == "number":
-            field, role = forms.IntegerField(required=False, widget=forms.NumberInput(attrs=number)), "typed"
-        elif spec.kind == "choice":
-            field = forms.TypedChoiceField(choices=spec.choices, empty_value=None, required=False)
-        elif spec.kind == "matadors":
-            field = forms.TypedChoiceField(choices=matador_choices(), coerce=int, empty_value=None, required=False)
-        elif spec.kind == "bid":
-            bids = bid_choices(self.module)
-            if bids:
-                field = forms.TypedChoiceField(choices=bids, coerce=int, empty_value=None, required=False)
-            else:
-                field, role = forms.IntegerField(required=False, widget=forms.NumberInput(attrs=number)), "typed"
-        elif spec.kind == "cards":
-            field, role = forms.CharField(required=False, max_length=200, widget=forms.TextInput(attrs={
-                "autocapitalize": "characters", "autocomplete": "off", "spellcheck": "false",
-                "placeholder": "CJ SJ HA H10 …"})), "typed"
-        elif spec.kind == "seat_order":
-            field, role = forms.CharField(required=False, max_length=200, widget=forms.TextInput(attrs={
-                "inputmode": "numeric", "autocomplete": "off", "placeholder": "2 1 4"})), "typed"
-        elif spec.kind == "seat_set":
-            field, layout = forms.TypedMultipleChoiceField(
-                choices=self._seats(), coerce=int, required=False, widget=forms.CheckboxSelectMultiple), "choices"
-        else:
-            field, role = JSONText(required=False, example="…"), "typed"
-        field.label = spec.label
-        self._add("deal", Item(key, spec.label, spec.help, layout, (key,)), {key: field}, role)
+        people = People(tuple(range(self.players)), tuple((seat, seat_label(seat)) for seat in range(self.players)))
+        self.deal_inputs = DealInputs(inputs(self.game, self.contract, self.rules, table), people, PLAIN)
+        for question in self.deal_inputs.questions:
+            fields = {name: self.deal_inputs.fields[name] for name in question.names}
+            item = Item(question.key, question.label, question.help, DEAL_LAYOUTS.get(question.layout, "field"),
+                        question.names)
+            self._add("deal", item, fields, "typed" if question.typed else "")
 
     def _add_compare_fields(self) -> None:
         self._add("compare", Item("compare", _("Which bid is higher?"), "", "group", ()), {})
@@ -716,8 +480,11 @@ class DisputeForm(HouseRulesMixin, forms.Form):
             return cleaned
         if not self.submitted:
             return cleaned
-        deal = self._deal(cleaned) if "deal" not in failed else None
-        if deal is not None and ("show" in self.data or len(deal) > 1 or not self.deal_keys):
+        deal = None
+        if "deal" not in failed:
+            deal = self.deal_inputs.facts(self.contract, cleaned, self.add_error,
+                                          gettext("enter a number for every seat"))
+        if deal is not None and ("show" in self.data or len(deal) > 1 or not self.deal_inputs.questions):
             self.request_obj = {**envelope, "deal": deal}
             try:
                 self.verdict = judge(self.request_obj)  # type: ignore[assignment]
@@ -732,42 +499,6 @@ class DisputeForm(HouseRulesMixin, forms.Form):
                 except IllegalDeal as err:
                     self._engine_error(err)
         return cleaned
-
-    def _deal(self, cleaned: Mapping[str, Any]) -> dict[str, Any] | None:
-        """The request's ``deal``: the contract and every shown field that carries a value.
-
-        None when a list cannot be read (a seat left empty, seats mistyped); the error is then at its input.
-        """
-        deal: dict[str, Any] = {"contract": self.contract}
-        for key in self.deal_keys:
-            spec = self.specs[key]
-            if spec.kind == "per_seat":
-                values = [cleaned.get(f"{key}-{seat}") for seat in range(self.players)]
-                value: Any = values if any(v is not None for v in values) else None
-                if value is not None and None in values:
-                    for seat in (seat for seat, v in enumerate(values) if v is None):
-                        self.add_error(f"{key}-{seat}", gettext("enter a number for every seat"))
-                    return None
-            elif spec.kind == "cards":
-                value = SEAT_NUMBERS.split(cleaned[key].upper().strip()) if cleaned.get(key) else None
-            elif spec.kind == "seat_order":
-                value = self._seat_order(key, cleaned.get(key) or "")
-                if value is None:
-                    return None
-            else:
-                value = cleaned.get(key)
-            if carries(value):
-                deal[key] = value
-        return deal
-
-    def _seat_order(self, key: str, text: str) -> list[int] | None:
-        """Seats typed as the page numbers them (1 … n), in order, as the contract's 0-based list."""
-        tokens = [t for t in SEAT_NUMBERS.split(text.strip()) if t]
-        if not all(t.isdecimal() and len(t) < 3 and 1 <= int(t) <= self.players for t in tokens):
-            self.add_error(key, gettext("Write the seats as numbers from 1 to %(n)s in the order the calls "
-                                        "were made, e.g. 2 1 4") % {"n": self.players})
-            return None
-        return [int(t) - 1 for t in tokens]
 
     def _compare(self, cleaned: Mapping[str, Any]) -> list[dict[str, Any]]:
         bids = []

@@ -26,6 +26,9 @@ PLAYERS: dict[str, range] = {"skat": range(3, 8), "schafkopf": range(4, 8), "kop
 
 SERIES_LENGTHS = (36, 48)
 
+DERIVED = frozenset({"bock"})
+"""Deal fields the ledger derives from the deals before (`BockQueue`), never asked of the table."""
+
 
 def engine_seats(game: str, players: int) -> int:
     """The table size the engine scores for `players` people: Skat and Fipsen at 3 seats when three

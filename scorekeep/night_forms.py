@@ -33,19 +33,8 @@ from django.utils.translation import gettext_lazy as _
 
 from . import ledger
 from .entry import SUIT_SIGNS
-from .forms import (
-    CHOICE_LABELS,
-    CONTRACT_LABELS,
-    GAME_LABELS,
-    NONE_LABELS,
-    OPTION_LABELS,
-    PRESET_LABELS,
-    HouseRule,
-    HouseRulesMixin,
-    as_json,
-    engine_message,
-    peek,
-)
+from .forms import HouseRule, HouseRulesMixin, as_json, engine_message, peek
+from .labels import CHOICE_LABELS, CONTRACT_LABELS, GAME_LABELS, NONE_LABELS, OPTION_LABELS, PRESET_LABELS
 from .models import CardNight, NightRevision
 from .rules import GAMES, IllegalDeal
 

@@ -29,7 +29,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from . import access, ledger, live, nights
 from .access import HOST, SCORE, VIEW, night_access
 from .entry import BUSY, refusal
-from .forms import GAME_LABELS
+from .labels import GAME_LABELS
 from .models import CardNight, CardTable, Deal, Player, TablePlayer
 from .night_forms import (
     REFRESH_ALL,

@@ -29,7 +29,7 @@ from django.views.decorators.http import require_GET
 
 from . import charts, ledger, pdf, settlement
 from .access import VIEW, night_access
-from .forms import GAME_LABELS, SUITS
+from .labels import GAME_LABELS, SUITS
 from .ledger import Ledger, Row
 from .models import CardNight, CardTable
 from .night_forms import bock_in_words, house_rules_in_words, preset_label

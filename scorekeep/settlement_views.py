@@ -45,7 +45,7 @@ from django.views.decorators.http import require_http_methods
 from . import access, nights
 from .access import HOST, VIEW, night_access
 from .entry import BUSY
-from .forms import GAME_LABELS
+from .labels import GAME_LABELS
 from .ledger import Ledger
 from .models import CardNight
 from .settlement import CURRENCY_SYMBOLS, STEPS, Extras, Settlement, SettlementError, format_money, settle_night

@@ -31,7 +31,7 @@ from typing import Any
 from django.db.models import Prefetch, QuerySet
 
 from . import ledger
-from .forms import CONTRACT_LABELS, GAME_LABELS
+from .labels import CONTRACT_LABELS, GAME_LABELS
 from .models import GAME_CHOICES, CardNight, CardTable, Deal, Player, TablePlayer
 
 GAME_ORDER = {game: index for index, (game, _label) in enumerate(GAME_CHOICES)}

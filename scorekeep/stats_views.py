@@ -31,7 +31,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import access, ledger, stats
 from .access import VIEW, night_access
-from .forms import CONTRACT_LABELS
+from .labels import CONTRACT_LABELS
 from .models import GAME_CHOICES, CardNight, Player
 
 DATE_FORMAT = "%Y-%m-%d"

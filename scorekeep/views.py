@@ -9,8 +9,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 
-from .forms import GAME_LABELS, DisputeForm
+from .forms import DisputeForm
 from .glossary import GAMES as GLOSSARY
+from .labels import GAME_LABELS
 
 # Which partial answers an htmx request, by the id of the element it swaps (the HX-Target header):
 # inputs that change the set of inputs swap their region (#dispute or #deal); every other edit

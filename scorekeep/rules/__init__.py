@@ -30,7 +30,7 @@ GAMES: dict[str, ModuleType] = {"skat": skat, "schafkopf": schafkopf, "kop": kop
 _GAME_NAMES = {game: Word(game.capitalize()) for game in GAMES}
 
 __all__ = ["GAMES", "Comparison", "IllegalDeal", "Input", "Kind", "Need", "Step", "Table", "Verdict", "adjudicate",
-           "describe_game", "inputs", "judge"]
+           "complete", "describe_game", "inputs", "judge", "pack", "rules_json"]
 
 _ENVELOPE = frozenset({"game", "rules", "players", "dealer", "deal"})
 # The request fields each game takes: Fipsen also settles bidding disputes ("compare").
@@ -108,6 +108,16 @@ def adjudicate(request: object) -> dict[str, Any]:
         return {"ok": False, "errors": [err.to_json()]}
 
 
+
+
+def pack(game: str) -> tuple[tuple[str, int], ...]:
+    """The cards a side can capture in `game`, each with its card points (empty where none are counted)."""
+    return GAMES[game].PACK
+
+
+def complete(game: str, facts: dict[str, Any], rules: object, table: Table) -> dict[str, Any]:
+    """The deal's facts with what the others settle filled in (Kop: the old side's tricks from its points)."""
+    return GAMES[game].complete(facts, rules, table)
 
 
 def inputs(game: str, contract: str, rules: object, table: Table) -> tuple[Input, ...]:

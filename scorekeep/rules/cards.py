@@ -18,6 +18,8 @@ SUIT_NAMES = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
 CARD_POINTS = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
 
 ALL_CARDS = frozenset(s + r for s in SUITS for r in RANKS)
+FULL_PACK = tuple((s + r, CARD_POINTS[r]) for s in SUITS for r in RANKS)
+"""The 32 cards of Skat and Schafkopf with their card points, suit by suit, high to low."""
 
 
 def parse_cards(value: object, field: str, count: int | tuple[int, ...],

@@ -227,6 +227,7 @@ def deal_fields(contract: str, rules: Rules, table: Table) -> tuple[str, ...]:
 # --- the game's words, and what a deal asks of the table -----------------------------------------
 
 NAME = Word("Fipsen")
+PACK: tuple[tuple[str, int], ...] = ()  # Fipsen counts tricks; no deal field counts card points
 PRESET_LABELS = {"classic": Word("Classic (Prisdorf)")}
 CONTRACT_LABELS = {Contract.TRICKS: Word("Trick bid"), Contract.KIEKER: Word("Kieker"),
                    Contract.SIEBENER_FIPS: Word("Siebener Fips"), Contract.PASSED: Word("All passed")}

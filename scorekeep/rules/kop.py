@@ -311,6 +311,7 @@ def _tricks_missing(contract: Contract, rules: Rules) -> IllegalDeal:
 # --- the game's words, and what a deal asks of the table ----------------------------------------
 
 NAME = Word("Kop")
+PACK = tuple((suit + rank, CARD_POINTS[rank]) for suit in SUITS for rank in RANKS)  # the 16 cards, every one scores
 PRESET_LABELS = {"classic": Word("Classic"), "wolsztyn": Word("Wolsztyn tournament"),
                  "koscian": Word("Kościan tournament")}
 CONTRACT_LABELS = {Contract.NORMAL: Word("Normal game"), Contract.WESELE: Word("Wesele"),

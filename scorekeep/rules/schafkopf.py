@@ -314,6 +314,7 @@ def _deal_fields(contract: str, klopfen: bool, bock: bool, doublings: bool) -> t
 # --- the game's words, and what a deal asks of the table --------------------------------------
 
 NAME = Word("Schafkopf")
+PACK = cards.FULL_PACK  # the cards a side can capture, with their card points
 PRESET_LABELS = {"classic": Word("Classic (fixed values)"), "bsv": Word("BSV tariff 10/50"),
                  "sauspiel": Word("Sauspiel tariff 10/20/50")}
 CONTRACT_LABELS = {

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from .cards import TOTALS_BY_COUNT, parse_cards
+from .cards import FULL_PACK, TOTALS_BY_COUNT, parse_cards
 from .errors import IllegalDeal
 from .explain import Explanation, Listing, Phrase, Seat, Seats, Word, signed
 from .fields import Reader, boolean, integer, is_empty, nullable, one_of, read_rules
@@ -223,6 +223,7 @@ def deal_fields(contract: str, rules: Rules, table: Table) -> tuple[str, ...]:
 # --- the game's words, and what a deal asks of the table -----------------------------------------
 
 NAME = Word("Skat")
+PACK = FULL_PACK  # the cards a side can capture, with their card points
 PRESET_LABELS = {"classic": Word("Classic club rules"), "isko": Word("ISkO (Skat Order)")}
 CONTRACT_LABELS = {
     "clubs": Word("Clubs (Kreuz)"), "spades": Word("Spades (Pik)"), "hearts": Word("Hearts (Herz)"),
@@ -261,14 +262,16 @@ CHOICE_LABELS = {
 }
 NONE_LABELS = {"grand_ouvert_fixed": Word("none: computed"), "ramsch_durchmarsch": Word("none: no Durchmarsch")}
 
+# Matadors as players name them, the usual runs first: with 1 … 4, without 1 … 4, then the longer runs.
 _MATADOR_WORDS = tuple((n, Phrase("with {n}", n=n) if n > 0 else Phrase("without {n}", n=-n))
-                       for n in (*range(1, 12), *range(-1, -12, -1)))
+                       for n in (*range(1, 5), *range(-1, -5, -1), *range(5, 12), *range(-5, -12, -1)))
 FIELDS: dict[str, Input] = {f.key: f for f in (
     Input("declarer", Kind.SEAT, Word("Declarer"), Need.REQUIRED),
     Input("bid", Kind.COUNT, Word("Bid (the final bid)"), Need.REQUIRED, lo=min(BID_VALUES), hi=max(BID_VALUES),
           values=tuple(sorted(BID_VALUES))),
     Input("matadors", Kind.COUNT, Word("Matadors"), Need.REQUIRED, lo=-11, hi=11, choices=_MATADOR_WORDS,
-          unless=("cards",), help=Word("“with n” or “without n”; leave it empty when you enter the cards")),
+          unless=("cards",), empty=Word("none: count them from the cards"),
+          help=Word("“with n” or “without n”; leave it empty when you enter the cards")),
     Input("cards", Kind.CARDS, Word("Declarer's cards and the skat"), lo=12, hi=12, seldom=True, short=Word("cards"),
           help=Word("optional: the 12 cards, separated by spaces, e.g. CJ SJ HA H10 …; suits C S H D, "
                     "ranks A 10 K Q J 9 8 7. The matadors are then counted from them.")),

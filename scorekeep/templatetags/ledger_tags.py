@@ -18,7 +18,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from ..forms import CONTRACT_LABELS, SUITS
+from ..labels import CONTRACT_LABELS, SUITS
 from ..ledger import BOCK_EVENTS, Ledger, Row
 from ..models import CardNight
 from ..settlement import format_money

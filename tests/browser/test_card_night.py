@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeep.forms import CONTRACT_LABELS, SUITS
+from scorekeep.labels import CONTRACT_LABELS, SUITS
 from scorekeep.models import Deal
 from scorekeep.rules import Verdict, judge
 

@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 from playwright.sync_api import Page, expect
 
 from scorekeep import nights
-from scorekeep.forms import CONTRACT_LABELS
+from scorekeep.labels import CONTRACT_LABELS
 from scorekeep.models import CardNight, Deal
 from scorekeep.templatetags.ledger_tags import signed_amount
 

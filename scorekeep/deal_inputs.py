@@ -1,0 +1,316 @@
+"""The inputs of one deal, built from the engine's own description of a contract (`scorekeep.rules.inputs`).
+
+Both deal forms use it — the table's entry form (`scorekeep.entry.DealForm`) and the dispute page
+(`scorekeep.forms.DisputeForm`) — so neither knows what a contract needs: the engine says which fields,
+of which kind, in which range, required or not, and in which words; this module turns that into Django
+form fields, reads what was entered back into the contract's ``deal`` object, and maps the engine's
+refusals (``deal.points.2``) back to the input they concern.
+
+Two styles: ``TAP`` for the phone at the table (radio rows and checkboxes to tap, small counts as
+buttons, every number checked against its range at once) and ``PLAIN`` for the dispute page (selects
+and number inputs; the engine alone judges the values, so its sentence is what the page shows).
+
+Seats: an input holds a `People` value — on the table page a table position (a player), on the dispute
+page the engine seat itself. `People` translates between the two, so "Anna declared" keeps meaning Anna
+when who dealt changes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.utils.functional import Promise
+from django.utils.translation import gettext
+
+from .rules import Input, Kind
+from .rules.explain import in_words
+
+TAP, PLAIN = "tap", "plain"
+TAP_MAX = 10  # small counts are tapped, not typed: one tap instead of opening the keyboard
+COMMON = 8  # a tap row longer than this shows its first COMMON choices and folds the rest under "Other"
+SPLIT = re.compile(r"[\s,;]+")
+
+Label = str | Promise
+AddError = Callable[[str, str], None]
+
+
+def say(word: object) -> str:
+    """An engine label (a `Word` or `Phrase`) in the page's language."""
+    return in_words(word, gettext)
+
+
+def carries(value: object) -> bool:
+    """Whether an input carries a value for the request (0 does; an empty input or unticked box not)."""
+    return value is not None and value is not False and value != "" and value != []
+
+
+@dataclass(frozen=True, slots=True)
+class People:
+    """Who can be named in a deal's seat inputs: `seats[s]` is the value an input holds for engine seat s
+    (a table position, or s itself), `named` the values offered with their labels (the sitting-out
+    dealer of a 4-seat Skat table is not offered)."""
+
+    seats: tuple[int, ...]
+    named: tuple[tuple[int, str], ...]
+
+    def seat(self, value: int | None) -> int | None:
+        return None if value is None or value not in self.seats else self.seats.index(value)
+
+    def choices(self, empty: str | None = None) -> list[tuple[str, str]]:
+        offered = [(str(value), label) for value, label in self.named]
+        return [("", empty), *offered] if empty is not None else offered
+
+    @property
+    def offered(self) -> list[int]:
+        return [value for value, _label in self.named]
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One question on a form: a field of the deal, its inputs (`names`) and how they are laid out:
+    radios, checks, check, select, number, text, per_seat, order. `rare`: folded away under "More";
+    `common`: how many choices a tap row shows before "Other"; `typed`: typed on a keyboard."""
+
+    key: str
+    label: Label
+    help: Label
+    layout: str
+    names: tuple[str, ...]
+    rare: bool = False
+    common: int = 0
+    typed: bool = False
+    short: Label = ""
+
+
+class DealInputs:
+    """The form fields and questions for one contract's deal fields (`described`, the engine's
+    `inputs(contract, rules, table)`), in `style`, seats named by `people`."""
+
+    def __init__(self, described: Sequence[Input], people: People, style: str) -> None:
+        self.described = {field.key: field for field in described if not (field.idle and style == TAP)}
+        self.people = people
+        self.style = style
+        self.fields: dict[str, forms.Field] = {}
+        self.questions: list[Question] = []
+        for field in described:
+            if field.idle and style == TAP:  # the table is not asked what its rule set gives no weight
+                continue
+            self._add(field)
+
+    # --- building -------------------------------------------------------------------------------------
+
+    def _add(self, field: Input) -> None:
+        tap = self.style == TAP
+        rare = field.seldom and not field.required
+        label, short = say(field.label), say(field.short) if field.short else ""
+        # A field the contract needs here drops help that calls it optional ("optional, except …").
+        help_text = say(field.help) if field.help and not (tap and field.required) else ""
+        key = field.key
+
+        def question(layout: str, names: tuple[str, ...] = (key,), **more: Any) -> None:
+            self.questions.append(Question(key, label, help_text, layout, names, rare, short=short, **more))
+
+        if field.kind is Kind.PER_SEAT:
+            number = {"inputmode": "numeric", "min": field.lo, "max": field.hi, "autocomplete": "off"}
+            names = tuple(f"{key}-{value}" for value in self.people.offered)
+            bounds = {"min_value": field.lo, "max_value": field.hi} if tap else {}
+            for (_value, name_label), name in zip(self.people.named, names, strict=True):
+                self.fields[name] = forms.IntegerField(label=name_label, required=False,
+                                                       widget=forms.NumberInput(attrs=dict(number)), **bounds)
+            question("per_seat", names, typed=True)
+            return
+        if field.kind is Kind.SEAT_ORDER:
+            if tap:  # one select per call, in the order they were said; empty ones are ignored
+                names = tuple(f"{key}-{i}" for i in range(field.hi + 2))
+                for i, name in enumerate(names):
+                    self.fields[name] = forms.TypedChoiceField(
+                        label=gettext("Call %(n)s") % {"n": i + 1}, coerce=int, empty_value=None, required=False,
+                        choices=self.people.choices("—"))
+                self.questions.append(Question(key, label, gettext("who doubled, in the order they said it"),
+                                               "order", names, rare=True, short=short))
+            else:
+                self.fields[key] = forms.CharField(required=False, max_length=200, label=label,
+                                                   widget=forms.TextInput(attrs={
+                                                       "inputmode": "numeric", "autocomplete": "off",
+                                                       "placeholder": "2 1 4"}))
+                question("text", typed=True)
+            return
+        layout, typed = "select", False
+        if field.kind is Kind.SEAT:
+            if tap:
+                made: forms.Field = forms.TypedChoiceField(choices=self.people.choices(), coerce=int, empty_value=None,
+                                                           required=False, widget=forms.RadioSelect)
+                layout = "radios"
+            else:
+                made = forms.TypedChoiceField(choices=self.people.choices("—"), coerce=int, empty_value=None,
+                                              required=False)
+        elif field.kind is Kind.SEATS:
+            made = forms.TypedMultipleChoiceField(choices=self.people.choices(), coerce=int, required=False,
+                                                  widget=forms.CheckboxSelectMultiple)
+            layout = "checks"
+        elif field.kind is Kind.FLAG:
+            made, layout = forms.BooleanField(required=False), "check"
+        elif field.kind is Kind.CHOICE:
+            choices = [(value, say(words)) for value, words in field.choices]
+            if tap:  # a radio row needs no "—" button: untapped is empty; a named "nothing" stays choosable
+                if field.empty:
+                    choices.insert(0, ("", say(field.empty)))
+                made, layout = forms.TypedChoiceField(choices=choices, empty_value=None, required=False,
+                                                      widget=forms.RadioSelect), "radios"
+            else:
+                made = forms.TypedChoiceField(choices=[("", say(field.empty) if field.empty else "—"), *choices],
+                                              empty_value=None, required=False)
+        elif field.kind is Kind.COUNT and field.choices:
+            # Counts players name (Skat's "with 2", "without 3"): tapped like the players, the rarer
+            # choices folded away; leaving it empty says what stands in for it (the cards).
+            choices = [(str(value), say(words)) for value, words in field.choices]
+            empty = say(field.empty) if field.empty else "—"
+            if tap:
+                made = forms.TypedChoiceField(choices=[*choices, ("", empty)], coerce=int, empty_value=None,
+                                              required=False, widget=forms.RadioSelect)
+                self.fields[key] = made
+                made.label = label
+                question("radios", common=COMMON if len(choices) > COMMON else 0)
+                return
+            made = forms.TypedChoiceField(choices=[("", empty), *choices], coerce=int, empty_value=None, required=False)
+        elif field.kind is Kind.COUNT and field.values:
+            made = forms.TypedChoiceField(choices=[("", "—"), *((str(v), str(v)) for v in field.values)], coerce=int,
+                                          empty_value=None, required=False)
+        elif field.kind is Kind.COUNT and tap and field.hi - field.lo <= TAP_MAX:
+            choices = [(str(n), str(n)) for n in range(field.lo, field.hi + 1)]
+            if rare:  # optional: "not given" must stay choosable once a number was tapped
+                choices.insert(0, ("", "—"))
+            made, layout = forms.TypedChoiceField(choices=choices, coerce=int, empty_value=None, required=False,
+                                                  widget=forms.RadioSelect), "radios"
+        elif field.kind is Kind.COUNT:
+            number = {"inputmode": "numeric", "min": field.lo, "max": field.hi, "autocomplete": "off"}
+            if tap:
+                range_text = gettext("a whole number from %(lo)s to %(hi)s") % {"lo": field.lo, "hi": field.hi}
+                made = forms.IntegerField(
+                    required=False, min_value=field.lo, max_value=field.hi, widget=forms.NumberInput(attrs=number),
+                    error_messages={"invalid": range_text, "min_value": range_text, "max_value": range_text})
+            else:
+                made = forms.IntegerField(required=False, widget=forms.NumberInput(attrs=number))
+            layout, typed = "number", True
+        else:  # cards
+            made, layout, typed = forms.CharField(required=False, max_length=200, widget=forms.TextInput(attrs={
+                "autocapitalize": "characters", "autocomplete": "off", "spellcheck": "false",
+                "placeholder": "CJ SJ HA H10 …"})), "text", True
+        made.label = label
+        self.fields[key] = made
+        question(layout, typed=typed)
+
+    # --- reading what was entered ---------------------------------------------------------------------
+
+    def names_of(self, key: str) -> tuple[str, ...]:
+        return next(q.names for q in self.questions if q.key == key)
+
+    def facts(self, contract: str, cleaned: Mapping[str, Any], add_error: AddError,
+              every: str) -> dict[str, Any] | None:
+        """The contract's ``deal`` object (engine seats): the contract and every input that carries a
+        value. None when an input cannot be read (a per-seat list half filled, seats mistyped); the
+        message is then at its input (`every`: "enter a number for every player")."""
+        facts: dict[str, Any] = {"contract": contract}
+        readable = True
+        people = self.people
+        for key, field in self.described.items():
+            value: Any
+            if field.kind is Kind.PER_SEAT:
+                by_value = {p: cleaned.get(f"{key}-{p}") for p in people.offered}
+                if all(v is None for v in by_value.values()):
+                    continue
+                missing = [p for p, v in by_value.items() if v is None]
+                for p in missing:
+                    add_error(f"{key}-{p}", every)
+                if missing:
+                    readable = False
+                    continue
+                value = [by_value.get(p, 0) for p in people.seats]  # whoever sits the deal out took nothing
+            elif field.kind is Kind.SEAT_ORDER:
+                if self.style == TAP:
+                    value = [people.seat(cleaned.get(name)) for name in self.names_of(key)
+                             if cleaned.get(name) is not None]
+                else:
+                    value = self._typed_order(key, cleaned.get(key) or "", add_error)
+                    if value is None:
+                        readable = False
+                        continue
+            elif field.kind is Kind.SEAT:
+                value = people.seat(cleaned.get(key))
+            elif field.kind is Kind.SEATS:
+                value = sorted(people.seat(int(p)) for p in cleaned.get(key) or [])
+            elif field.kind is Kind.CARDS:
+                text = (cleaned.get(key) or "").upper().strip()
+                value = [card for card in SPLIT.split(text) if card] if text else None
+            else:
+                value = cleaned.get(key)
+            if carries(value):
+                facts[key] = value
+        return facts if readable else None
+
+    def _typed_order(self, key: str, text: str, add_error: AddError) -> list[int] | None:
+        """Seats typed as the page numbers them (1 … n), in order, as the contract's 0-based list."""
+        tokens = [t for t in SPLIT.split(text.strip()) if t]
+        n = len(self.people.seats)
+        if not all(t.isdecimal() and len(t) < 3 and 1 <= int(t) <= n for t in tokens):
+            add_error(key, gettext("Write the seats as numbers from 1 to %(n)s in the order the calls "
+                                   "were made, e.g. 2 1 4") % {"n": n})
+            return None
+        return [int(t) - 1 for t in tokens]
+
+    def input_for(self, path: str) -> str | None:
+        """The input for the engine's dotted field path: ``deal.points.2`` is the input of engine seat 2,
+        ``deal.doublings.1`` the second call; None for a path outside the deal's fields."""
+        head, *rest = path.split(".")
+        if head != "deal" or not rest or rest[0] not in self.described:
+            return None
+        key, field = rest[0], self.described[rest[0]]
+        index = int(rest[1]) if len(rest) > 1 and rest[1].isdecimal() and len(rest[1]) < 3 else None
+        if field.kind is Kind.PER_SEAT:
+            names = self.names_of(key)
+            if index is not None and index < len(self.people.seats):
+                name = f"{key}-{self.people.seats[index]}"
+                if name in self.fields:
+                    return name
+            return names[0]
+        if field.kind is Kind.SEAT_ORDER and self.style == TAP:
+            names = self.names_of(key)
+            return names[min(index, len(names) - 1)] if index is not None else names[0]
+        return key
+
+    def initial(self, facts: Mapping[str, Any]) -> dict[str, Any]:
+        """A stored deal's facts as the inputs' initial values (engine seats back to what the inputs hold)."""
+        return initial_values(self.described, facts, self.people.seats, self.style)
+
+
+def initial_values(described: Mapping[str, Input], facts: Mapping[str, Any], seats: Sequence[int],
+                   style: str) -> dict[str, Any]:
+    """Facts (engine seats) as the initial values of inputs of `style` whose seat inputs hold `seats[s]`
+    for engine seat s; facts that are no input (``bock``, which the ledger derives) are left out."""
+    initial: dict[str, Any] = {}
+    for key, value in facts.items():
+        field = described.get(key)
+        if field is None:
+            continue
+        if field.kind is Kind.SEAT:
+            initial[key] = seats[value]
+        elif field.kind is Kind.SEATS:
+            initial[key] = [str(seats[s]) for s in value]
+        elif field.kind is Kind.PER_SEAT:
+            for seat, number in enumerate(value):
+                initial[f"{key}-{seats[seat]}"] = number
+        elif field.kind is Kind.SEAT_ORDER:
+            if style == TAP:
+                for i, seat in enumerate(value):
+                    initial[f"{key}-{i}"] = seats[seat]
+            else:
+                initial[key] = " ".join(str(seats[seat] + 1) for seat in value)
+        elif field.kind is Kind.CARDS:
+            initial[key] = " ".join(value)
+        else:
+            initial[key] = value
+    return initial

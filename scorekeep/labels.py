@@ -1,0 +1,36 @@
+"""The engine's words for the pages: each game's name, presets, contracts and house rules, as each game
+module of `scorekeep.rules` names them (`Word`s), translated lazily into the page's language."""
+
+from __future__ import annotations
+
+from django.utils.functional import Promise, lazy
+
+from .rules import GAMES, schafkopf
+from .rules.explain import Word, in_words
+
+Label = str | Promise
+
+
+def _translated(word: Word) -> str:
+    from django.utils.translation import gettext
+
+    return in_words(word, gettext)
+
+
+translated = lazy(_translated, str)
+"""A `Word` (or `Phrase`) as a lazy string: translated when the page is rendered."""
+
+GAME_LABELS: dict[str, Label] = {game: translated(module.NAME) for game, module in GAMES.items()}
+PRESET_LABELS: dict[tuple[str, str], Label] = {
+    (game, preset): translated(word) for game, module in GAMES.items() for preset, word in module.PRESET_LABELS.items()}
+# Contracts, options and their choices by key: a key means one thing in every game that has it.
+CONTRACT_LABELS: dict[str, Label] = {
+    str(contract): translated(word) for module in GAMES.values() for contract, word in module.CONTRACT_LABELS.items()}
+OPTION_LABELS: dict[str, Label] = {
+    key: translated(word) for module in GAMES.values() for key, word in module.OPTION_LABELS.items()}
+CHOICE_LABELS: dict[tuple[str, str], Label] = {
+    choice: translated(word) for module in GAMES.values() for choice, word in module.CHOICE_LABELS.items()}
+NONE_LABELS: dict[str, Label] = {
+    key: translated(word) for module in GAMES.values() for key, word in module.NONE_LABELS.items()}
+SUITS: tuple[tuple[str, Label], ...] = tuple((suit, translated(word)) for suit, word in schafkopf.SUIT_LABELS.items())
+"""The suits with their German names, as a Schafkopf trump is shown."""
