@@ -128,7 +128,7 @@ def running_totals_svg(data: Ledger | Series, *, format_value: Callable[[int], s
         series = series_of(data)
         night = data.table.night
         prefix = id_prefix or f"running-totals-{data.table.pk}"
-        if format_value is None and night.game == "schafkopf":
+        if format_value is None and night.money:
             currency = night.currency
 
             def format_value(cents: int) -> str:

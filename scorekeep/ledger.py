@@ -9,127 +9,65 @@ after it (`recompute`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from django.utils.functional import Promise
-from django.utils.translation import gettext_lazy as _
-
 from .models import CardNight, CardTable, Deal
-from .rules import GAMES, IllegalDeal, Table, Verdict, judge
+from .rules import GAMES, IllegalDeal, Table, Verdict, bock, judge, standing
+from .rules.bock import BockEvent
+from .rules.seating import PLAYERS, engine_dealer, engine_seats, seating, sits_out
+from .rules.standing import placing
 
-# How many people may sit at a table of each game; beyond the engine's seats they sit out in turn.
-PLAYERS: dict[str, range] = {"skat": range(3, 8), "schafkopf": range(4, 8), "kop": range(4, 8),
-                             "fipsen": range(3, 8)}
-
-SERIES_LENGTHS = (36, 48)
+__all__ = ["PLAYERS", "BockEvent", "engine_dealer", "engine_seats", "placing", "seating", "sits_out"]
 
 DERIVED = frozenset({"bock"})
 """Deal fields the ledger derives from the deals before (`BockQueue`), never asked of the table."""
 
 
-def engine_seats(game: str, players: int) -> int:
-    """The table size the engine scores for `players` people: Skat and Fipsen at 3 seats when three
-    play, otherwise 4 (Skat's fourth seat is the dealer, who sits the deal out); Schafkopf and Kop 4."""
-    if players not in PLAYERS[game]:
-        raise ValueError(f"{game} takes {PLAYERS[game].start}–{PLAYERS[game].stop - 1} players, not {players}")
-    return 3 if players == 3 else 4
+def series_lengths(game: str) -> tuple[int, ...]:
+    """The series a night of `game` may be played in (Skat: 36 or 48 deals; none elsewhere)."""
+    return GAMES[game].SERIES
 
 
-def seating(game: str, players: int, dealer: int) -> list[int]:
-    """Who plays a deal dealt by position `dealer`: the table positions in the engine's seats 0 …, clockwise.
-
-    As clubs do it: with exactly as many players as seats everyone plays in table order. With more,
-    the dealer and those beyond the seats sit out — the players to the dealer's left play, forehand
-    (the dealer's left) in seat 0. A 4-seat Skat table (four players or more) keeps its dealer in
-    the last seat: the engine knows he sits out (and gives him his Seeger-Fabian points).
-    """
-    seats = engine_seats(game, players)
-    # At four Skat players the dealer sits out too, so the rotation applies there as well.
-    if players == seats and not (game == "skat" and seats == 4):
-        return list(range(players))
-    active = [(dealer + offset) % players for offset in range(1, seats + 1)]
-    if game == "skat":  # the engine's 4th seat is the sitting dealer
-        active[-1] = dealer
-    return active
-
-
-def engine_dealer(seats: Sequence[int], dealer: int) -> int:
-    """The engine's dealer seat: where the dealer sits, or the seat before forehand when he sits out."""
-    return seats.index(dealer) if dealer in seats else len(seats) - 1
-
-
-def request(night: CardNight, seats: Sequence[int], dealer: int, facts: dict[str, Any], bock: bool) -> dict[str, Any]:
+def request(night: CardNight, seats: Sequence[int], dealer: int, facts: dict[str, Any],
+            bock_deal: bool) -> dict[str, Any]:
     """The adjudication request for one deal of the night. A Bock deal carries ``bock`` only where its
     contract counts it (a passed deal in a Bock round simply uses up one Bock deal)."""
     table = Table(len(seats), engine_dealer(seats, dealer))
     # Bock is derived from the deals before, never taken from what was typed (a form may send it).
     facts = {key: value for key, value in facts.items() if key != "bock"}
-    if bock and _takes_bock(night, facts.get("contract"), table):
+    if bock_deal and _takes_bock(night, facts.get("contract"), table):
         facts = {**facts, "bock": True}
     return {"game": night.game, "rules": night.rules_request, "players": table.players, "dealer": table.dealer,
             "deal": facts}
 
 
-def _takes_bock(night: CardNight, contract: object, table: Table) -> bool:
-    module = GAMES[night.game]
+def _rules(night: CardNight) -> object | None:
+    """The night's rule set, parsed (None when its stored rules no longer parse)."""
     try:
-        rules = module.parse_rules(night.rules_request)
-        return contract in module.contracts(rules) and "bock" in module.deal_fields(contract, rules, table)
+        return GAMES[night.game].parse_rules(night.rules_request)
     except IllegalDeal:
-        return False
+        return None
+
+
+def _takes_bock(night: CardNight, contract: object, table: Table) -> bool:
+    rules = _rules(night)
+    return rules is not None and bock.takes_bock(night.game, rules, contract, table)
 
 
 # --- Bock rounds -------------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
-class BockEvent:
-    label: str | Promise
-    happened: Callable[[dict[str, Any], dict[str, Any]], bool]  # (facts, verdict) → bool
-
-
-def _points_sixty(facts: dict[str, Any], verdict: dict[str, Any]) -> bool:
-    return facts.get("card_points") == 60 and not facts.get("conceded")
-
-
-BOCK_EVENTS: dict[str, dict[str, BockEvent]] = {
-    "skat": {
-        "kontra_lost": BockEvent(_("a lost game with Kontra"),
-                                 lambda f, v: bool(f.get("kontra")) and v["won"] is False),
-        "re": BockEvent(_("a game with Re"), lambda f, v: bool(f.get("re"))),
-        "sixty": BockEvent(_("a 60:60 game"), lambda f, v: f.get("contract") not in ("null", "ramsch", "passed")
-                           and _points_sixty(f, v)),
-        "grand_hand_won": BockEvent(_("a won Grand Hand"), lambda f, v: f.get("contract") == "grand"
-                                    and bool(f.get("hand")) and v["won"] is True),
-        "schwarz": BockEvent(_("a Schwarz game"), lambda f, v: "schwarz" in v.get("levels", ())),
-    },
-    "schafkopf": {
-        "doubled_lost": BockEvent(_("a lost game with Stoß"),
-                                  lambda f, v: f.get("doublings", 0) > 0 and v["won"] is False),
-        "sixty": BockEvent(_("a 60:60 game"), _points_sixty),
-        "tout_won": BockEvent(_("a won Tout"),
-                              lambda f, v: str(f.get("contract", "")).endswith("_tout") and v["won"] is True),
-        "sie": BockEvent(_("a Sie"), lambda f, v: f.get("contract") == "sie"),
-        "schwarz": BockEvent(_("a Schwarz game"), lambda f, v: bool(v.get("schwarz"))),
-    },
-}
-
-
 def bock_allowed(night: CardNight) -> bool:
     """Whether the night's rule set has Bock deals at all (RULES.md option ``bock``)."""
-    if night.game not in BOCK_EVENTS:
-        return False
-    try:
-        return bool(GAMES[night.game].parse_rules(night.rules_request).bock)
-    except IllegalDeal:
-        return False
+    rules = _rules(night)
+    return rules is not None and bock.allowed(night.game, rules)
 
 
 def bock_events(night: CardNight) -> list[tuple[str, BockEvent]]:
     """The events that start a Bock round at this night's tables (none where the rules have no Bock)."""
-    events = BOCK_EVENTS.get(night.game, {}) if bock_allowed(night) else {}
+    events = bock.events(night.game) if bock_allowed(night) else {}
     return [(key, events[key]) for key in night.bock_events if key in events]
 
 
@@ -183,15 +121,6 @@ def next_is_bock(night: CardNight, players: int, deals: Sequence[Deal]) -> bool:
     return queue.pending > 0
 
 
-def sits_out(game: str, seating: Sequence[int], dealer: int, players: int) -> list[int]:
-    """Table positions with no cards in a deal: those beyond the engine's seats, and the dealer of a
-    4-seat Skat table (the engine's seat 3, scored only with Seeger-Fabian points)."""
-    out = set(range(players)) - set(seating)
-    if game == "skat" and len(seating) == 4:
-        out.add(dealer)
-    return sorted(out)
-
-
 def judge_deal(night: CardNight, seats: Sequence[int], dealer: int, facts: dict[str, Any], bock: bool) -> Verdict:
     """The engine's verdict for one deal of the night; raises `IllegalDeal`."""
     verdict = judge(request(night, seats, dealer, facts, bock))
@@ -235,6 +164,7 @@ class Row:
 
     number: int
     deal: Deal
+    game: str
     dealer: int
     seats: list[int]
     entries: list[int | None]
@@ -252,14 +182,14 @@ class Row:
     @property
     def declarers(self) -> list[int]:
         """Table positions of the declaring side (empty for passed deals and Ramsch)."""
-        facts = self.deal.facts
-        seats: list[int] = []
-        if isinstance(facts.get("declarer"), int):
-            seats.append(facts["declarer"])
-        if isinstance(facts.get("partner"), int):
-            seats.append(facts["partner"])
-        if isinstance(facts.get("old"), list):
-            seats.extend(s for s in facts["old"] if isinstance(s, int))
+        return self._positions(standing.declaring_side(self.game, self.deal.facts))
+
+    @property
+    def credited(self) -> list[int]:
+        """Table positions credited with the game won or lost (Skat, Fipsen: the declarer alone)."""
+        return self._positions(standing.credited(self.game, self.deal.facts))
+
+    def _positions(self, seats: Sequence[int]) -> list[int]:
         return [self.seats[s] for s in seats if 0 <= s < len(self.seats)]
 
 
@@ -288,22 +218,6 @@ class Ledger:
         return self.series_length is not None and self.deals_played >= self.series_length
 
 
-def placing(totals: Sequence[int], points: Sequence[int]) -> list[Fraction]:
-    """Round placing points by total, highest first; tied players share the points of the places
-    they occupy together (RULES.md: "ties share"), e.g. two tied first at 4/3/2/1 get 3½ each."""
-    order = sorted(range(len(totals)), key=lambda p: -totals[p])
-    padded = list(points) + [0] * max(0, len(totals) - len(points))
-    out = [Fraction(0)] * len(totals)
-    place = 0
-    while place < len(order):
-        tied = [p for p in order[place:] if totals[p] == totals[order[place]]]
-        share = Fraction(sum(padded[place:place + len(tied)]), len(tied))
-        for p in tied:
-            out[p] = share
-        place += len(tied)
-    return out
-
-
 def build(table: CardTable, deals: Sequence[Deal] | None = None, names: Sequence[str] | None = None) -> Ledger:
     """The table's ledger from its stored verdicts (no engine calls): one row per live deal.
 
@@ -317,7 +231,8 @@ def build(table: CardTable, deals: Sequence[Deal] | None = None, names: Sequence
     n = len(names)
     totals, sf_totals = [0] * n, [0] * n
     won, lost = [0] * n, [0] * n
-    round_points = GAMES[night.game].parse_rules(night.rules_request).round_placing if night.game == "kop" else None
+    rules = _rules(night)
+    round_points = standing.round_placing(night.game, rules) if rules is not None else None
     round_length = night.round_length
     placing_totals = [Fraction(0)] * n if round_points else None
     events = bock_events(night)
@@ -335,10 +250,10 @@ def build(table: CardTable, deals: Sequence[Deal] | None = None, names: Sequence
             if "seeger_fabian" in verdict:
                 sf[position] = verdict["seeger_fabian"][seat]
                 sf_totals[position] += verdict["seeger_fabian"][seat]
-        row = Row(number, deal, deal.dealer, list(deal.seating), entries, list(totals), sf, list(sf_totals),
+        row = Row(number, deal, night.game, deal.dealer, list(deal.seating), entries, list(totals), sf, list(sf_totals),
                   [key for key, event in events if event.happened(deal.facts, verdict)])
         if verdict.get("won") is not None:
-            for position in row.declarers[:1] if night.game in ("skat", "fipsen") else row.declarers:
+            for position in row.credited:
                 (won if verdict["won"] else lost)[position] += 1
         last_of_round = (round_length and number % round_length == 0) or number == len(deals)
         if placing_totals is not None and round_points and last_of_round:

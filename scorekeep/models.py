@@ -104,6 +104,22 @@ class CardNight(models.Model):
         """The contract's ``rules`` object for every deal of the night."""
         return {"preset": self.preset, **self.house_rules}
 
+    # What the game's rules say about its scores (each game module of scorekeep.rules says it).
+    @property
+    def money(self) -> bool:
+        """The scores are cents of the night's currency (Schafkopf's tariff), not points."""
+        return bool(GAMES[self.game].MONEY)
+
+    @property
+    def zero_sum(self) -> bool:
+        """Every deal's scores sum to zero (what one side wins the other pays)."""
+        return bool(GAMES[self.game].ZERO_SUM)
+
+    @property
+    def seeger_fabian(self) -> bool:
+        """The list is evaluated by Seeger-Fabian points, and a player's performance adds them (Skat)."""
+        return bool(GAMES[self.game].SEEGER_FABIAN)
+
 
 class CardTable(models.Model):
     """A table of a night: its players in seating order (clockwise) and who deals first.

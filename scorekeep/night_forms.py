@@ -34,9 +34,9 @@ from django.utils.translation import gettext_lazy as _
 from . import ledger
 from .entry import SUIT_SIGNS
 from .forms import HouseRule, HouseRulesMixin, as_json, engine_message, peek
-from .labels import CHOICE_LABELS, CONTRACT_LABELS, GAME_LABELS, NONE_LABELS, OPTION_LABELS, PRESET_LABELS
+from .labels import CHOICE_LABELS, CONTRACT_LABELS, GAME_LABELS, NONE_LABELS, OPTION_LABELS, PRESET_LABELS, translated
 from .models import CardNight, NightRevision
-from .rules import GAMES, IllegalDeal
+from .rules import GAMES, IllegalDeal, bock, standing
 
 Label = str | Promise
 
@@ -192,14 +192,14 @@ def deals_words(n: int) -> str:
 def bock_in_words(night: CardNight) -> BockWords | None:
     if not ledger.bock_allowed(night):
         return None
-    return BockWords([str(event.label) for _key, event in ledger.bock_events(night)],
+    return BockWords([str(translated(event.label)) for _key, event in ledger.bock_events(night)],
                      deals_words(night.bock_length) if night.bock_length
                      else gettext("one round (a deal for every player at the table)"))
 
 
 def setting_words(key: str, value: object, game: str = "") -> str:
     if key == "bock_events":
-        labels = {k: event.label for k, event in ledger.BOCK_EVENTS.get(game, {}).items()}
+        labels = {k: translated(event.label) for k, event in bock.events(game).items()} if game else {}
         return ", ".join(str(labels.get(k, k)) for k in value) if value else gettext("none")  # type: ignore[union-attr]
     if value is None:
         return {"series_length": gettext("open-ended"), "round_length": gettext("the whole night"),
@@ -413,19 +413,20 @@ class SettingsFields(HouseRulesMixin, QuietForm):
         self.fields["print_language"] = forms.ChoiceField(
             label=_("Language of the printout"), choices=PRINT_LANGUAGES, required=False,
             help_text=_("the list and its PDF in this language, whoever prints it"))
-        if self.game == "skat":
+        series = ledger.series_lengths(self.game)
+        if series:
             self.fields["series_length"] = forms.TypedChoiceField(
                 label=_("Series"), coerce=int, empty_value=None, required=False,
-                choices=[*((str(n), gettext("%(n)s deals") % {"n": n}) for n in ledger.SERIES_LENGTHS),
+                choices=[*((str(n), gettext("%(n)s deals") % {"n": n}) for n in series),
                          ("", gettext("open-ended"))],
                 help_text=_("passed deals count as deals of the series"))
-            data.setdefault("series_length", str(ledger.SERIES_LENGTHS[0]))
+            data.setdefault("series_length", str(series[0]))
         if self.has_round:
             self.fields["round_length"] = forms.IntegerField(
                 label=_("Deals per round"), min_value=1, max_value=999, required=False,
                 widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
                 help_text=_("for the round placing; empty: the whole night is one round"))
-        if self.game == "schafkopf":
+        if GAMES[self.game].MONEY:
             self.fields["currency"] = forms.CharField(
                 label=_("Currency"), max_length=3, min_length=3,
                 widget=forms.TextInput(attrs={"autocapitalize": "characters", "autocomplete": "off",
@@ -435,7 +436,7 @@ class SettingsFields(HouseRulesMixin, QuietForm):
         if self.has_bock:
             self.fields["bock_events"] = forms.MultipleChoiceField(
                 label=_("A Bock round starts after"), required=False, widget=forms.CheckboxSelectMultiple,
-                choices=[(key, event.label) for key, event in ledger.BOCK_EVENTS[self.game].items()])
+                choices=[(key, translated(event.label)) for key, event in bock.events(self.game).items()])
             self.fields["bock_length"] = forms.IntegerField(
                 label=_("Bock deals per event"), min_value=1, max_value=99, required=False,
                 widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
@@ -448,11 +449,11 @@ class SettingsFields(HouseRulesMixin, QuietForm):
 
     @property
     def has_bock(self) -> bool:
-        return self.game in ledger.BOCK_EVENTS and bool(getattr(self.rules, "bock", False))
+        return bock.allowed(self.game, self.rules)
 
     @property
     def has_round(self) -> bool:
-        return bool(getattr(self.rules, "round_placing", None))
+        return bool(standing.round_placing(self.game, self.rules))
 
     @property
     def rule_fields(self) -> list[tuple[HouseRule, list[forms.BoundField]]]:

@@ -294,7 +294,7 @@ def _table_json(night: CardNight, view: TableView) -> dict[str, Any]:
         })
     table: dict[str, Any] = {"number": view.table.number, "seats": view.table.seats, "players": names,
                              "deals": deals, "totals": dict(zip(names, book.totals, strict=True))}
-    if night.game == "skat":
+    if night.seeger_fabian:
         table["seeger_fabian"] = dict(zip(names, book.seeger_fabian_totals, strict=True))
         table["performance"] = dict(zip(names, book.performance, strict=True))
     if book.placing_totals is not None:

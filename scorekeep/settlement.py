@@ -74,8 +74,6 @@ STEPS = (1, 5, 10, 50, 100)
 EXACT_LIMIT = 12
 
 # Games whose scores sum to zero at every deal: a total is what a player won or paid.
-ZERO_SUM = {"schafkopf": True, "kop": True, "skat": False, "fipsen": False}
-
 # Currencies written with a symbol in front; the others get their code after the amount.
 CURRENCY_SYMBOLS = {"EUR": "€", "USD": "$", "GBP": "£"}
 
@@ -412,7 +410,7 @@ def night_tables(night: CardNight, basis: Basis = "list",
     placings where the night has them)."""
     if basis not in ("list", "performance"):
         raise SettlementError("basis", gettext("settle on the list or on the performance"))
-    if basis == "performance" and night.game != "skat":
+    if basis == "performance" and not night.seeger_fabian:
         raise SettlementError("basis", gettext("only a Skat list has a performance (Seeger-Fabian)"))
     scores = []
     for sheet in (ledgers if ledgers is not None else [ledger.build(table) for table in night.tables.all()]):
@@ -429,11 +427,11 @@ def settle_night(night: CardNight, *, rate: Amount | None = None, basis: Basis =
     """Settle a night in its currency. `rate`: cents a point is worth — Schafkopf amounts are cents
     already (rate 1 unless given); Skat, Kop and Fipsen need one (0 settles the extras alone)."""
     if rate is None:
-        if night.game != "schafkopf":
+        if not night.money:
             raise SettlementError("rate", gettext("give the cents a point is worth, e.g. 1 (0 settles only the "
                                                   "entry fees and prizes)"))
         rate = 1
-    return settle(night_tables(night, basis, ledgers), zero_sum=ZERO_SUM[night.game], rate=rate, step=step,
+    return settle(night_tables(night, basis, ledgers), zero_sum=night.zero_sum, rate=rate, step=step,
                   extras=extras, currency=night.currency)
 
 

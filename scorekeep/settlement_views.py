@@ -111,7 +111,7 @@ def stored(night: CardNight) -> dict[str, Any]:
 
 def played_for_money(night: CardNight) -> bool:
     """Schafkopf always is (its amounts are money); another game once the host has given a rate."""
-    return night.game == "schafkopf" or stored(night).get("rate") is not None
+    return night.money or stored(night).get("rate") is not None
 
 
 def settle(night: CardNight, ledgers: Sequence[Ledger] | None = None) -> Settlement:
@@ -173,13 +173,13 @@ class SettlementForm(forms.Form):
         super().__init__(data, initial=self.data_of(night))
         self.night = night
         currency = night.currency
-        if night.game == "schafkopf":
+        if night.money:
             del self.fields["rate"], self.fields["currency"]
         else:
             self.fields["rate"].help_text = gettext(
                 "in %(currency)s, e.g. 0.01 for a cent a point; empty: the points are not played for money, "
                 "0: only the entry fees and prizes are settled") % {"currency": currency}
-        if night.game != "skat":
+        if not night.seeger_fabian:  # the performance and the lost games are the Skat list's
             del self.fields["basis"], self.fields["lost_game_fee"]
         self.fields["step"].choices = [(step, _step_label(step, currency)) for step in STEPS]
         self.fields["step"].error_messages["invalid_choice"] = gettext(
@@ -282,7 +282,7 @@ class SettlementForm(forms.Form):
         if self.errors:
             return data
         entry_fee, lost_game_fee = data.get("entry_fee", 0), data.get("lost_game_fee", 0)
-        if self.night.game != "schafkopf" and data["rate"] is None:
+        if not self.night.money and data["rate"] is None:
             if entry_fee or lost_game_fee:
                 self.add_error("rate", gettext("Give the money a point is worth, or 0 to settle only the entry "
                                                "fees and prizes."))

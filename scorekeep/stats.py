@@ -33,6 +33,7 @@ from django.db.models import Prefetch, QuerySet
 from . import ledger
 from .labels import CONTRACT_LABELS, GAME_LABELS
 from .models import GAME_CHOICES, CardNight, CardTable, Deal, Player, TablePlayer
+from .rules import GAMES
 
 GAME_ORDER = {game: index for index, (game, _label) in enumerate(GAME_CHOICES)}
 
@@ -88,7 +89,7 @@ class NightScore:
     @property
     def ranking(self) -> int:
         """What makes a night good: the Skat performance, every other game's total."""
-        return self.performance if self.night.game == "skat" else self.total
+        return self.performance if self.night.seeger_fabian else self.total
 
 
 @dataclass(slots=True)
@@ -125,7 +126,8 @@ class Tally:
 
     @property
     def skat(self) -> bool:
-        return self.game == "skat"
+        """Ranked by the Skat list's performance (list points + Seeger-Fabian points)."""
+        return bool(GAMES[self.game].SEEGER_FABIAN)
 
     @property
     def night_count(self) -> int:
@@ -250,7 +252,8 @@ class GameTable:
 
     @property
     def skat(self) -> bool:
-        return self.game == "skat"
+        """Ranked by the Skat list's performance (list points + Seeger-Fabian points)."""
+        return bool(GAMES[self.game].SEEGER_FABIAN)
 
 
 @dataclass(slots=True)
@@ -301,7 +304,7 @@ def collect(nights: Iterable[CardNight]) -> Statistics:
     players: dict[int, PlayerStats] = {}
     counted = 0
     for night in nights:
-        key = (night.game, night.currency if night.game == "schafkopf" else None)
+        key = (night.game, night.currency if night.money else None)
         scores: dict[int, NightScore] = {}
         for table in night.tables.all():
             deals = _live_deals(table)

@@ -143,7 +143,7 @@ def number_cell(value: int | None, night: CardNight) -> str:
     """An amount as a spreadsheet number: points as they are, Schafkopf cents as money (-0.60)."""
     if value is None:
         return ""
-    if night.game != "schafkopf":
+    if not night.money:
         return str(value)
     sign = "-" if value < 0 else ""
     return f"{sign}{abs(value) // 100}.{abs(value) % 100:02d}"
@@ -160,7 +160,7 @@ def csv_rows(night: CardNight) -> list[list[str]]:
                       [p.player_id for p in places]))
         for place in places:
             columns.setdefault(place.player_id, place.player.name)
-    unit = f" ({night.currency})" if night.game == "schafkopf" else ""
+    unit = f" ({night.currency})" if night.money else ""
     header = [gettext("Table"), gettext("Deal"), gettext("Dealer"), gettext("Declarer"), gettext("Contract"),
               gettext("Result"), gettext("Value") + unit, gettext("Bock")]
     for name in columns.values():

@@ -42,4 +42,5 @@ def glossary(request: HttpRequest, game: str = "") -> HttpResponse:
     if game and game not in GLOSSARY:
         raise Http404("No such game.")
     games = [(key, GAME_LABELS[key], GLOSSARY[key]) for key in ([game] if game else GLOSSARY)]
-    return render(request, "glossary.html", {"games": games, "game": game})
+    all_games = [(key, GAME_LABELS[key]) for key in GLOSSARY]
+    return render(request, "glossary.html", {"games": games, "game": game, "all_games": all_games})

@@ -18,19 +18,19 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-from . import fipsen, kop, schafkopf, skat
+from . import bock, seating, standing
 from .errors import IllegalDeal
 from .explain import Step, Word
 from .fields import Reader, check_choice, describe, words
+from .games import GAMES
 from .inputs import Input, Kind, Need
 from .verdict import Comparison, Table, Verdict, options_json
 
-GAMES: dict[str, ModuleType] = {"skat": skat, "schafkopf": schafkopf, "kop": kop, "fipsen": fipsen}
 # The games' names as a refusal says them ("Skat is played at 3 or 4 seats"): `Word`s a page translates.
 _GAME_NAMES = {game: Word(game.capitalize()) for game in GAMES}
 
 __all__ = ["GAMES", "Comparison", "IllegalDeal", "Input", "Kind", "Need", "Step", "Table", "Verdict", "adjudicate",
-           "complete", "describe_game", "inputs", "judge", "pack", "rules_json"]
+           "bock", "complete", "describe_game", "inputs", "judge", "pack", "rules_json", "seating", "standing"]
 
 _ENVELOPE = frozenset({"game", "rules", "players", "dealer", "deal"})
 # The request fields each game takes: Fipsen also settles bidding disputes ("compare").

@@ -13,6 +13,7 @@ reads the bids, `compare` says which is higher — trick count first (Kieker bet
 the number of add-ons, then (option ``durch_outranks``) Durch, then the seat nearer the dealer's left.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
@@ -259,6 +260,28 @@ def inputs(contract: str, rules: Rules, table: Table) -> tuple[Input, ...]:
 def complete(facts: dict[str, Any], rules: Rules, table: Table) -> dict[str, Any]:
     """What the other facts settle, filled in for a page: nothing in this game."""
     return facts
+
+# --- at the table: seats -------------------------------------------------------------------------
+
+PLAYERS = range(3, 8)  # three or four play; more sit out in turn
+DEALER_SITS_OUT_AT = None
+DECLARER_ALONE = True  # only the declarer's entry changes
+ZERO_SUM = False
+MONEY = False
+SERIES: tuple[int, ...] = ()
+SEEGER_FABIAN = False
+BOCK_EVENTS: dict[str, Any] = {}  # Fipsen has no Bock deals
+
+
+def round_placing(rules: Rules) -> tuple[int, ...] | None:
+    """Fipsen places no rounds."""
+    return None
+
+
+def declaring_side(facts: Mapping[str, Any]) -> list[int]:
+    """The declarer (the Siebener Fips holder)."""
+    return [facts["declarer"]] if isinstance(facts.get("declarer"), int) else []
+
 
 # --- deals ---------------------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ factor alone (``flat``) — doubled by each counted call. Presets: ``classic`` (
 as the brief gives it), ``wolsztyn`` and ``koscian`` (the two Polish tournament regulations).
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
@@ -360,6 +361,29 @@ def complete(facts: dict[str, Any], rules: Rules, table: Table) -> dict[str, Any
         return facts
     settled = tricks_for(points)
     return {**facts, "old_tricks": settled[0]} if len(settled) == 1 else facts
+
+
+# --- at the table: seats, rounds -----------------------------------------------------------------
+
+PLAYERS = range(4, 8)  # four play; more sit out in turn
+DEALER_SITS_OUT_AT = None
+DECLARER_ALONE = False  # the old side wins or loses together
+ZERO_SUM = True  # the young side pays what the old side wins
+MONEY = False  # small points
+SERIES: tuple[int, ...] = ()
+SEEGER_FABIAN = False
+BOCK_EVENTS: dict[str, Any] = {}  # Kop has no Bock deals
+
+
+def round_placing(rules: Rules) -> tuple[int, ...] | None:
+    """The placing points of a round (the tournaments' 4/3/2/1 or 5/3/1/0), or None (classic)."""
+    return rules.round_placing
+
+
+def declaring_side(facts: Mapping[str, Any]) -> list[int]:
+    """The old side."""
+    old = facts.get("old")
+    return [seat for seat in old if isinstance(seat, int)] if isinstance(old, list) else []
 
 
 # --- deals -------------------------------------------------------------------------------------

@@ -9,11 +9,13 @@ it to) each of the three others. Every deal's payments sum to zero.
 """
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from . import cards
+from .bock import BockEvent, points_sixty
 from .cards import TOTALS_BY_COUNT
 from .errors import IllegalDeal
 from .explain import Explanation, Seat, Seats, Word
@@ -393,6 +395,38 @@ def inputs(contract: str, rules: Rules, table: Table) -> tuple[Input, ...]:
 def complete(facts: dict[str, Any], rules: Rules, table: Table) -> dict[str, Any]:
     """What the other facts settle, filled in for a page: nothing in this game."""
     return facts
+
+# --- at the table: seats, Bock ----------------------------------------------------------------
+
+PLAYERS = range(4, 8)  # four play; more sit out in turn
+DEALER_SITS_OUT_AT = None
+DECLARER_ALONE = False  # a partner game is won or lost by both partners
+ZERO_SUM = True  # every deal's payments sum to zero
+MONEY = True  # the tariff is in cents of the night's currency
+SERIES: tuple[int, ...] = ()
+SEEGER_FABIAN = False
+
+BOCK_EVENTS: dict[str, BockEvent] = {
+    "doubled_lost": BockEvent(Word("a lost game with Stoß"),
+                              lambda f, v: f.get("doublings", 0) > 0 and v["won"] is False),
+    "sixty": BockEvent(Word("a 60:60 game"), points_sixty),
+    "tout_won": BockEvent(Word("a won Tout"), lambda f, v: str(f.get("contract", "")).endswith("_tout")
+                          and v["won"] is True),
+    "sie": BockEvent(Word("a Sie"), lambda f, v: f.get("contract") == "sie"),
+    "schwarz": BockEvent(Word("a Schwarz game"), lambda f, v: bool(v.get("schwarz"))),
+}
+"""The events a table may choose to start a Bock round with (the house rules; RULES.md leaves them open)."""
+
+
+def round_placing(rules: Rules) -> tuple[int, ...] | None:
+    """Schafkopf places no rounds: it is played for money."""
+    return None
+
+
+def declaring_side(facts: Mapping[str, Any]) -> list[int]:
+    """The declarer and, in a partner game, the partner."""
+    return [facts[key] for key in ("declarer", "partner") if isinstance(facts.get(key), int)]
+
 
 # --- deals ------------------------------------------------------------------------------------
 

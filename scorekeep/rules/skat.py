@@ -5,10 +5,12 @@ Two presets (RULES.md): ``classic``, the club rules before the 1999 Internationa
 Three players; a fourth may sit in as dealer and sits the deal out.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from .bock import BockEvent, points_sixty
 from .cards import FULL_PACK, TOTALS_BY_COUNT, parse_cards
 from .errors import IllegalDeal
 from .explain import Explanation, Listing, Phrase, Seat, Seats, Word, signed
@@ -312,6 +314,38 @@ def inputs(contract: str, rules: Rules, table: Table) -> tuple[Input, ...]:
 def complete(facts: dict[str, Any], rules: Rules, table: Table) -> dict[str, Any]:
     """What the other facts settle, filled in for a page: nothing in this game."""
     return facts
+
+# --- at the table: seats, Bock, the list --------------------------------------------------------
+
+PLAYERS = range(3, 8)  # three play; a fourth deals and sits out; more sit out in turn
+DEALER_SITS_OUT_AT = 4  # at a table of four the dealer sits the deal out (ISkO 1.1)
+DECLARER_ALONE = True  # a game is the declarer's alone: he wins or loses it
+ZERO_SUM = False  # the list counts the declarer's games; the scores do not balance
+MONEY = False  # the list is in points
+SERIES = (36, 48)  # a series (Liste) of 36 deals at a 3-table, 48 at a 4-table
+SEEGER_FABIAN = True  # the list is evaluated by Seeger-Fabian points (the verdict's `seeger_fabian`)
+
+BOCK_EVENTS: dict[str, BockEvent] = {
+    "kontra_lost": BockEvent(Word("a lost game with Kontra"), lambda f, v: bool(f.get("kontra")) and v["won"] is False),
+    "re": BockEvent(Word("a game with Re"), lambda f, v: bool(f.get("re"))),
+    "sixty": BockEvent(Word("a 60:60 game"), lambda f, v: f.get("contract") not in ("null", "ramsch", "passed")
+                       and points_sixty(f, v)),
+    "grand_hand_won": BockEvent(Word("a won Grand Hand"), lambda f, v: f.get("contract") == "grand"
+                                and bool(f.get("hand")) and v["won"] is True),
+    "schwarz": BockEvent(Word("a Schwarz game"), lambda f, v: "schwarz" in v.get("levels", ())),
+}
+"""The events a table may choose to start a Bock round with (the house rules; RULES.md leaves them open)."""
+
+
+def round_placing(rules: Rules) -> tuple[int, ...] | None:
+    """Skat places no rounds: a series is ranked by its list and Seeger-Fabian points."""
+    return None
+
+
+def declaring_side(facts: Mapping[str, Any]) -> list[int]:
+    """The declarer alone (nobody in a Ramsch or a passed deal)."""
+    return [facts["declarer"]] if isinstance(facts.get("declarer"), int) else []
+
 
 # --- reading a deal ------------------------------------------------------------------------------
 

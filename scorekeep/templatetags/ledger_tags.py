@@ -18,9 +18,10 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from ..labels import CONTRACT_LABELS, SUITS
-from ..ledger import BOCK_EVENTS, Ledger, Row
+from ..labels import CONTRACT_LABELS, SUITS, translated
+from ..ledger import Ledger, Row
 from ..models import CardNight
+from ..rules import bock
 from ..settlement import format_money
 
 register = template.Library()
@@ -70,7 +71,7 @@ def amount(value: int | None, night: CardNight) -> str:
     €4.20), every other game in points (48)."""
     if value is None or value == "":
         return ""
-    return money(value, night.currency) if night.game == "schafkopf" else str(int(value))
+    return money(value, night.currency) if night.money else str(int(value))
 
 
 @register.filter
@@ -78,7 +79,7 @@ def signed_amount(value: int | None, night: CardNight) -> str:
     """An entry or a running total as the night counts it, with its sign: +€0.20, −€0.60; +48, −96, 0."""
     if value is None or value == "":
         return ""
-    return signed_money(value, night.currency) if night.game == "schafkopf" else signed(value)
+    return signed_money(value, night.currency) if night.money else signed(value)
 
 
 @register.filter
@@ -229,7 +230,7 @@ INFO_HEADERS: dict[str, tuple[str | Promise, ...]] = {
 def sheet(ledger: Ledger, night: CardNight) -> Sheet:
     """The ledger as the game's score sheet: columns, cells formatted, footer rows."""
     game, table, names = night.game, ledger.table, ledger.names
-    bock_labels = BOCK_EVENTS.get(game, {})
+    bock_labels = bock.events(game)
     rows = []
     for row in ledger.rows:
         cells = []
@@ -241,7 +242,7 @@ def sheet(ledger: Ledger, night: CardNight) -> Sheet:
                                   negative=row.totals[position] < 0))
         sheet_row = SheetRow(
             row.number, reverse("deal", args=[night.pk, table.number, row.deal.sequence]), row.deal.bock,
-            [str(bock_labels[key].label) for key in row.bock_started if key in bock_labels],
+            [str(translated(bock_labels[key].label)) for key in row.bock_started if key in bock_labels],
             _info(night, row, names), cells)
         if game == "schafkopf":
             sheet_row.row_sum = signed_amount(sum(v for v in row.entries if v is not None), night)

@@ -1,0 +1,55 @@
+"""Who sits where in a deal: how many people a game's table takes, which of them play a deal dealt by
+whom, and who sits it out.
+
+As clubs do it: with exactly as many players as the engine's seats everyone plays in table order. With
+more, the dealer and those beyond the seats sit out — the players to the dealer's left play, forehand
+(the dealer's left) in seat 0. Where a game's dealer sits out at a full table (`DEALER_SITS_OUT_AT`:
+Skat at four, ISkO 1.1), the engine's last seat is the sitting dealer (he scores only his Seeger-Fabian
+points).
+"""
+
+from collections.abc import Sequence
+
+from .games import GAMES
+
+PLAYERS: dict[str, range] = {game: module.PLAYERS for game, module in GAMES.items()}
+"""How many people may sit at a table of each game; beyond the engine's seats they sit out in turn."""
+
+
+def engine_seats(game: str, players: int) -> int:
+    """The table size the engine scores for `players` people: all of them where the game is played at
+    that size, otherwise its largest (Skat and Fipsen 3 or 4; Schafkopf and Kop 4)."""
+    module = GAMES[game]
+    if players not in module.PLAYERS:
+        raise ValueError(f"{game} takes {module.PLAYERS.start}–{module.PLAYERS.stop - 1} players, not {players}")
+    return players if players in module.SEATS else max(module.SEATS)
+
+
+def _dealer_sits_out(game: str, seats: int) -> bool:
+    return GAMES[game].DEALER_SITS_OUT_AT == seats
+
+
+def seating(game: str, players: int, dealer: int) -> list[int]:
+    """Who plays a deal dealt by position `dealer`: the table positions in the engine's seats 0 …, clockwise."""
+    seats = engine_seats(game, players)
+    sitting_dealer = _dealer_sits_out(game, seats)
+    if players == seats and not sitting_dealer:
+        return list(range(players))
+    active = [(dealer + offset) % players for offset in range(1, seats + 1)]
+    if sitting_dealer:  # the engine's last seat is the dealer, who sits the deal out
+        active[-1] = dealer
+    return active
+
+
+def engine_dealer(seats: Sequence[int], dealer: int) -> int:
+    """The engine's dealer seat: where the dealer sits, or the seat before forehand when he sits out."""
+    return seats.index(dealer) if dealer in seats else len(seats) - 1
+
+
+def sits_out(game: str, seating: Sequence[int], dealer: int, players: int) -> list[int]:
+    """Table positions with no cards in a deal: those beyond the engine's seats, and a dealer who sits
+    out at a full table (the engine's last seat at a 4-seat Skat table)."""
+    out = set(range(players)) - set(seating)
+    if _dealer_sits_out(game, len(seating)):
+        out.add(dealer)
+    return sorted(out)
