@@ -13,6 +13,7 @@ adds the footer lines a club writes under them. `night_pdf` renders the same pag
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -29,33 +30,18 @@ from django.views.decorators.http import require_GET
 
 from . import charts, ledger, pdf, settlement
 from .access import VIEW, night_access
-from .labels import GAME_LABELS, SUITS
+from .labels import GAME_LABELS
 from .ledger import Ledger, Row
 from .models import CardNight, CardTable
 from .night_forms import bock_in_words, house_rules_in_words, preset_label
 from .night_views import load_night
-from .rules import GAMES
+from .rules import GAMES, fipsen, kop, schafkopf, skat, standing
+from .rules.explain import in_words
 from .settlement_views import played_for_money, settle
-from .templatetags.ledger_tags import LEVEL_LABELS, contract
 
 # The style sheet the printed page links and the PDF carries inline (Chromium renders it from a
 # file with no server behind it).
 PRINT_CSS = "css/print.css"
-
-# The levels a Skat list ticks, in the list's order (the engine's `levels` names).
-SKAT_LEVELS = ("hand", "schneider", "schneider announced", "schwarz", "schwarz announced", "ouvert")
-
-# Seeger-Fabian evaluation as the list's footer writes it (RULES.md, Skat "List entry"): +50 for
-# each won game, −50 for each lost one, and for each game another player lost +40 at a 3-seat
-# table or +30 at a 4-seat table (the sitting dealer included).
-WON_POINTS = 50
-LOST_POINTS = 50
-OTHERS_LOST_POINTS = {3: 40, 4: 30}
-
-# Schafkopf games with a partner; every other game with a declarer is played alone (a solo).
-SCHAFKOPF_PARTNER_GAMES = frozenset({"sauspiel", "hochzeit"})
-
-SUIT_LABELS = dict(SUITS)
 
 log = logging.getLogger(__name__)
 
@@ -99,32 +85,8 @@ class SkatFooter:
     final: list[int]
 
 
-def _skat_game(row: Row) -> str:
-    """The game as the list writes it: "Grand", "Null Hand", "Ramsch"."""
-    facts = row.deal.facts
-    words = [contract(facts.get("contract"))]
-    if facts.get("contract") == "null":
-        words += [str(LEVEL_LABELS[key]) for key in ("hand", "ouvert") if facts.get(key)]
-    return " ".join(words)
-
-
-def _skat_ticks(row: Row) -> list[bool]:
-    """A tick per level of SKAT_LEVELS: the verdict's levels; a Null game has no levels in the
-    engine's sense, but its list line still shows Hand and Ouvert as played."""
-    facts, verdict = row.deal.facts, row.verdict
-    levels = set(verdict.get("levels") or ())
-    if facts.get("contract") == "null":
-        levels |= {key for key in ("hand", "ouvert") if facts.get(key)}
-    return [level in levels for level in SKAT_LEVELS]
-
-
-def _skat_said(row: Row) -> list[str]:
-    facts, verdict = row.deal.facts, row.verdict
-    said = [label for key, label in (("kontra", gettext("Kontra")), ("re", gettext("Re")),
-                                     ("conceded", gettext("conceded"))) if facts.get(key)]
-    if verdict.get("overbid"):
-        said.append(gettext("overbid"))
-    return said
+def _words(value: object) -> str:
+    return in_words(value, gettext)
 
 
 def skat_rows(book: Ledger) -> list[SkatRow]:
@@ -137,15 +99,15 @@ def skat_rows(book: Ledger) -> list[SkatRow]:
         rows.append(SkatRow(
             number=row.number,
             declarer=book.names[declarer] if declarer is not None else "",
-            game=_skat_game(row),
+            game=_words(skat.game_words(facts, verdict)),
             base=verdict.get("base"),
             matadors=verdict.get("matadors"),
-            ticks=_skat_ticks(row),
+            ticks=[level in skat.list_levels(facts, verdict) for level in skat.LEVELS],
             multiplier=verdict.get("multiplier"),
             value=verdict.get("value") if facts.get("contract") != "passed" else None,
             won=entry if won is True else None,
             lost=entry if won is False else None,
-            said=_skat_said(row),
+            said=[_words(word) for word in skat.said(facts, verdict)],
             totals=[total if entry_ is not None else None for entry_, total in zip(row.entries, row.totals,
                                                                                      strict=True)],
             passed=facts.get("contract") in ("passed", "ramsch"),
@@ -155,22 +117,25 @@ def skat_rows(book: Ledger) -> list[SkatRow]:
 
 
 def skat_footer(book: Ledger) -> SkatFooter:
-    """The footer's lines; the games lost by the others count for everyone dealt into the game,
-    the sitting dealer of a 4-seat table included (RULES.md), not for players beyond the seats."""
+    """The footer's lines, summed from the verdicts' Seeger-Fabian points: the declarer's for games won
+    and lost, the others' for the games another player lost — everyone dealt into the game, the sitting
+    dealer of a 4-seat table included (RULES.md), not players beyond the seats."""
     n = len(book.names)
-    others_lost = [0] * n
+    won_points, lost_points, others_lost, others_points = [0] * n, [0] * n, [0] * n, [0] * n
     for row in book.rows:
-        if row.verdict.get("won") is False:
-            for position in row.seats:
-                if position not in row.declarers[:1]:
-                    others_lost[position] += 1
-    factor = OTHERS_LOST_POINTS[book.table.seats]
-    won_points = [WON_POINTS * count for count in book.won]
-    lost_points = [-LOST_POINTS * count for count in book.lost]
-    others_points = [factor * count for count in others_lost]
+        seeger_fabian = row.verdict.get("seeger_fabian")
+        if not seeger_fabian or row.verdict.get("won") is None:
+            continue
+        declarer = row.credited[:1]
+        for seat, position in enumerate(row.seats):
+            if position in declarer:
+                (won_points if row.verdict["won"] else lost_points)[position] += seeger_fabian[seat]
+            elif seeger_fabian[seat]:
+                others_lost[position] += 1
+                others_points[position] += seeger_fabian[seat]
     final = [sum(parts) for parts in zip(book.totals, won_points, lost_points, others_points, strict=True)]
     return SkatFooter(list(book.totals), list(book.won), list(book.lost), won_points, lost_points, others_lost,
-                      others_points, factor, final)
+                      others_points, skat.OTHERS_LOST_POINTS[book.table.seats], final)
 
 
 # --- Schafkopf: plus and minus --------------------------------------------------------------------
@@ -214,25 +179,6 @@ class SchafkopfFooter:
         return list(zip(self.plus, self.minus, strict=True))
 
 
-def _schafkopf_game(row: Row) -> str:
-    facts, verdict = row.deal.facts, row.verdict
-    words = [contract(facts.get("contract"))]
-    if facts.get("trump"):
-        words.append(f"({SUIT_LABELS.get(facts['trump'], facts['trump'])})")
-    notes = []
-    if facts.get("doublings"):
-        notes.append(gettext("Stoß ×%(n)s") % {"n": facts["doublings"]} if facts["doublings"] > 1 else gettext("Stoß"))
-    if verdict.get("laufende_counted"):
-        notes.append(gettext("%(n)s Laufende") % {"n": verdict["laufende_counted"]})
-    if facts.get("klopfer"):
-        notes.append(gettext("%(n)s knocked") % {"n": facts["klopfer"]})
-    if verdict.get("schneider"):
-        notes.append(gettext("Schneider"))
-    if verdict.get("schwarz"):
-        notes.append(gettext("Schwarz"))
-    return " · ".join([" ".join(words), *notes])
-
-
 def _result(won: bool | None) -> str:
     return "" if won is None else gettext("won") if won else gettext("lost")
 
@@ -243,9 +189,9 @@ def schafkopf_rows(book: Ledger) -> list[SchafkopfRow]:
         facts = row.deal.facts
         plus = [entry if entry is not None and entry > 0 else None for entry in row.entries]
         minus = [-entry if entry is not None and entry < 0 else None for entry in row.entries]
-        solo = isinstance(facts.get("declarer"), int) and facts.get("contract") not in SCHAFKOPF_PARTNER_GAMES
+        solo = isinstance(facts.get("declarer"), int) and facts.get("contract") not in schafkopf.PARTNER_GAMES
         rows.append(SchafkopfRow(
-            number=row.number, game=_schafkopf_game(row),
+            number=row.number, game=_words(schafkopf.game_words(facts, row.verdict)),
             players=" + ".join(book.names[p] for p in row.declarers), result=_result(row.verdict.get("won")),
             solo_won=solo and row.verdict.get("won") is True, plus=plus, minus=minus,
             plus_sum=sum(v for v in plus if v), minus_sum=sum(v for v in minus if v), bock=row.deal.bock))
@@ -285,11 +231,9 @@ def kop_rows(book: Ledger, round_length: int | None) -> list[KopRow]:
     rows = []
     for row in book.rows:
         facts, verdict = row.deal.facts, row.verdict
-        game = contract(facts.get("contract"))
-        if verdict.get("counted_doublings"):
-            game += " · " + gettext("%(n)s doubled") % {"n": verdict["counted_doublings"]}
         rows.append(KopRow(
-            number=row.number, game=game, old=" + ".join(book.names[p] for p in row.declarers),
+            number=row.number, game=_words(kop.game_words(facts, verdict)),
+            old=" + ".join(book.names[p] for p in row.declarers),
             result=_result(verdict.get("won")), value=verdict["value"], entries=list(row.entries),
             totals=list(row.totals), placing=row.placing, placing_complete=row.placing_complete,
             round=(row.number - 1) // round_length + 1 if round_length else 1))
@@ -313,19 +257,10 @@ class FipsenRow:
 
 def _fipsen_note(row: Row, names: list[str]) -> str:
     facts, verdict = row.deal.facts, row.verdict
-    name = facts.get("contract")
-    words = [str(word) for key, word in (("hand", gettext("Hand")), ("ruten", gettext("Ruten")),
-                                         ("durch", gettext("Durch"))) if facts.get(key)]
-    if name == "tricks":
-        label = " ".join([str(facts.get("bid", "")), *words])
-    else:
-        label = " ".join([contract(name), *words])
-    if facts.get("surrendered"):
-        label += " · " + gettext("surrendered")
     declarer = row.declarers[0] if row.declarers else None
     parts = [names[declarer]] if declarer is not None else []
-    parts.append(label)
-    if verdict.get("won") is not None and name != "siebener_fips":
+    parts.append(_words(fipsen.game_words(facts, verdict)))
+    if verdict.get("won") is not None and facts.get("contract") != "siebener_fips":
         parts.append(_result(verdict["won"]))
     return " · ".join(parts)
 
@@ -358,27 +293,38 @@ class PrintTable:
         return self.ledger.names
 
 
+def _skat_list(night: CardNight, table: CardTable, book: Ledger) -> PrintTable:
+    return PrintTable(table, book, skat_rows(book), skat_footer(book), width=9 + len(skat.LEVELS) + len(book.names))
+
+
+def _schafkopf_list(night: CardNight, table: CardTable, book: Ledger) -> PrintTable:
+    rows = schafkopf_rows(book)
+    return PrintTable(table, book, rows, schafkopf_footer(rows, book), width=6 + 2 * len(book.names))
+
+
+def _kop_list(night: CardNight, table: CardTable, book: Ledger) -> PrintTable:
+    return PrintTable(table, book, kop_rows(book, night.round_length), width=5 + len(book.names))
+
+
+def _fipsen_list(night: CardNight, table: CardTable, book: Ledger) -> PrintTable:
+    return PrintTable(table, book, fipsen_rows(book), width=2 + len(book.names))
+
+
+# Each game's list as clubs know it from paper (templates/print/<game>.html lays it out).
+LISTS: dict[str, Callable[[CardNight, CardTable, Ledger], PrintTable]] = {
+    "skat": _skat_list, "schafkopf": _schafkopf_list, "kop": _kop_list, "fipsen": _fipsen_list}
+
+
 def print_table(night: CardNight, table: CardTable, book: Ledger) -> PrintTable:
-    n = len(book.names)
-    if night.game == "skat":
-        item = PrintTable(table, book, skat_rows(book), skat_footer(book), width=9 + len(SKAT_LEVELS) + n)
-    elif night.game == "schafkopf":
-        rows = schafkopf_rows(book)
-        item = PrintTable(table, book, rows, schafkopf_footer(rows, book), width=6 + 2 * n)
-    elif night.game == "kop":
-        item = PrintTable(table, book, kop_rows(book, night.round_length), width=5 + n)
-    else:
-        item = PrintTable(table, book, fipsen_rows(book), width=2 + n)
+    item = LISTS[night.game](night, table, book)
     if book.rows:
         item.chart = charts.running_totals_svg(book)
     return item
 
 
 def round_placing_points(night: CardNight) -> tuple[int, ...] | None:
-    """Kop: the placing points the night's rule set gives per round, best first (None: no placing)."""
-    if night.game != "kop":
-        return None
-    return GAMES["kop"].parse_rules(night.rules_request).round_placing
+    """The placing points the night's rule set gives per round, best first (None: no placing)."""
+    return standing.round_placing(night.game, GAMES[night.game].parse_rules(night.rules_request))
 
 
 def transfers(night: CardNight, tables: list[PrintTable]) -> list[str]:
@@ -404,7 +350,7 @@ def print_context(night: CardNight, *, pdf_render: bool = False) -> dict[str, An
     context: dict[str, Any] = {
         "night": night, "game_label": GAME_LABELS[night.game], "preset_label": preset_label(night.game, night.preset),
         "house_rules": house_rules_in_words(night), "bock": bock_in_words(night), "tables": tables,
-        "skat_levels": [LEVEL_LABELS[level] for level in SKAT_LEVELS],
+        "skat_levels": [_words(skat.LEVEL_LABELS[level]) for level in skat.LEVELS],
         "round_placing": round_placing_points(night), "transfers": transfers(night, tables),
         "signers": list(dict.fromkeys(name for item in tables for name in item.names)), "pdf_render": pdf_render,
     }

@@ -22,6 +22,7 @@ from .errors import IllegalDeal
 from .explain import Explanation, Seat, Word, signed
 from .fields import Option, Reader, boolean, check_choice, describe, is_empty, read_rules
 from .inputs import Input, Kind, Need, ask
+from .sheet import NOTHING, Column, noted, result, side, spaced
 from .verdict import Comparison, RulesMemo, Table, Verdict, options_json
 
 SEATS: tuple[int, ...] = (3, 4)
@@ -276,6 +277,26 @@ BOCK_EVENTS: dict[str, Any] = {}  # Fipsen has no Bock deals
 def round_placing(rules: Rules) -> tuple[int, ...] | None:
     """Fipsen places no rounds."""
     return None
+
+
+SHEET = (Column(Word("Declarer")), Column(Word("Bid")), Column(Word("Result")), Column(Word("Value")))
+SHEET_RUNNING_FIRST = True  # the score sheet's number is each player's running score; the hand's value its note
+_SAID_ADD_ONS = (("hand", Word("Hand")), ("ruten", Word("Ruten")), ("durch", Word("Durch")))
+
+
+def game_words(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> object:
+    """The bid with its add-ons as the score sheet writes it ("4 Hand"), a Kieker "Kieker Ruten"."""
+    add_ons = [word for key, word in _SAID_ADD_ONS if facts.get(key)]
+    contract = facts.get("contract")
+    if contract == Contract.TRICKS:
+        label = spaced([facts.get("bid", NOTHING), *add_ons])
+    else:
+        label = spaced([CONTRACT_LABELS.get(contract, NOTHING), *add_ons])
+    return noted([label, Word("surrendered") if facts.get("surrendered") else NOTHING])
+
+
+def sheet_row(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> tuple[object, ...]:
+    return (side(declaring_side(facts)), game_words(facts, verdict), result(verdict.get("won")), verdict["value"])
 
 
 def declaring_side(facts: Mapping[str, Any]) -> list[int]:

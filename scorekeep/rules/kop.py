@@ -23,9 +23,10 @@ from typing import Any
 
 from .cards import SUITS, parse_cards, totals_by_count
 from .errors import IllegalDeal
-from .explain import AND, Explanation, Listing, Seat, Seats, Word
+from .explain import AND, Explanation, Listing, Phrase, Seat, Seats, Word
 from .fields import Option, Reader, boolean, check_int, describe, integer, nullable, one_of, read_rules, words
 from .inputs import REQUIRED, Input, Kind, Need, ask
+from .sheet import NOTHING, Column, noted, result, side
 from .verdict import RulesMemo, Table, Verdict, options_json
 
 SEATS = (4,)
@@ -378,6 +379,21 @@ BOCK_EVENTS: dict[str, Any] = {}  # Kop has no Bock deals
 def round_placing(rules: Rules) -> tuple[int, ...] | None:
     """The placing points of a round (the tournaments' 4/3/2/1 or 5/3/1/0), or None (classic)."""
     return rules.round_placing
+
+
+SHEET = (Column(Word("Game")), Column(Word("Old side")), Column(Word("Result")), Column(Word("Value")))
+SHEET_RUNNING_FIRST = False
+
+
+def game_words(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> object:
+    """The game as the list writes it: "Zolo · 2 doubled"."""
+    counted = verdict.get("counted_doublings")
+    return noted([CONTRACT_LABELS.get(facts.get("contract"), NOTHING),
+                  Phrase("{n} doubled", n=counted) if counted else NOTHING])
+
+
+def sheet_row(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> tuple[object, ...]:
+    return (game_words(facts, verdict), side(declaring_side(facts)), result(verdict.get("won")), verdict["value"])
 
 
 def declaring_side(facts: Mapping[str, Any]) -> list[int]:

@@ -18,7 +18,7 @@ from . import cards
 from .bock import BockEvent, points_sixty
 from .cards import TOTALS_BY_COUNT
 from .errors import IllegalDeal
-from .explain import Explanation, Seat, Seats, Word
+from .explain import Explanation, Phrase, Seat, Seats, Word
 from .fields import (
     Option,
     Reader,
@@ -32,6 +32,7 @@ from .fields import (
     words,
 )
 from .inputs import REQUIRED, Input, Kind, Need, ask
+from .sheet import NOTHING, Column, noted, result, side, spaced
 from .verdict import RulesMemo, Table, Verdict, options_json
 
 SEATS: tuple[int, ...] = (4,)
@@ -421,6 +422,34 @@ BOCK_EVENTS: dict[str, BockEvent] = {
 def round_placing(rules: Rules) -> tuple[int, ...] | None:
     """Schafkopf places no rounds: it is played for money."""
     return None
+
+
+PARTNER_GAMES = frozenset({C.SAUSPIEL, C.HOCHZEIT})
+"""The games with a partner; every other game with a declarer is played alone (a solo)."""
+SHEET = (Column(Word("Game")), Column(Word("Players")), Column(Word("Result")), Column(Word("Value"), amount=True))
+SHEET_RUNNING_FIRST = False
+
+
+def game_words(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> object:
+    """The game as the list writes it: "Solo (Hearts · Herz) · Stoß ×2 · 3 Laufende · 1 knocked · Schneider"."""
+    trump = facts.get("trump")
+    name = spaced([CONTRACT_LABELS.get(facts.get("contract"), NOTHING),
+                   Phrase("({suit})", suit=SUIT_LABELS[trump]) if trump in SUIT_LABELS else NOTHING])
+    doublings, laufende, klopfer = facts.get("doublings"), verdict.get("laufende_counted"), facts.get("klopfer")
+    return noted([
+        name,
+        (Phrase("Stoß ×{n}", n=doublings) if doublings > 1 else Word("Stoß")) if doublings else NOTHING,
+        Phrase("{n} Laufende", n=laufende) if laufende else NOTHING,
+        Phrase("{n} knocked", n=klopfer) if klopfer else NOTHING,
+        Word("Schneider") if verdict.get("schneider") else NOTHING,
+        Word("Schwarz") if verdict.get("schwarz") else NOTHING,
+    ])
+
+
+def sheet_row(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> tuple[object, ...]:
+    won = verdict.get("won")
+    return (game_words(facts, verdict), side(declaring_side(facts)), result(won),
+            verdict["value"] if won is not None else NOTHING)
 
 
 def declaring_side(facts: Mapping[str, Any]) -> list[int]:

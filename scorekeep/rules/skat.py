@@ -16,6 +16,7 @@ from .errors import IllegalDeal
 from .explain import Explanation, Listing, Phrase, Seat, Seats, Word, signed
 from .fields import Reader, boolean, integer, is_empty, nullable, one_of, read_rules
 from .inputs import REQUIRED, Input, Kind, Need, ask
+from .sheet import NOTHING, Column, noted, result, side, spaced
 from .verdict import RulesMemo, Table, Verdict, options_json
 
 SEATS = (3, 4)
@@ -63,6 +64,12 @@ TRUMPS = {
 }
 
 LEVELS = ("hand", "schneider", "schneider announced", "schwarz", "schwarz announced", "ouvert")
+
+# Seeger-Fabian (RULES.md, Skat "List entry"): +50 for each won game, −50 for each lost one, and for each
+# game another player lost +40 at a 3-seat table or +30 at a 4-seat table (the sitting dealer included).
+WON_POINTS = 50
+LOST_POINTS = 50
+OTHERS_LOST_POINTS = {3: 40, 4: 30}
 
 PRESETS: dict[str, dict[str, object]] = {
     "classic": {
@@ -340,6 +347,48 @@ BOCK_EVENTS: dict[str, BockEvent] = {
 def round_placing(rules: Rules) -> tuple[int, ...] | None:
     """Skat places no rounds: a series is ranked by its list and Seeger-Fabian points."""
     return None
+
+
+# The list: the columns before the players', and the levels a club list ticks (the verdict's `levels`).
+LEVEL_LABELS = {"hand": Word("Hand"), "schneider": Word("Schneider"),
+                "schneider announced": Word("Schneider announced"), "schwarz": Word("Schwarz"),
+                "schwarz announced": Word("Schwarz announced"), "ouvert": Word("Ouvert")}
+SAID = (("kontra", Word("Kontra")), ("re", Word("Re")), ("conceded", Word("conceded")))
+SHEET = (Column(Word("Declarer")), Column(Word("Game")), Column(Word("Base")), Column(Word("Matadors")),
+         Column(Word("Levels, said")), Column(Word("Result")), Column(Word("Value")))
+SHEET_RUNNING_FIRST = False
+
+
+def game_words(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> object:
+    """The game as the list writes it: "Grand", "Null Hand", "Ramsch"."""
+    name = CONTRACT_LABELS.get(facts.get("contract"), NOTHING)
+    if facts.get("contract") == Contract.NULL:
+        return spaced([name, *(LEVEL_LABELS[key] for key in ("hand", "ouvert") if facts.get(key))])
+    return name
+
+
+def list_levels(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> set[str]:
+    """The levels the list ticks: the verdict's; a Null game has none in the engine's sense, but its list
+    line shows Hand and Ouvert as played."""
+    levels = set(verdict.get("levels") or ())
+    if facts.get("contract") == Contract.NULL:
+        levels |= {key for key in ("hand", "ouvert") if facts.get(key)}
+    return levels
+
+
+def said(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> list[Word]:
+    """What was said or happened beside the levels: Kontra, Re, conceded, overbid."""
+    words = [word for key, word in SAID if facts.get(key)]
+    return [*words, Word("overbid")] if verdict.get("overbid") else words
+
+
+def sheet_row(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> tuple[object, ...]:
+    matadors = verdict.get("matadors")
+    with_ = NOTHING if matadors is None else _with(matadors)
+    levels = [LEVEL_LABELS.get(level, level) for level in verdict.get("levels") or ()]
+    return (side(declaring_side(facts)), CONTRACT_LABELS.get(facts.get("contract"), NOTHING),
+            verdict.get("base") or NOTHING, with_, noted(levels + [word for key, word in SAID if facts.get(key)]),
+            result(verdict.get("won")), verdict["value"] if verdict.get("won") is not None else NOTHING)
 
 
 def declaring_side(facts: Mapping[str, Any]) -> list[int]:
@@ -740,12 +789,12 @@ def _seeger_fabian(won: bool, declarer: int, table: Table, say: Explanation) -> 
     others (the sitting dealer included) +30 at 4 seats. Kontra, Re and Bock do not touch these."""
     if won:
         sf = [0] * table.players
-        sf[declarer] = 50
+        sf[declarer] = WON_POINTS
         say("Seeger-Fabian: +50 to the declarer for a won game")
         return sf
-    bonus = 40 if table.players == 3 else 30
+    bonus = OTHERS_LOST_POINTS[table.players]
     sf = [bonus] * table.players
-    sf[declarer] = -50
+    sf[declarer] = -LOST_POINTS
     say("Seeger-Fabian: −50 to the declarer for a lost game, +{bonus} to each of the {n} others",
         bonus=bonus, n=table.players - 1)
     return sf

@@ -7,21 +7,19 @@ game's score sheet has.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
 
 from django import template
 from django.urls import reverse
-from django.utils.functional import Promise
 from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
 
-from ..labels import CONTRACT_LABELS, SUITS, translated
+from ..labels import translated
 from ..ledger import Ledger, Row
 from ..models import CardNight
-from ..rules import bock
+from ..rules import GAMES, bock
+from ..rules.explain import in_words
 from ..settlement import format_money
 
 register = template.Library()
@@ -32,12 +30,6 @@ MINUS = "\u2212"  # a real minus sign: as wide as the plus, and read out as "min
 # Vulgar fractions for the shares tied players get (two, three or four of them tie).
 FRACTIONS = {(1, 2): "½", (1, 3): "⅓", (2, 3): "⅔", (1, 4): "¼", (3, 4): "¾"}
 
-LEVEL_LABELS: dict[str, str | Promise] = {
-    "hand": _("Hand"), "schneider": _("Schneider"), "schneider announced": _("Schneider announced"),
-    "schwarz": _("Schwarz"), "schwarz announced": _("Schwarz announced"), "ouvert": _("Ouvert"),
-}
-
-SUIT_LABELS = dict(SUITS)
 
 
 @register.filter
@@ -96,12 +88,6 @@ def placing(value: Fraction | int | None) -> str:
 
 
 @register.filter
-def levels(value: Sequence[str] | None) -> str:
-    """Skat levels as words: "Hand, Schneider"."""
-    return ", ".join(str(LEVEL_LABELS.get(level, level)) for level in value or ())
-
-
-@register.filter
 def matadors(value: int | None) -> str:
     """Skat matadors: "with 2", "without 1"."""
     if value is None:
@@ -109,11 +95,6 @@ def matadors(value: int | None) -> str:
     if value >= 0:
         return gettext("with %(n)s") % {"n": value}
     return gettext("without %(n)s") % {"n": -value}
-
-
-@register.filter
-def contract(value: str | None) -> str:
-    return str(CONTRACT_LABELS.get(value or "", value or ""))
 
 
 # --- the score sheet ---------------------------------------------------------------------------
@@ -157,79 +138,22 @@ class Sheet:
         return 1 + len(self.names) + self.has_sum + len(self.info_headers)
 
 
-def _names_of(row: Row, seats: Sequence[int], names: Sequence[str]) -> str:
-    return " + ".join(names[row.seats[seat]] for seat in seats if 0 <= seat < len(row.seats))
+def info(night: CardNight, row: Row, names: Sequence[str]) -> list[str]:
+    """The columns of one deal before the players' columns, in the game's own terms (the engine's
+    `sheet_row`: who declared, the game with what was said, the result and the value), so a row shows
+    why its entry differs from the value."""
+    def seat_name(seat: int) -> str:
+        return names[row.seats[seat]] if 0 <= seat < len(row.seats) else str(seat)
 
-
-def _seat_name(row: Row, names: Sequence[str], key: str) -> str:
-    seat = row.deal.facts.get(key)
-    return _names_of(row, [seat], names) if isinstance(seat, int) else ""
-
-
-def _result(won: bool | None) -> str:
-    return "" if won is None else gettext("won") if won else gettext("lost")
-
-
-def _said(facts: Mapping[str, Any], words: Sequence[tuple[str, str | Promise]]) -> list[str]:
-    return [str(word) for key, word in words if facts.get(key)]
-
-
-def _info(night: CardNight, row: Row, names: Sequence[str]) -> list[str]:
-    """The columns of one deal before the players' columns, in each game's own terms — with what was
-    said (Kontra, Stoß, add-ons …), so a row shows why its entry differs from the value."""
-    game, facts, verdict = night.game, row.deal.facts, row.verdict
-    name = facts.get("contract")
-    if game == "skat":
-        said = [levels(verdict.get("levels")), *_said(facts, SKAT_SAID)]
-        return [_seat_name(row, names, "declarer"), contract(name), str(verdict.get("base") or ""),
-                matadors(verdict.get("matadors")), ", ".join(filter(None, said)), _result(verdict["won"]),
-                str(verdict["value"]) if verdict["won"] is not None else ""]
-    if game == "schafkopf":
-        label = contract(name)
-        if facts.get("trump"):
-            label += f" ({SUIT_LABELS.get(facts['trump'], facts['trump'])})"
-        notes = []
-        if facts.get("doublings"):
-            notes.append(gettext("Stoß ×%(n)s") % {"n": facts["doublings"]} if facts["doublings"] > 1
-                         else gettext("Stoß"))
-        if verdict.get("laufende_counted"):
-            notes.append(gettext("%(n)s Laufende") % {"n": verdict["laufende_counted"]})
-        if facts.get("klopfer"):
-            notes.append(gettext("%(n)s knocked") % {"n": facts["klopfer"]})
-        label = " · ".join([label, *notes])
-        side = " + ".join(filter(None, [_seat_name(row, names, "declarer"), _seat_name(row, names, "partner")]))
-        value = amount(verdict["value"], night) if verdict["won"] is not None else ""
-        return [label, side, _result(verdict["won"]), value]
-    if game == "kop":
-        label = contract(name)
-        if verdict.get("counted_doublings"):
-            label += " · " + gettext("%(n)s doubled") % {"n": verdict["counted_doublings"]}
-        return [label, _names_of(row, facts.get("old") or [], names), _result(verdict["won"]), str(verdict["value"])]
-    # Fipsen: the bid with its add-ons, as the score sheet writes it ("4 Hand"); a Kieker "Kieker Ruten"
-    words = _said(facts, (("hand", _("Hand")), ("ruten", _("Ruten")), ("durch", _("Durch"))))
-    bid = " ".join(([str(facts["bid"])] if "bid" in facts else []) + words)
-    label = bid or contract(name) if name == "tricks" else " ".join([contract(name), *words])
-    if facts.get("surrendered"):
-        label += " · " + gettext("surrendered")
-    return [_seat_name(row, names, "declarer"), label, _result(verdict["won"]), str(verdict["value"])]
-
-
-# What was said in a Skat deal, beside its levels.
-SKAT_SAID: tuple[tuple[str, str | Promise], ...] = (
-    ("kontra", _("Kontra")), ("re", _("Re")), ("conceded", _("conceded")))
-
-
-INFO_HEADERS: dict[str, tuple[str | Promise, ...]] = {
-    "skat": (_("Declarer"), _("Game"), _("Base"), _("Matadors"), _("Levels, said"), _("Result"), _("Value")),
-    "schafkopf": (_("Game"), _("Players"), _("Result"), _("Value")),
-    "kop": (_("Game"), _("Old side"), _("Result"), _("Value")),
-    "fipsen": (_("Declarer"), _("Bid"), _("Result"), _("Value")),
-}
+    module = GAMES[night.game]
+    return [amount(value, night) if column.amount and isinstance(value, int) else in_words(value, gettext, seat_name)
+            for column, value in zip(module.SHEET, module.sheet_row(row.deal.facts, row.verdict), strict=True)]
 
 
 def sheet(ledger: Ledger, night: CardNight) -> Sheet:
     """The ledger as the game's score sheet: columns, cells formatted, footer rows."""
     game, table, names = night.game, ledger.table, ledger.names
+    module = GAMES[game]
     bock_labels = bock.events(game)
     rows = []
     for row in ledger.rows:
@@ -243,8 +167,8 @@ def sheet(ledger: Ledger, night: CardNight) -> Sheet:
         sheet_row = SheetRow(
             row.number, reverse("deal", args=[night.pk, table.number, row.deal.sequence]), row.deal.bock,
             [str(translated(bock_labels[key].label)) for key in row.bock_started if key in bock_labels],
-            _info(night, row, names), cells)
-        if game == "schafkopf":
+            info(night, row, names), cells)
+        if night.money:  # money balances: each row's sum shows it (zero)
             sheet_row.row_sum = signed_amount(sum(v for v in row.entries if v is not None), night)
         if row.placing is not None:
             sheet_row.placing = [placing(p) for p in row.placing]
@@ -252,10 +176,10 @@ def sheet(ledger: Ledger, night: CardNight) -> Sheet:
                                        else gettext("Round placing so far"))
         rows.append(sheet_row)
     footer: list[tuple[str, list[str], str | None]] = [
-        (gettext("List points") if game == "skat" else gettext("Total"),
+        (gettext("List points") if night.seeger_fabian else gettext("Total"),
          [signed_amount(t, night) for t in ledger.totals],
-         amount(sum(ledger.totals), night) if game == "schafkopf" else None)]
-    if game == "skat":
+         amount(sum(ledger.totals), night) if night.money else None)]
+    if night.seeger_fabian:
         footer += [(gettext("Games won"), [str(n) for n in ledger.won], None),
                    (gettext("Games lost"), [str(n) for n in ledger.lost], None),
                    (gettext("Seeger-Fabian points"), [signed(n) for n in ledger.seeger_fabian_totals], None),
@@ -264,8 +188,9 @@ def sheet(ledger: Ledger, night: CardNight) -> Sheet:
         footer.append((gettext("Placing points"), [placing(p) for p in ledger.placing_totals], None))
     caption = gettext("Table %(number)s · %(game)s ledger") % {"number": table.number,
                                                                "game": night.get_game_display()}
-    return Sheet(game, caption, [str(h) for h in INFO_HEADERS[game]], list(names), rows, footer,
-                 has_sum=game == "schafkopf", running_first=game == "fipsen")
+    headers = [in_words(column.header, gettext) for column in module.SHEET]
+    return Sheet(game, caption, headers, list(names), rows, footer, has_sum=night.money,
+                 running_first=module.SHEET_RUNNING_FIRST)
 
 
 @register.simple_tag
