@@ -25,7 +25,6 @@ PLAYERS = ["Anna", "Bernd", "Clara", "Dieter"]
 PLACE_PREFIX = "Demo"  # marks demo nights, so `loaddemo --replace` finds them
 
 SKAT_BIDS = sorted(skat.BID_VALUES)
-SKAT_BASE = {"diamonds": 9, "hearts": 10, "spades": 11, "clubs": 12, "grand": 24}
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,12 +43,6 @@ class DemoNight:
 
 # --- Skat ------------------------------------------------------------------------------------------
 
-def _skat_value_floor(contract: str, matadors: int, hand: bool) -> int:
-    """The least a suit or grand game is worth with these matadors (no schneider): what a declarer
-    may have bid up to without overbidding — base × (matadors + game + hand)."""
-    return SKAT_BASE[contract] * (abs(matadors) + 1 + hand)
-
-
 def _skat_bid(rng: random.Random, reach: int) -> int:
     """A bid the declarer's hand reaches; low bids are the common ones."""
     bids = [b for b in SKAT_BIDS if b <= reach]
@@ -63,7 +56,7 @@ def _skat_game(rng: random.Random, declarer: int, *, contract: str | None = None
     won = rng.random() < 0.72 if won is None else won
     points = rng.randint(61, 95) if won else rng.randint(32, 60)
     facts: Facts = {"contract": contract, "declarer": declarer,
-                    "bid": _skat_bid(rng, _skat_value_floor(contract, matadors, hand)), "matadors": matadors,
+                    "bid": _skat_bid(rng, skat.least_value(contract, matadors, hand)), "matadors": matadors,
                     "card_points": points}
     if hand:
         facts["hand"] = True

@@ -37,8 +37,9 @@ from .labels import (
     PRESET_LABELS,
     Label,
 )
-from .rules import GAMES, Comparison, IllegalDeal, Table, Verdict, inputs, judge
+from .rules import GAMES, Comparison, IllegalDeal, Table, Verdict, inputs, judge, settles_bidding
 from .rules.explain import signed
+from .rules.fields import option_shape
 
 DEFAULT_GAME = "skat"
 
@@ -201,11 +202,7 @@ class HouseRule:
         self.name = f"rule-{key}"
         self.none_name = f"{self.name}-none"
         self.preset_value = preset_value
-        kind = getattr(validator, "kind", "json")
-        self.nullable = kind == "nullable"
-        inner = getattr(validator, "inner", None) if self.nullable else validator
-        self.validator = inner
-        self.kind = getattr(inner, "kind", "json") if inner is not None else "json"
+        self.kind, self.validator, self.nullable = option_shape(validator)
         # A nullable choice offers "none" inside its select; the other nullable inputs get a checkbox.
         self.none_box = self.nullable and self.kind != "choice"
 
@@ -350,7 +347,7 @@ class DisputeForm(HouseRulesMixin, forms.Form):
         self._add_house_rules()
         self.rules = self._peek_rules()
         self._add_deal_fields()
-        if hasattr(self.module, "compare"):
+        if settles_bidding(self.game):
             self._add_compare_fields()
 
     # --- building the inputs ------------------------------------------------------------------

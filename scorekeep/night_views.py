@@ -44,8 +44,7 @@ from .night_forms import (
     house_rules_in_words,
     preset_label,
 )
-from .rules import GAMES
-from .rules.verdict import options_json
+from .rules import GAMES, rules_json
 
 SCORER = "scorer"  # the session key for "Your name", shared with the table pages
 
@@ -305,8 +304,7 @@ def _table_json(night: CardNight, view: TableView) -> dict[str, Any]:
 def _rules_json(night: CardNight) -> dict[str, Any]:
     """Every option the night's deals are judged by, as a verdict's ``rules`` writes them. Kop's
     options hold objects of their own (solo factors, doubling limits) that its ``rules_json`` writes."""
-    module = GAMES[night.game]
-    return getattr(module, "rules_json", options_json)(module.parse_rules(night.rules_request))
+    return rules_json(night.game, GAMES[night.game].parse_rules(night.rules_request))
 
 
 @night_access(VIEW)

@@ -21,7 +21,7 @@ from typing import Any
 from . import bock, seating, standing
 from .errors import IllegalDeal
 from .explain import Step, Word
-from .fields import Reader, check_choice, describe, words
+from .fields import Reader, check_choice, describe, option_shape, words
 from .games import GAMES
 from .inputs import Input, Kind, Need
 from .verdict import Comparison, Table, Verdict, options_json
@@ -30,7 +30,8 @@ from .verdict import Comparison, Table, Verdict, options_json
 _GAME_NAMES = {game: Word(game.capitalize()) for game in GAMES}
 
 __all__ = ["GAMES", "Comparison", "IllegalDeal", "Input", "Kind", "Need", "Step", "Table", "Verdict", "adjudicate",
-           "bock", "complete", "describe_game", "inputs", "judge", "pack", "rules_json", "seating", "standing"]
+           "bock", "complete", "describe_game", "inputs", "judge", "pack", "rules_json", "seating", "settles_bidding",
+           "standing"]
 
 _ENVELOPE = frozenset({"game", "rules", "players", "dealer", "deal"})
 # The request fields each game takes: Fipsen also settles bidding disputes ("compare").
@@ -175,12 +176,16 @@ def _rules_json(module: ModuleType, rules: object) -> dict[str, Any]:
     return rules_json(module.__name__.rsplit(".", 1)[-1], rules)
 
 
-def _option_json(module: ModuleType, key: str, validator: object, translate: Translate) -> dict[str, Any]:
+def settles_bidding(game: str) -> bool:
+    """Whether `game` also settles bidding disputes (the contract's ``compare`` request: Fipsen)."""
+    return "compare" in _FIELDS[game]
+
+
+def _option_json(module: ModuleType, key: str, validator: Any, translate: Translate) -> dict[str, Any]:
     """A house rule as a page offers it: its kind (as its validator says) and words."""
     out: dict[str, Any] = {"key": key, "label": translate(module.OPTION_LABELS.get(key, key))}
-    nullable = getattr(validator, "kind", "") == "nullable"
-    inner = getattr(validator, "inner", validator) if nullable else validator
-    out["kind"] = getattr(inner, "kind", "json")
+    kind, inner, nullable = option_shape(validator)
+    out["kind"] = kind
     if nullable:
         out["none"] = translate(module.NONE_LABELS.get(key, Word("none")))
     if out["kind"] == "integer":

@@ -209,6 +209,14 @@ class Nullable:
         return None if value is None else self.inner(value, field)
 
 
+def option_shape(option: Option) -> tuple[str, Option | None, bool]:
+    """What an option takes, for a page or a description: its kind ("boolean", "integer", "choice",
+    "json"), the validator that says its range or choices, and whether null is allowed too."""
+    nullable = isinstance(option, Nullable)
+    inner = option.inner if nullable else option  # type: ignore[attr-defined]
+    return getattr(inner, "kind", "json"), inner, nullable
+
+
 boolean = Boolean()
 integer = Integer
 one_of = OneOf

@@ -344,6 +344,12 @@ BOCK_EVENTS: dict[str, BockEvent] = {
 """The events a table may choose to start a Bock round with (the house rules; RULES.md leaves them open)."""
 
 
+def least_value(contract: str, matadors: int, hand: bool = False) -> int:
+    """The least a suit or grand game is worth with these matadors (no Schneider): base × (matadors + game
+    + hand) — what a declarer may bid up to without overbidding (ISkO 3.2)."""
+    return BASE[_CONTRACT_BY_NAME[contract]] * (abs(matadors) + 1 + hand)
+
+
 def round_placing(rules: Rules) -> tuple[int, ...] | None:
     """Skat places no rounds: a series is ranked by its list and Seeger-Fabian points."""
     return None
