@@ -80,6 +80,7 @@ class DealForm(forms.Form):
         self.correcting = correcting
         self.facts: dict[str, Any] | None = None
         self.verdict: Verdict | None = None
+        self.judged: ledger.Judged | None = None  # the verdict and what it was judged with, for the save
         self.rules = GAMES[self.game].parse_rules(night.rules_request)
         players = len(self.names)
 
@@ -157,6 +158,8 @@ class DealForm(forms.Form):
             self.verdict = ledger.judge_deal(self.night, self.seats, self.dealer, facts, self.bock)
         except IllegalDeal as err:
             self.engine_error(err)
+        else:
+            self.judged = ledger.Judged(dict(facts), tuple(self.seats), self.dealer, self.bock, self.verdict)
         return cleaned
 
     @property

@@ -128,30 +128,71 @@ def judge_deal(night: CardNight, seats: Sequence[int], dealer: int, facts: dict[
     return verdict
 
 
-def recompute(table: CardTable) -> None:
-    """Judge every live deal of the table again, in order, and store what changed.
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """A deal as a page judged it (the entry form's preview): a save reuses the verdict when the deal is
+    stored with the same facts, seats, dealer and Bock status, instead of asking the engine again."""
 
-    The Bock status of a deal depends on the verdicts before it, so each is judged with the flags
-    derived so far. Raises `LedgerError` (nothing stored) when a deal is refused — e.g. after a
-    change of house rules that forbids what was played; the caller's transaction then rolls back.
+    facts: dict[str, Any]
+    seats: tuple[int, ...]
+    dealer: int
+    bock: bool
+    verdict: Verdict
+
+    def fits(self, facts: dict[str, Any], seats: Sequence[int], dealer: int, bock: bool) -> bool:
+        return (self.facts == facts and self.seats == tuple(seats) and self.dealer == dealer
+                and self.bock == bock)
+
+
+def judged_verdict(night: CardNight, seats: Sequence[int], dealer: int, facts: dict[str, Any], bock: bool,
+                   judged: Judged | None = None) -> Verdict:
+    """The verdict of a deal: the page's, where it judged this very deal; else the engine's (raises `IllegalDeal`)."""
+    if judged is not None and judged.fits(facts, seats, dealer, bock):
+        return judged.verdict
+    return judge_deal(night, seats, dealer, facts, bock)
+
+
+def recompute(table: CardTable, since: int | None = None, changed: Deal | None = None,
+              judged: Judged | None = None) -> int:
+    """Bring the stored verdicts and Bock flags of the table's live deals up to date, in order; returns
+    how many deals the engine judged.
+
+    Without `since` every deal is judged again (the night's rules changed). With `since` (the sequence
+    of the deal that was changed, deleted or restored) the deals before it stand as stored, and from it
+    on the engine judges only `changed` (whose facts or seating changed; `judged` may hold its verdict)
+    and the deals whose Bock status the change moved: a deal's verdict depends only on its own facts,
+    seats and Bock status, so a later deal whose Bock status stands keeps its verdict.
+
+    Raises `LedgerError` (nothing stored) when a deal is refused — e.g. after a change of house rules
+    that forbids what was played; the caller's transaction then rolls back.
     """
     night = table.night
     players = table.places.count()
     deals = list(table.deals.filter(deleted=False).order_by("sequence"))
     queue = BockQueue(night, players)
-    changed = []
+    changed_pk = changed.pk if changed is not None else None
+    updated, calls = [], 0
     for number, deal in enumerate(deals, start=1):
         bock = queue.next()
-        try:
-            verdict = judge_deal(night, deal.seating, deal.dealer, deal.facts, bock).to_json()
-        except IllegalDeal as err:
-            raise LedgerError(number, err, deal) from err
+        verdict = deal.verdict
+        stands = since is not None and (deal.sequence < since or (deal.pk != changed_pk and bock == deal.bock))
+        if not stands:
+            try:
+                if deal.pk == changed_pk and judged is not None and judged.fits(deal.facts, deal.seating,
+                                                                               deal.dealer, bock):
+                    verdict = judged.verdict.to_json()
+                else:
+                    verdict = judge_deal(night, deal.seating, deal.dealer, deal.facts, bock).to_json()
+                    calls += 1
+            except IllegalDeal as err:
+                raise LedgerError(number, err, deal) from err
         if verdict != deal.verdict or bock != deal.bock:
             deal.verdict, deal.bock = verdict, bock
-            changed.append(deal)
+            updated.append(deal)
         queue.after(deal.facts, verdict)
-    if changed:
-        Deal.objects.bulk_update(changed, ["verdict", "bock"])
+    if updated:
+        Deal.objects.bulk_update(updated, ["verdict", "bock"])
+    return calls
 
 
 # --- the ledger --------------------------------------------------------------------------------

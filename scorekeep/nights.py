@@ -144,14 +144,15 @@ def _lock_table(pk: int) -> CardTable:
 
 @transaction.atomic
 def enter_deal(table: CardTable, facts: dict[str, Any], *, dealer: int | None = None, by: str = "",
-               key: str | None = None, expected: int | None = None) -> Deal:
+               key: str | None = None, expected: int | None = None, judged: ledger.Judged | None = None) -> Deal:
     """Store the next deal of the table; raises `IllegalDeal` (nothing stored) when the engine refuses it.
 
     The table row is locked for the moment of numbering, so two scorers saving at once get two
     consecutive deals, never two with one number. `key` is the phone's idempotency key: sent again, it
     returns the deal it made (``deal.replayed`` is True) instead of a second one. `expected` is the deal
     number the phone's form was for: when other deals were entered since, `Stale` is raised with them
-    (two people entering the same deal at one table store it once).
+    (two people entering the same deal at one table store it once). `judged`: the page's verdict of
+    this deal (the entry form's preview), stored when it fits, so a save asks the engine at most once.
     """
     # Writes to one table happen one after the other, and never beside a change of the night's rules
     # (_lock_table). On SQLite the whole database is locked from BEGIN (settings: transaction_mode IMMEDIATE).
@@ -161,23 +162,23 @@ def enter_deal(table: CardTable, facts: dict[str, Any], *, dealer: int | None = 
     if replayed is not None:
         replayed.deal.replayed = True  # type: ignore[attr-defined]
         return replayed.deal
-    if expected is not None:
-        live = list(table.deals.filter(deleted=False).order_by("sequence"))
-        if len(live) + 1 != expected:
-            raise Stale(deals=live[max(0, expected - 1):])
+    live = list(table.deals.filter(deleted=False).order_by("sequence"))
+    if expected is not None and len(live) + 1 != expected:
+        raise Stale(deals=live[max(0, expected - 1):])
     players = table.places.count()
     if dealer is None:
         dealer = next_dealer(table)
     _check_dealer(dealer, players)
     seats = ledger.seating(table.night.game, players, dealer)
     sequence = (table.deals.aggregate(n=Max("sequence"))["n"] or 0) + 1
-    # Judged once here so a refused deal is never stored; recompute then sets its Bock status.
-    verdict = ledger.judge_deal(table.night, seats, dealer, facts, False).to_json()
+    # The new deal is the last: its Bock status follows from the stored deals before it, and no deal after
+    # it can change, so it is judged once (or not at all, where the page judged it) and nothing else is.
+    bock = ledger.next_is_bock(table.night, players, live)
+    verdict = ledger.judged_verdict(table.night, seats, dealer, facts, bock, judged).to_json()
     deal = Deal.objects.create(table=table, sequence=sequence, seating=seats, dealer=dealer, facts=facts,
-                               verdict=verdict, entered_by=by)
+                               verdict=verdict, bock=bock, entered_by=by)
     DealRevision.objects.create(deal=deal, kind=DealRevision.Kind.CREATED, new=_snapshot(deal), by=by,
                                 request_key=key or None)
-    ledger.recompute(table)
     _touch_table(table)
     deal.refresh_from_db()
     return deal
@@ -185,7 +186,8 @@ def enter_deal(table: CardTable, facts: dict[str, Any], *, dealer: int | None = 
 
 @transaction.atomic
 def correct_deal(deal: Deal, facts: dict[str, Any], *, dealer: int | None = None, by: str = "",
-                 reason: str = "", key: str | None = None, based_on: int | None = None) -> Deal:
+                 reason: str = "", key: str | None = None, based_on: int | None = None,
+                 judged: ledger.Judged | None = None) -> Deal:
     """Change an earlier deal's facts (and, if given, who dealt it); everything after it follows.
 
     `key`: as for `enter_deal`. `based_on` is the deal's version the correction was typed on: when the
@@ -206,13 +208,15 @@ def correct_deal(deal: Deal, facts: dict[str, Any], *, dealer: int | None = None
         deal.seating = ledger.seating(deal.table.night.game, deal.table.places.count(), dealer)
     if facts == deal.facts and _snapshot(deal) == old:
         return deal
-    ledger.judge_deal(deal.table.night, deal.seating, deal.dealer, facts, deal.bock)  # refuse before storing
+    # Refused before anything is stored; the verdict (the page's, where it fits) goes on to the ledger.
+    verdict = ledger.judged_verdict(deal.table.night, deal.seating, deal.dealer, facts, deal.bock, judged)
     deal.facts = facts
     deal.version += 1
     deal.save(update_fields=["facts", "dealer", "seating", "version"])
     DealRevision.objects.create(deal=deal, kind=DealRevision.Kind.CHANGED, old=old, new=_snapshot(deal), by=by,
                                 reason=reason, request_key=key or None)
-    ledger.recompute(deal.table)
+    ledger.recompute(deal.table, since=deal.sequence, changed=deal,
+                     judged=ledger.Judged(facts, tuple(deal.seating), deal.dealer, deal.bock, verdict))
     _touch_table(deal.table)
     deal.refresh_from_db()
     return deal
@@ -244,7 +248,8 @@ def _set_deleted(deal: Deal, deleted: bool, by: str, reason: str, key: str | Non
     state = "old" if deleted else "new"
     DealRevision.objects.create(deal=deal, kind=kind, by=by, reason=reason, request_key=key or None,
                                 **{state: _snapshot(deal)})
-    ledger.recompute(deal.table)
+    # A restored deal is judged again: the night's rules may have changed while it was deleted.
+    ledger.recompute(deal.table, since=deal.sequence, changed=None if deleted else deal)
     _touch_table(deal.table)
 
 

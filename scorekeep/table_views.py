@@ -224,7 +224,7 @@ def deal_new(request: HttpRequest, night_id: int, table_number: int) -> HttpResp
         by = form.cleaned_data.get("by", "").strip()
         try:
             deal = nights.enter_deal(loaded.table, form.facts, dealer=form.dealer, by=by, key=_key(request),
-                                     expected=_int(request.POST.get("expected")))
+                                     expected=_int(request.POST.get("expected")), judged=form.judged)
         except IllegalDeal as err:  # the deal before it changed meanwhile (e.g. a Bock round)
             form.engine_error(err)
         except ledger.LedgerError as err:
@@ -318,7 +318,7 @@ def deal_page(request: HttpRequest, night_id: int, table_number: int, sequence: 
             try:
                 nights.correct_deal(deal, form.facts, dealer=form.dealer, by=by,
                                     reason=form.cleaned_data.get("reason", "").strip(), key=_key(request),
-                                    based_on=_int(request.POST.get("version")))
+                                    based_on=_int(request.POST.get("version")), judged=form.judged)
             except nights.Stale as err:
                 deal.refresh_from_db()
                 form.add_error(None, _stale_edit(loaded, err))

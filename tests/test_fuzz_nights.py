@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from html import unescape
 from typing import Any
 
@@ -581,7 +581,7 @@ def test_a_refused_deletion_keeps_the_reason(client: Client, every_game: dict[st
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     night = every_game["kop"]
     refuse = ledger.LedgerError(2, ledger.IllegalDeal("deal.card_points", "cannot be {points}", points=1))
-    monkeypatch.setattr(ledger, "recompute", lambda table: (_ for _ in ()).throw(refuse))
+    monkeypatch.setattr(ledger, "recompute", lambda table, **changed: (_ for _ in ()).throw(refuse))
     response = client.post(f"/nights/{night.pk}/tables/1/deals/1/delete/", {"reason": "never <played>"})
     assert response.status_code == 200
     html = response.content.decode()
@@ -597,17 +597,21 @@ class Broken(Exception):
 
 
 @pytest.fixture
-def recompute_fails_once(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+def fails_once_after_writing(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The first write fails at its very end, when it marks the pages to refresh: after every row it
+    writes (the deal, its revision, the ledger's verdicts and Bock flags), inside its transaction."""
     calls: list[int] = []
-    real = ledger.recompute
 
-    def recompute(table: CardTable) -> None:
-        calls.append(table.pk)
-        if len(calls) == 1:
-            raise Broken
-        real(table)
+    def failing_once(real: Callable[[Any], None]) -> Callable[[Any], None]:
+        def touch(obj: Any) -> None:
+            calls.append(obj.pk)
+            if len(calls) == 1:
+                raise Broken
+            real(obj)
+        return touch
 
-    monkeypatch.setattr(ledger, "recompute", recompute)
+    monkeypatch.setattr(nights, "_touch_table", failing_once(nights._touch_table))
+    monkeypatch.setattr(nights, "_touch", failing_once(nights._touch))
     return calls
 
 
@@ -625,7 +629,7 @@ def stored(night: CardNight) -> tuple[Any, ...]:
 @pytest.mark.django_db
 @pytest.mark.parametrize("game", list(NIGHTS))
 def test_a_failure_half_way_through_a_write_leaves_nothing_half_saved(
-        game: str, every_game: dict[str, CardNight], recompute_fails_once: list[int]) -> None:
+        game: str, every_game: dict[str, CardNight], fails_once_after_writing: list[int]) -> None:
     night = every_game[game]
     table = night.tables.get()
     first = table.deals.get(sequence=1)
@@ -640,10 +644,10 @@ def test_a_failure_half_way_through_a_write_leaves_nothing_half_saved(
     ]
     for write in writes:
         before = stored(night)
-        recompute_fails_once.clear()
+        fails_once_after_writing.clear()
         with pytest.raises(Broken):
             write()
-        assert recompute_fails_once, "the write never got as far as recomputing"
+        assert fails_once_after_writing, "the write never got to its end"
         assert stored(night) == before
         write()  # the same write, not failing, does change what is stored: the comparison can fail
         assert stored(night) != before
@@ -655,8 +659,9 @@ def test_a_deal_refused_while_saving_through_the_page_stores_nothing_and_keeps_t
         client: Client, every_game: dict[str, CardNight], monkeypatch: pytest.MonkeyPatch) -> None:
     night = every_game["skat"]
     before = stored(night)
-    refuse = ledger.LedgerError(3, ledger.IllegalDeal("deal.bid", "is too low"))
-    monkeypatch.setattr(ledger, "recompute", lambda table: (_ for _ in ()).throw(refuse))
+    # Refused under the table's lock (say, the deal before it changed meanwhile and with it this one's Bock).
+    refuse = ledger.IllegalDeal("deal.bid", "is too low")
+    monkeypatch.setattr(ledger, "judged_verdict", lambda *args: (_ for _ in ()).throw(refuse))
     data = {**DEAL_DATA["skat"], "by": "Clara"}
     response = client.post(f"/nights/{night.pk}/tables/1/deals/new/", data)
     assert response.status_code == 200

@@ -468,3 +468,61 @@ def test_scorers_saving_at_the_same_moment_get_consecutive_deals_and_none_fails(
                           timeout=120, check=False, cwd=Path(__file__).resolve().parent.parent)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [str(list(range(1, 9))), str(list(range(1, 9)))]
+
+
+# --- how often the engine is asked --------------------------------------------------------------------
+
+@pytest.fixture
+def engine_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the engine's verdicts the storage asks for (`ledger.judge_deal`), one entry per call."""
+    calls: list[int] = []
+    real = ledger.judge_deal
+
+    def counted(*args: Any) -> Any:
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(ledger, "judge_deal", counted)
+    return calls
+
+
+@pytest.mark.parametrize("before", [3, 30])
+def test_a_save_asks_the_engine_once_however_long_the_table(engine_calls: list[int], before: int) -> None:
+    table = skat_with_bock()
+    for n in range(before):
+        nights.enter_deal(table, grand(n % 3, 70))
+    engine_calls.clear()
+    nights.enter_deal(table, grand(0, 70))
+    assert len(engine_calls) == 1
+
+
+def test_a_verdict_the_page_judged_is_stored_without_asking_again(engine_calls: list[int]) -> None:
+    table = skat_with_bock()
+    nights.enter_deal(table, grand(0, 70))
+    seats = ledger.seating("skat", 3, 1)
+    verdict = ledger.judge_deal(table.night, seats, 1, grand(2, 80), False)
+    engine_calls.clear()
+    deal = nights.enter_deal(table, grand(2, 80), judged=ledger.Judged(grand(2, 80), tuple(seats), 1, False, verdict))
+    assert engine_calls == [] and deal.verdict == verdict.to_json()
+    # A verdict judged for another Bock status is not taken: the engine judges the deal as it is stored.
+    stale = ledger.Judged(grand(1, 80), tuple(ledger.seating("skat", 3, 2)), 2, True, verdict)
+    nights.enter_deal(table, grand(1, 80), judged=stale)
+    assert len(engine_calls) == 1
+
+
+@pytest.mark.parametrize("before", [3, 30])
+def test_a_correction_asks_the_engine_for_that_deal_and_the_deals_whose_bock_it_moves(
+        engine_calls: list[int], before: int) -> None:
+    table = skat_with_bock()
+    deals = [nights.enter_deal(table, grand(n % 3, 70)) for n in range(before)]
+    engine_calls.clear()
+    nights.correct_deal(deals[0], grand(0, 75))  # still won, no Bock event: only this deal is judged
+    assert len(engine_calls) == 1  # judged before storing (a refusal stores nothing); the ledger reuses it
+    engine_calls.clear()
+    nights.correct_deal(deals[0], grand(0, 50, kontra=True))  # lost with Kontra: a Bock round
+    round_ = min(3, before - 1)  # the Bock round: a deal for each of the three players, as far as there are deals
+    assert len(engine_calls) == 1 + round_  # the deal, and the deals of the Bock round after it
+    assert bock_flags(table)[:5] == [False, True, True, True, False][:min(5, before)]
+    engine_calls.clear()
+    nights.delete_deal(deals[0])  # the Bock round is gone again
+    assert len(engine_calls) == round_ and not any(bock_flags(table))

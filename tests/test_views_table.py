@@ -489,3 +489,17 @@ def test_the_entry_header_says_when_the_next_deal_is_a_bock_deal(client: Client,
     nights.enter_deal(table_of(night), {"contract": "grand", "declarer": 0, "bid": 18, "matadors": 1,
                                         "card_points": 60})  # 60:60 starts a Bock round
     assert '<strong class="badge">Bock deal</strong>' in html(client.get(url(night)))
+
+
+def test_a_save_through_the_page_and_a_deal_page_each_ask_the_engine_once(
+        client: Client, skat: CardNight, monkeypatch: pytest.MonkeyPatch) -> None:
+    for declarer in (0, 1, 2, 0):  # a table with deals on it (engine seats): the save must not judge them again
+        nights.enter_deal(table_of(skat), {**GRAND, "declarer": declarer})
+    calls: list[int] = []
+    real = ledger.judge_deal
+    monkeypatch.setattr(ledger, "judge_deal", lambda *args: calls.append(1) or real(*args))
+    assert client.post(url(skat, "deals/new/"), {**GRAND, "by": "Clara"}).status_code == 303
+    assert len(calls) == 1  # the form's preview; the save stores that verdict
+    calls.clear()
+    assert client.get(url(skat, "deals/5/")).status_code == 200
+    assert len(calls) == 1  # the explanation with the players' names
