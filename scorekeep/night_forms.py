@@ -37,6 +37,7 @@ from .forms import HouseRule, HouseRulesMixin, as_json, engine_message, peek
 from .labels import CHOICE_LABELS, CONTRACT_LABELS, GAME_LABELS, NONE_LABELS, OPTION_LABELS, PRESET_LABELS, translated
 from .models import CardNight, NightRevision
 from .rules import GAMES, IllegalDeal, bock, standing
+from .settlement import options_in_words
 
 Label = str | Promise
 
@@ -262,10 +263,8 @@ def changes(game: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> list[C
 
 
 def _settlement_words(options: Mapping[str, Any] | None, currency: str | None) -> str:
-    """The settlement page's options in words (its own wording, scorekeep.settlement_views.in_words)."""
-    from .settlement_views import in_words  # the page knows its options (and imports the entry form)
-
-    return in_words(options or {}, currency or "EUR") or "—"
+    """The settlement page's options in words (`settlement.options_in_words`)."""
+    return options_in_words(dict(options or {}), currency or "EUR") or "—"
 
 
 def history(night: CardNight, revisions: Sequence[NightRevision]) -> list[HistoryEntry]:

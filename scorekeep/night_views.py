@@ -22,15 +22,16 @@ from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from . import access, ledger, live, nights
 from .access import HOST, SCORE, VIEW, night_access
 from .entry import BUSY, refusal
+from .htmx import render_page
 from .labels import GAME_LABELS
-from .models import CardNight, CardTable, Deal, Player, TablePlayer
+from .loading import load_night
+from .models import CardNight, CardTable, Player, TablePlayer
 from .night_forms import (
     REFRESH_ALL,
     REFRESH_DEALER,
@@ -64,13 +65,9 @@ class HttpResponseSeeOther(HttpResponseRedirect):
 
 
 def _render(request: HttpRequest, template: str, context: dict[str, Any], status: int = 200) -> HttpResponse:
-    """The whole page, or for an htmx refresh the partial its target names."""
-    partial = PARTIALS.get(request.htmx.target or "") if request.htmx else None
-    if partial and partial in PAGE_PARTIALS.get(template, ()) and not request.htmx.history_restore_request:
-        template += "#" + partial
-    response = render(request, template, context, status=status)
-    patch_vary_headers(response, ("HX-Request", "HX-Target"))
-    return response
+    """The whole page, or for an htmx refresh the partial its target names (where the page has it)."""
+    partials = {target: name for target, name in PARTIALS.items() if name in PAGE_PARTIALS.get(template, ())}
+    return render_page(request, template, context, partials=partials, status=status)
 
 
 def _known_players(request: HttpRequest) -> list[str]:
@@ -79,15 +76,6 @@ def _known_players(request: HttpRequest) -> list[str]:
     nights_seen = access.visible_nights(request)
     return list(Player.objects.filter(places__table__night__in=nights_seen).distinct()
                 .values_list("name", flat=True)[:500])
-
-
-def load_night(night_id: int) -> CardNight:
-    """The night with its tables, each table's players and live deals, in three more queries."""
-    tables = CardTable.objects.prefetch_related(
-        Prefetch("places", queryset=TablePlayer.objects.select_related("player")),
-        Prefetch("deals", queryset=Deal.objects.filter(deleted=False).order_by("sequence"), to_attr="live_deals"),
-    )
-    return get_object_or_404(CardNight.objects.prefetch_related(Prefetch("tables", queryset=tables)), pk=night_id)
 
 
 @dataclass(frozen=True, slots=True)

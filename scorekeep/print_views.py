@@ -32,12 +32,13 @@ from . import charts, ledger, pdf, settlement
 from .access import VIEW, night_access
 from .labels import GAME_LABELS
 from .ledger import Ledger, Row
+from .loading import load_night
 from .models import CardNight, CardTable
 from .night_forms import bock_in_words, house_rules_in_words, preset_label
-from .night_views import load_night
 from .rules import GAMES, fipsen, kop, schafkopf, skat, standing
 from .rules.explain import in_words
-from .settlement_views import played_for_money, settle
+from .settlement import played_for_money
+from .settlement import settle_as_stored as settle
 
 # The style sheet the printed page links and the PDF carries inline (Chromium renders it from a
 # file with no server behind it).

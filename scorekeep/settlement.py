@@ -52,12 +52,13 @@ field (``rate``, ``step``, ``basis``, ``entry_fee``, ``lost_game_fee``, ``prize_
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from numbers import Rational
-from typing import Literal
+from typing import Any, Literal
 
 from babel.core import UnknownLocaleError
 from babel.numbers import format_currency
@@ -453,3 +454,89 @@ def format_money(cents: int, currency: str = "EUR", *, plus: bool = False) -> st
     amount = f"{abs(cents) // 100}.{abs(cents) % 100:02d}"
     symbol = CURRENCY_SYMBOLS.get(currency)
     return f"{sign}{symbol}{amount}" if symbol else f"{sign}{amount}\u00a0{currency}"
+
+
+# --- the options stored with a night (its settlement page sets them) ---------------------------------
+
+DEFAULT_STEP = 10
+
+# Money as typed: whole units and a decimal part after a point or a comma. No signs, no exponents,
+# and a bounded size, so no input can make an absurdly large exact number.
+MONEY = re.compile(r"(\d{1,6})(?:[.,](\d*))?")
+
+
+# --- money as text --------------------------------------------------------------------------------
+
+def plain(value: Decimal, min_decimals: int = 0) -> str:
+    """A decimal in plain notation (never 5E+1), trailing zeros dropped down to `min_decimals`."""
+    text = format(value, "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    whole, _point, decimals = text.partition(".")
+    if len(decimals) < min_decimals:
+        decimals = decimals.ljust(min_decimals, "0")
+    return f"{whole}.{decimals}" if decimals else whole
+
+
+def units(cents: Decimal | int, currency: str) -> str:
+    """Cents as the currency's units with at least two decimals: 0.5 cents → €0.005, 500 → 5.00 CHF."""
+    amount = plain(Decimal(cents) / 100, 2)
+    symbol = CURRENCY_SYMBOLS.get(currency)
+    return f"{symbol}{amount}" if symbol else f"{amount}\u00a0{currency}"
+
+
+def money_text(value: Fraction | int, currency: str, *, plus: bool = False) -> str:
+    """An amount of cents to the cent; an amount between two cents is marked as rounded (≈)."""
+    value = Fraction(value)
+    text = format_money(round(value), currency, plus=plus)
+    return text if value.denominator == 1 else f"≈\u00a0{text}"
+
+
+def parse_money(text: str, decimals: int) -> Decimal:
+    """Money typed in units of the currency ("0.05", "0,05", "5") as cents; ValueError if it is not."""
+    match = MONEY.fullmatch(text.strip())
+    if match is None or len(match.group(2) or "") > decimals:
+        raise ValueError(text)
+    return Decimal(f"{match.group(1)}.{match.group(2) or '0'}") * 100
+
+
+# --- the stored options -------------------------------------------------------------------------
+
+def stored(night: CardNight) -> dict[str, Any]:
+    return night.settlement if isinstance(night.settlement, dict) else {}
+
+
+def played_for_money(night: CardNight) -> bool:
+    """Schafkopf always is (its amounts are money); another game once the host has given a rate."""
+    return night.money or stored(night).get("rate") is not None
+
+
+def settle_as_stored(night: CardNight, ledgers: Sequence[ledger.Ledger] | None = None) -> Settlement:
+    """The night settled under its stored options; `SettlementError` when they are not usable (the
+    page says which option and why, and the host's form can fix it). `ledgers`: the tables' ledgers
+    when the caller built them already (no queries then)."""
+    options = stored(night)
+    split = options.get("prize_split", [])
+    if not isinstance(split, list | tuple):
+        raise SettlementError("prize_split", gettext("give each place's share as a whole percent, zero or more"))
+    extras = Extras(options.get("entry_fee", 0), options.get("lost_game_fee", 0), tuple(split))
+    return settle_night(night, rate=options.get("rate"), basis=options.get("basis", "list"),
+                        step=options.get("step", DEFAULT_STEP), extras=extras, ledgers=ledgers)
+
+
+def options_in_words(options: dict[str, Any], currency: str) -> str:
+    """Stored options as the settings history writes them: "€0.01 a point, rounded to €0.10, entry fee €5.00"."""
+    parts = []
+    if options.get("rate") is not None:
+        parts.append(gettext("%(rate)s a point") % {"rate": units(Decimal(str(options["rate"])), currency)})
+    if options.get("basis") == "performance":
+        parts.append(gettext("on the performance (list + Seeger-Fabian)"))
+    if options.get("step") is not None:
+        parts.append(gettext("rounded to %(step)s") % {"step": units(int(options["step"]), currency)})
+    if options.get("entry_fee"):
+        parts.append(gettext("entry fee %(fee)s") % {"fee": units(int(options["entry_fee"]), currency)})
+    if options.get("lost_game_fee"):
+        parts.append(gettext("%(fee)s per lost game") % {"fee": units(int(options["lost_game_fee"]), currency)})
+    if options.get("prize_split"):
+        parts.append(gettext("prizes %(split)s %%") % {"split": " / ".join(str(p) for p in options["prize_split"])})
+    return ", ".join(parts)

@@ -41,6 +41,7 @@ from .entry import (
     initial_from,
     refusal,
 )
+from .htmx import render_page
 from .models import CardNight, CardTable, Deal
 from .rules import IllegalDeal
 
@@ -99,12 +100,10 @@ def _remember(request: HttpRequest, name: str) -> None:
 
 
 def _render(request: HttpRequest, template: str, context: dict[str, Any], partial: str = "") -> HttpResponse:
-    """The whole page, or for htmx the partial its target asks for."""
-    if request.htmx and not request.htmx.history_restore_request:
-        template = "table.html#" + (partial or PARTIAL_FOR_TARGET.get(request.htmx.target or "", "region"))
-    response = render(request, template, context)
-    patch_vary_headers(response, ("HX-Request", "HX-Target"))
-    return response
+    """The whole page, or for htmx the partial of the table page's entry its target asks for (the deal
+    page's correction uses the same partials)."""
+    return render_page(request, template, context, partials=PARTIAL_FOR_TARGET, default="region", partial=partial,
+                       partial_of="table.html")
 
 
 def _key(request: HttpRequest) -> str | None:

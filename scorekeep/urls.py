@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import access_views, api, night_views, table_views, views
+from . import access_views, api, night_views, print_views, settlement_views, stats_views, table_views, views
 
 TABLE = "nights/<int:night_id>/tables/<int:table_number>/"
 
@@ -41,8 +41,11 @@ urlpatterns = [
     path(TABLE + "deals/<int:sequence>/", table_views.deal_page, name="deal"),
     path(TABLE + "deals/<int:sequence>/delete/", table_views.deal_delete, name="deal-delete"),
     path(TABLE + "deals/<int:sequence>/restore/", table_views.deal_restore, name="deal-restore"),
-    path("", include("scorekeep.print_urls")),
-    path("", include("scorekeep.stats_urls")),
-    path("", include("scorekeep.settlement_urls")),
+    path("nights/<int:night_id>/print/", print_views.night_print, name="night-print"),
+    path("nights/<int:night_id>/print.pdf", print_views.night_pdf, name="night-pdf"),
+    path("nights/<int:night_id>/ledger.csv", stats_views.night_csv, name="night-csv"),
+    path("nights/<int:night_id>/settlement/", settlement_views.night_settlement, name="night-settlement"),
+    path("stats/", stats_views.stats_page, name="stats"),
+    path("stats/<int:player_id>/", stats_views.player_stats, name="player-stats"),
     path("admin/", admin.site.urls),
 ]

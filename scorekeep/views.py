@@ -7,10 +7,10 @@ so the form works the same without JavaScript.
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.cache import patch_vary_headers
 
 from .forms import DisputeForm
 from .glossary import GAMES as GLOSSARY
+from .htmx import render_page
 from .labels import GAME_LABELS
 
 # Which partial answers an htmx request, by the id of the element it swaps (the HX-Target header):
@@ -29,12 +29,7 @@ def adjudicate_page(request: HttpRequest) -> HttpResponse:
     # without JavaScript. (POST would need a place to keep the entries across the redirect.)
     form = DisputeForm(request.GET, url=request.path)
     form.is_valid()  # binds and judges; the form keeps the verdict or the errors at their inputs
-    template = "adjudicate.html"
-    if request.htmx and not request.htmx.history_restore_request:
-        template += "#" + PARTIAL_FOR_TARGET.get(request.htmx.target or "", "update")
-    response = render(request, template, {"form": form})
-    patch_vary_headers(response, ("HX-Request", "HX-Target"))
-    return response
+    return render_page(request, "adjudicate.html", {"form": form}, partials=PARTIAL_FOR_TARGET, default="update")
 
 
 def glossary(request: HttpRequest, game: str = "") -> HttpResponse:
