@@ -27,6 +27,7 @@ from django.test import Client
 from scorekeep import nights
 from scorekeep.management.commands import enginemessages
 from scorekeep.models import CardNight
+from tests.rules.vectors import VECTORS
 
 REPO = Path(__file__).resolve().parent.parent
 LANGUAGES = ("de", "ja")
@@ -71,6 +72,8 @@ def test_translations_keep_the_placeholders_and_tags(language: str) -> None:
     assert not wrong, f"{len(wrong)} translations change placeholders or tags, e.g. {wrong[:3]}"
 
 
+@pytest.mark.skipif(not VECTORS.exists() and not os.environ.get("CI"),
+                    reason=f"{VECTORS} not found: the engine's ids include those it writes for the vectors")
 def test_the_engine_message_ids_are_current() -> None:
     from scorekeep.engine_messages import MESSAGES
 
