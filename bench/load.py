@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 # The live-server harness of the tests: gunicorn on a throw-away database, and HTTP phones.
-from tests.test_live_concurrency import (  # noqa: E402
+from tests.live_site import (  # noqa: E402
     ENTERED_MEANWHILE,
     Phone,
     Site,

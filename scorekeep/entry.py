@@ -433,7 +433,7 @@ def bock_in_words(night: CardNight, deal: Deal) -> str:
         plain = ledger.judge_deal(night, deal.seating, deal.dealer, deal.facts, False)
     except IllegalDeal:  # a stored deal the rules no longer allow: say only what is known
         return gettext("a Bock deal")
-    if list(plain.scores) != list(deal.verdict.get("scores", [])):
+    if tuple(plain.scores) != deal.result.scores:
         return gettext("a Bock deal (the value counts double)")
     return gettext("a Bock round was running; this contract is not doubled")
 

@@ -19,6 +19,7 @@ from .rules import GAMES, IllegalDeal, Table, Verdict, bock, judge, standing
 from .rules.bock import BockEvent
 from .rules.seating import PLAYERS, engine_dealer, engine_seats, seating, sits_out
 from .rules.standing import placing
+from .rules.verdict import Recorded
 
 __all__ = ["PLAYERS", "BockEvent", "engine_dealer", "engine_seats", "placing", "seating", "sits_out"]
 
@@ -215,10 +216,12 @@ class Row:
     bock_started: list[str] = field(default_factory=list)  # keys of BOCK_EVENTS this deal set off
     placing: list[Fraction] | None = None  # Kop: after the last deal of a round
     placing_complete: bool = False
+    result: Recorded | None = None  # the stored verdict, typed (set by `build`)
 
     @property
-    def verdict(self) -> dict[str, Any]:
-        return self.deal.verdict
+    def verdict(self) -> Recorded:
+        """The deal's verdict as stored, typed."""
+        return self.result if self.result is not None else self.deal.result
 
     @property
     def declarers(self) -> list[int]:
@@ -280,22 +283,22 @@ def build(table: CardTable, deals: Sequence[Deal] | None = None, names: Sequence
     round_start = [0] * n
     rows = []
     for number, deal in enumerate(deals, start=1):
-        verdict = deal.verdict
+        result = deal.result
         entries: list[int | None] = [None] * n
         sf: list[int | None] = [None] * n
         out = sits_out(night.game, deal.seating, deal.dealer, n)
         for seat, position in enumerate(deal.seating):
             if position not in out:  # the sitting dealer's list cell stays blank (his score is always 0)
-                entries[position] = verdict["scores"][seat]
-            totals[position] += verdict["scores"][seat]
-            if "seeger_fabian" in verdict:
-                sf[position] = verdict["seeger_fabian"][seat]
-                sf_totals[position] += verdict["seeger_fabian"][seat]
+                entries[position] = result.scores[seat]
+            totals[position] += result.scores[seat]
+            if result.seeger_fabian is not None:
+                sf[position] = result.seeger_fabian[seat]
+                sf_totals[position] += result.seeger_fabian[seat]
         row = Row(number, deal, night.game, deal.dealer, list(deal.seating), entries, list(totals), sf, list(sf_totals),
-                  [key for key, event in events if event.happened(deal.facts, verdict)])
-        if verdict.get("won") is not None:
+                  [key for key, event in events if event.happened(deal.facts, deal.verdict)], result=result)
+        if result.won is not None:
             for position in row.credited:
-                (won if verdict["won"] else lost)[position] += 1
+                (won if result.won else lost)[position] += 1
         last_of_round = (round_length and number % round_length == 0) or number == len(deals)
         if placing_totals is not None and round_points and last_of_round:
             in_round = [totals[p] - round_start[p] for p in range(n)]

@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .rules import GAMES
+from .rules.verdict import Recorded
 
 GAME_CHOICES = [("skat", _("Skat")), ("schafkopf", _("Schafkopf")), ("kop", _("Kop")), ("fipsen", _("Fipsen"))]
 assert {key for key, _label in GAME_CHOICES} == set(GAMES)
@@ -190,6 +191,11 @@ class Deal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} · deal #{self.sequence}"
+
+    @property
+    def result(self) -> Recorded:
+        """The stored verdict, typed (won, value, scores, Seeger-Fabian points, explanation, the game's own keys)."""
+        return Recorded.from_json(self.verdict)
 
 
 class DealRevision(models.Model):

@@ -96,19 +96,19 @@ def skat_rows(book: Ledger) -> list[SkatRow]:
         facts, verdict = row.deal.facts, row.verdict
         declarer = row.declarers[0] if row.declarers else None
         entry = row.entries[declarer] if declarer is not None else None
-        won = verdict.get("won")
+        won = verdict.won
         rows.append(SkatRow(
             number=row.number,
             declarer=book.names[declarer] if declarer is not None else "",
-            game=_words(skat.game_words(facts, verdict)),
-            base=verdict.get("base"),
-            matadors=verdict.get("matadors"),
-            ticks=[level in skat.list_levels(facts, verdict) for level in skat.LEVELS],
-            multiplier=verdict.get("multiplier"),
-            value=verdict.get("value") if facts.get("contract") != "passed" else None,
+            game=_words(skat.game_words(facts, row.deal.verdict)),
+            base=verdict.base,
+            matadors=verdict.matadors,
+            ticks=[level in skat.list_levels(facts, row.deal.verdict) for level in skat.LEVELS],
+            multiplier=verdict.multiplier,
+            value=verdict.value if facts.get("contract") != "passed" else None,
             won=entry if won is True else None,
             lost=entry if won is False else None,
-            said=[_words(word) for word in skat.said(facts, verdict)],
+            said=[_words(word) for word in skat.said(facts, row.deal.verdict)],
             totals=[total if entry_ is not None else None for entry_, total in zip(row.entries, row.totals,
                                                                                      strict=True)],
             passed=facts.get("contract") in ("passed", "ramsch"),
@@ -124,13 +124,13 @@ def skat_footer(book: Ledger) -> SkatFooter:
     n = len(book.names)
     won_points, lost_points, others_lost, others_points = [0] * n, [0] * n, [0] * n, [0] * n
     for row in book.rows:
-        seeger_fabian = row.verdict.get("seeger_fabian")
-        if not seeger_fabian or row.verdict.get("won") is None:
+        seeger_fabian, won = row.verdict.seeger_fabian, row.verdict.won
+        if not seeger_fabian or won is None:
             continue
         declarer = row.credited[:1]
         for seat, position in enumerate(row.seats):
             if position in declarer:
-                (won_points if row.verdict["won"] else lost_points)[position] += seeger_fabian[seat]
+                (won_points if won else lost_points)[position] += seeger_fabian[seat]
             elif seeger_fabian[seat]:
                 others_lost[position] += 1
                 others_points[position] += seeger_fabian[seat]
@@ -192,9 +192,9 @@ def schafkopf_rows(book: Ledger) -> list[SchafkopfRow]:
         minus = [-entry if entry is not None and entry < 0 else None for entry in row.entries]
         solo = isinstance(facts.get("declarer"), int) and facts.get("contract") not in schafkopf.PARTNER_GAMES
         rows.append(SchafkopfRow(
-            number=row.number, game=_words(schafkopf.game_words(facts, row.verdict)),
-            players=" + ".join(book.names[p] for p in row.declarers), result=_result(row.verdict.get("won")),
-            solo_won=solo and row.verdict.get("won") is True, plus=plus, minus=minus,
+            number=row.number, game=_words(schafkopf.game_words(facts, row.deal.verdict)),
+            players=" + ".join(book.names[p] for p in row.declarers), result=_result(row.verdict.won),
+            solo_won=solo and row.verdict.won is True, plus=plus, minus=minus,
             plus_sum=sum(v for v in plus if v), minus_sum=sum(v for v in minus if v), bock=row.deal.bock))
     return rows
 
@@ -233,9 +233,9 @@ def kop_rows(book: Ledger, round_length: int | None) -> list[KopRow]:
     for row in book.rows:
         facts, verdict = row.deal.facts, row.verdict
         rows.append(KopRow(
-            number=row.number, game=_words(kop.game_words(facts, verdict)),
+            number=row.number, game=_words(kop.game_words(facts, row.deal.verdict)),
             old=" + ".join(book.names[p] for p in row.declarers),
-            result=_result(verdict.get("won")), value=verdict["value"], entries=list(row.entries),
+            result=_result(verdict.won), value=verdict.value, entries=list(row.entries),
             totals=list(row.totals), placing=row.placing, placing_complete=row.placing_complete,
             round=(row.number - 1) // round_length + 1 if round_length else 1))
     return rows
@@ -260,9 +260,9 @@ def _fipsen_note(row: Row, names: list[str]) -> str:
     facts, verdict = row.deal.facts, row.verdict
     declarer = row.declarers[0] if row.declarers else None
     parts = [names[declarer]] if declarer is not None else []
-    parts.append(_words(fipsen.game_words(facts, verdict)))
-    if verdict.get("won") is not None and facts.get("contract") != "siebener_fips":
-        parts.append(_result(verdict["won"]))
+    parts.append(_words(fipsen.game_words(facts, row.deal.verdict)))
+    if verdict.won is not None and facts.get("contract") != "siebener_fips":
+        parts.append(_result(verdict.won))
     return " · ".join(parts)
 
 

@@ -341,7 +341,7 @@ def _count_row(row: ledger.Row, tallies: list[tuple[Tally, NightScore]]) -> None
         if entry is not None:  # held cards (None: sat the deal out)
             tallies[position][0].deals += 1
             tallies[position][1].deals += 1
-    won = row.verdict.get("won")
+    won = row.verdict.won
     contract = str(row.deal.facts.get("contract", ""))
     for position in dict.fromkeys(row.declarers):
         tally = tallies[position][0]

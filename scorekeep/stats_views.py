@@ -170,12 +170,12 @@ def csv_rows(night: CardNight) -> list[list[str]]:
         where = {player_id: position for position, player_id in enumerate(player_ids)}
         for row in book.rows:
             verdict = row.verdict
-            won = verdict.get("won")
+            won = verdict.won
             cells = [str(book.table.number), str(row.number), text_cell(book.names[row.dealer]),
                      text_cell(" + ".join(book.names[p] for p in row.declarers)),
                      text_cell(str(CONTRACT_LABELS.get(row.deal.facts.get("contract", ""), ""))),
                      "" if won is None else gettext("won") if won else gettext("lost"),
-                     number_cell(verdict.get("value"), night) if won is not None else "",
+                     number_cell(verdict.value, night) if won is not None else "",
                      gettext("Bock") if row.deal.bock else ""]
             for player_id in columns:
                 position = where.get(player_id)

@@ -272,7 +272,8 @@ def _deal_context(request: HttpRequest, loaded: Loaded, deal: Deal, form: DealFo
 def _entries(loaded: Loaded, deal: Deal) -> list[tuple[str, int | None]]:
     """Each player's entry for the deal; None for who sat it out (the dealer at a 4-seat Skat table too)."""
     out = ledger.sits_out(loaded.night.game, deal.seating, deal.dealer, len(loaded.names))
-    return [(name, None if p in out else deal.verdict["scores"][deal.seating.index(p)])
+    scores = deal.result.scores
+    return [(name, None if p in out else scores[deal.seating.index(p)])
             for p, name in enumerate(loaded.names)]
 
 
@@ -282,7 +283,7 @@ def _explanation(loaded: Loaded, deal: Deal) -> list[str]:
     try:
         verdict = ledger.judge_deal(loaded.night, deal.seating, deal.dealer, deal.facts, deal.bock)
     except IllegalDeal:
-        return list(deal.verdict.get("explanation", []))
+        return list(deal.result.explanation)
     return verdict.explain(lambda seat: loaded.names[deal.seating[seat]], gettext)
 
 

@@ -2,10 +2,11 @@
 how the suite runs: a fast password hasher, Hypothesis without deadlines under CI, and
 ``--database-only`` for the second run on PostgreSQL."""
 
+import io
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -110,3 +111,47 @@ def client(client: Any, host: Any) -> Any:
     The authorization tests use their own clients (a stranger, a viewer, a scorer)."""
     client.force_login(host)
     return client
+
+
+@pytest.fixture
+def world(db: None, django_user_model: Any) -> Any:
+    """A night of the host's with its links and deals, another host's night, and a client per role
+    (tests/roles.py): the world the authorization rules are checked in."""
+    from tests.roles import make_world
+
+    return make_world(django_user_model)
+
+
+# --- the demo nights, loaded once for a module -------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def demo_nights(django_db_setup: None, django_db_blocker: Any) -> Iterator[tuple[dict[str, int], int]]:
+    """The demo nights, loaded once for the module (the engine judges 95 deals) and removed after it:
+    the ids by game and their host's id. The tests only read them."""
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from scorekeep.models import CardNight, Player
+
+    with django_db_blocker.unblock():
+        call_command("loaddemo", stdout=io.StringIO())
+        user = get_user_model().objects.create_user("demo-host")
+        CardNight.objects.update(host=user)
+        ids = dict(CardNight.objects.values_list("game", "pk"))
+    yield ids, user.pk
+    with django_db_blocker.unblock():
+        CardNight.objects.filter(pk__in=ids.values()).delete()
+        Player.objects.filter(places__isnull=True).delete()
+        user.delete()
+
+
+@pytest.fixture
+def demo(demo_nights: tuple[dict[str, int], int], client: Any) -> dict[str, Any]:
+    """The demo nights by game, the client logged in as their host."""
+    from django.contrib.auth import get_user_model
+
+    from scorekeep.models import CardNight
+
+    ids, host_id = demo_nights
+    client.force_login(get_user_model().objects.get(pk=host_id))
+    return {game: CardNight.objects.get(pk=pk) for game, pk in ids.items()}

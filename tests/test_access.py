@@ -25,7 +25,7 @@ from scorekeep import nights, throttle
 from scorekeep.access_views import LOGIN_LIMIT, TOKEN_LIMIT, qr_svg
 from scorekeep.models import CardNight
 from tests.conftest import REPO
-from tests.test_authorization import (
+from tests.roles import (
     ACCESS,
     HOST,
     NIGHT_WRITES,
@@ -37,7 +37,6 @@ from tests.test_authorization import (
     stored,
     url_of,
 )
-from tests.test_authorization import world as world  # noqa: F401 - the fixture, shared with the rules' tests
 
 PASSWORD = "Karo-Bube-1957"
 FOUR = ["Anna", "Bernd", "Clara", "Dieter"]

@@ -6,11 +6,9 @@ a title and a description; lines differ without colour.
 
 from __future__ import annotations
 
-import io
 import xml.etree.ElementTree as ET
 
 import pytest
-from django.core.management import call_command
 from django.utils.safestring import SafeString
 from hypothesis import given
 from hypothesis import strategies as st
@@ -60,9 +58,10 @@ def assert_drawn_at(svg: str, expected: list[list[tuple[int, int]]]) -> None:
 
 
 @pytest.fixture
-def demo(db: None) -> list[CardNight]:
-    call_command("loaddemo", stdout=io.StringIO())
-    return list(CardNight.objects.order_by("date"))
+def demo(db: None, demo_nights: tuple[dict[str, int], int]) -> list[CardNight]:
+    """The demo nights (loaded once for the module, tests/conftest.py), oldest first."""
+    ids, _host = demo_nights
+    return list(CardNight.objects.filter(pk__in=ids.values()).order_by("date"))
 
 
 def test_the_points_are_the_ledgers_running_totals_on_every_demo_night(demo: list[CardNight]) -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_live_concurrency import (
+from tests.live_site import (
     ENTERED_MEANWHILE,
     Phone,
     Site,

@@ -71,7 +71,7 @@ def test_every_demo_night_round_trips_to_the_ledger(host_client: Client, host: U
         for row, line in zip(book.rows, rows, strict=True):
             assert (line["Table"], line["Deal"], line["Dealer"]) == ("1", str(row.number), book.names[row.dealer])
             assert line["Declarer"] == " + ".join(book.names[p] for p in row.declarers)
-            assert line["Result"] == {True: "won", False: "lost", None: ""}[row.verdict["won"]]
+            assert line["Result"] == {True: "won", False: "lost", None: ""}[row.verdict.won]
             assert line["Bock"] == ("Bock" if row.deal.bock else "")
             for position, name in enumerate(book.names):
                 entry = row.entries[position]

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 
 from scorekeep import nights, pdf
 from scorekeep.models import CardNight, Deal
-from tests.test_authorization import (
+from tests.roles import (
     ACCESS,
     GRAND,
     HOST,
@@ -44,7 +44,6 @@ from tests.test_authorization import (
     stored,
     url_of,
 )
-from tests.test_authorization import world as world  # noqa: F401 - the fixture, shared with the rules' tests
 
 # No shrinking: a failure is reported as found, in seconds, instead of minutes spent minimising it.
 FUZZ = settings(max_examples=20, deadline=None, database=None, phases=[Phase.explicit, Phase.generate],

@@ -21,7 +21,6 @@ from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
-from django.core.management import call_command
 from django.test import Client
 
 from scorekeep import nights
@@ -98,12 +97,6 @@ def test_the_catalogues_hold_every_marked_message(tmp_path: Path) -> None:
 
 
 # --- pages in every language ---------------------------------------------------------------------------
-
-@pytest.fixture
-def demo(db: None) -> dict[str, CardNight]:
-    call_command("loaddemo", stdout=open(os.devnull, "w"))  # noqa: SIM115 - closed with the process
-    return {night.game: night for night in CardNight.objects.all()}
-
 
 def page_urls(demo: dict[str, CardNight]) -> list[str]:
     urls = ["/", "/adjudicate/", "/adjudicate/?game=skat&contract=grand&declarer=0&bid=48&matadors=2&card_points=70",

@@ -255,7 +255,7 @@ def test_skat_won_lost_counts_and_performance_is_list_points_plus_seeger_fabian(
     assert book.performance == [-48, 40, 108]
     assert (book.won, book.lost) == ([1, 0, 1], [1, 0, 0])
     assert [row.declarers for row in book.rows] == [[0], [0], [], [2]]
-    assert book.rows[2].entries == [0, 0, 0] and book.rows[2].verdict["won"] is None
+    assert book.rows[2].entries == [0, 0, 0] and book.rows[2].verdict.won is None
     assert book.deals_played == 4 and book.series_length is None and not book.series_complete
 
 

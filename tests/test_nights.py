@@ -170,7 +170,7 @@ def test_a_lost_kontra_game_starts_a_bock_round_of_one_deal_per_player() -> None
     book = ledger.build(table)
     assert [row.deal.bock for row in book.rows] == [False, True, True, True, False]
     assert book.rows[0].bock_started == ["kontra_lost"]
-    assert [row.verdict["scores"][row.declarers[0]] for row in book.rows] == [-192, 96, 96, 96, 48]
+    assert [row.verdict.scores[row.declarers[0]] for row in book.rows] == [-192, 96, 96, 96, 48]
 
 
 def test_a_correction_that_turns_the_kontra_game_won_ends_the_bock_round_it_started() -> None:
@@ -220,7 +220,7 @@ def test_an_event_inside_a_bock_round_queues_another_round_after_it() -> None:
     for _ in range(4):
         nights.enter_deal(table, {"contract": "passed"})
     assert bock_flags(table) == [False, True, True, True, True, False]
-    assert ledger.build(table).rows[1].verdict["scores"][1] == -2 * 96
+    assert ledger.build(table).rows[1].verdict.scores[1] == -2 * 96
 
 
 def test_a_passed_deal_in_a_bock_round_uses_up_a_bock_deal() -> None:
@@ -232,8 +232,8 @@ def test_a_passed_deal_in_a_bock_round_uses_up_a_bock_deal() -> None:
     nights.enter_deal(table, grand(0, 70))
     book = ledger.build(table)
     assert [row.deal.bock for row in book.rows] == [False, True, True, True, False]
-    assert book.rows[1].verdict["scores"] == [0, 0, 0]
-    assert [row.verdict["scores"][row.declarers[0]] for row in book.rows[2:]] == [96, 96, 48]
+    assert book.rows[1].verdict.scores == (0, 0, 0)
+    assert [row.verdict.scores[row.declarers[0]] for row in book.rows[2:]] == [96, 96, 48]
 
 
 def test_schafkopf_a_lost_game_with_stoss_starts_bock_and_a_correction_moves_it() -> None:
@@ -247,13 +247,13 @@ def test_schafkopf_a_lost_game_with_stoss_starts_bock_and_a_correction_moves_it(
         nights.enter_deal(table, {"contract": "wenz", "declarer": declarer, "card_points": 70})
     book = ledger.build(table)
     assert [row.deal.bock for row in book.rows] == [False, True, True, True, True, False]
-    assert book.rows[0].verdict["scores"] == [-20, -20, 20, 20]
-    assert [row.verdict["value"] for row in book.rows[2:]] == [100, 100, 100, 50]
+    assert book.rows[0].verdict.scores == (-20, -20, 20, 20)
+    assert [row.verdict.value for row in book.rows[2:]] == [100, 100, 100, 50]
     assert all(sum(row.entries) == 0 for row in book.rows)  # type: ignore[arg-type]
     nights.correct_deal(first, {**first.facts, "card_points": 61}, by="Dieter")
     book = ledger.build(table)
     assert [row.deal.bock for row in book.rows] == [False] * 6
-    assert [row.verdict["value"] for row in book.rows[2:]] == [50] * 4
+    assert [row.verdict.value for row in book.rows[2:]] == [50] * 4
     assert book.totals == [20 + 150 - 50 - 50 - 50, 20 - 50 + 150 - 50 - 50, -20 - 50 - 50 + 150 - 50,
                            -20 - 50 - 50 - 50 + 150]
 

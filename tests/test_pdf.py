@@ -16,7 +16,6 @@ from pypdf import PdfReader
 from scorekeep import ledger, settlement
 from scorekeep.models import CardNight
 from scorekeep.templatetags.ledger_tags import placing, signed
-from tests.test_print import demo, demo_nights  # noqa: F401 — the fixtures, loaded once per module
 
 CHROMIUM = Path("/usr/bin/chromium")
 

@@ -5,11 +5,9 @@ list's marks, header, escaping and access rules."""
 from __future__ import annotations
 
 import datetime
-import io
 import re
 import time
 from collections import defaultdict
-from collections.abc import Iterator
 from fractions import Fraction
 from html.parser import HTMLParser
 from pathlib import Path
@@ -17,12 +15,11 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
 from scorekeep import ledger, nights, pdf
-from scorekeep.models import CardNight, Player
+from scorekeep.models import CardNight
 from scorekeep.night_forms import house_rules_in_words
 from scorekeep.print_views import pdf_filename
 
@@ -100,30 +97,6 @@ def cells(row: list[Cell], cls: str) -> list[Cell]:
 @pytest.fixture
 def host() -> Any:
     return get_user_model().objects.create_user("host")
-
-
-@pytest.fixture(scope="module")
-def demo_nights(django_db_setup: None, django_db_blocker: Any) -> Iterator[tuple[dict[str, int], int]]:
-    """The demo nights, loaded once for the module (the engine judges 95 deals) and removed after it:
-    the ids by game and their host's id. The tests only read them."""
-    with django_db_blocker.unblock():
-        call_command("loaddemo", stdout=io.StringIO())
-        user = get_user_model().objects.create_user("demo-host")
-        CardNight.objects.update(host=user)
-        ids = dict(CardNight.objects.values_list("game", "pk"))
-    yield ids, user.pk
-    with django_db_blocker.unblock():
-        CardNight.objects.filter(pk__in=ids.values()).delete()
-        Player.objects.filter(places__isnull=True).delete()
-        user.delete()
-
-
-@pytest.fixture
-def demo(demo_nights: tuple[dict[str, int], int], client: Client) -> dict[str, CardNight]:
-    """The demo nights by game, the client logged in as their host."""
-    ids, host_id = demo_nights
-    client.force_login(get_user_model().objects.get(pk=host_id))
-    return {game: CardNight.objects.get(pk=pk) for game, pk in ids.items()}
 
 
 def printout(client: Client, night: CardNight) -> str:

@@ -52,6 +52,41 @@ class Verdict:
 
 
 @dataclass(frozen=True, slots=True)
+class Recorded:
+    """A verdict as it is stored (the contract's JSON answer, `Verdict.to_json`), read back typed: what the
+    pages of a stored deal show without asking the engine again. `extra` keeps the game's own keys."""
+
+    won: bool | None
+    value: int
+    scores: tuple[int, ...]
+    seeger_fabian: tuple[int, ...] | None
+    explanation: tuple[str, ...]
+    extra: dict[str, Any]
+
+    @classmethod
+    def from_json(cls, answer: dict[str, Any]) -> "Recorded":
+        known = {"ok", "game", "rules", "won", "value", "scores", "seeger_fabian", "explanation"}
+        sf = answer.get("seeger_fabian")
+        return cls(answer.get("won"), int(answer.get("value") or 0), tuple(answer.get("scores") or ()),
+                   tuple(sf) if sf is not None else None, tuple(answer.get("explanation") or ()),
+                   {key: value for key, value in answer.items() if key not in known})
+
+    @property
+    def base(self) -> int | None:
+        """Skat: the game's base value (None where the game has none)."""
+        return self.extra.get("base")
+
+    @property
+    def matadors(self) -> int | None:
+        """Skat: with (+n) or without (−n) matadors, as counted."""
+        return self.extra.get("matadors")
+
+    @property
+    def multiplier(self) -> int | None:
+        return self.extra.get("multiplier")
+
+
+@dataclass(frozen=True, slots=True)
 class Comparison:
     """The answer to a bidding dispute: which of the compared bids is higher (Fipsen)."""
 

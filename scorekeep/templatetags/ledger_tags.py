@@ -147,7 +147,7 @@ def info(night: CardNight, row: Row, names: Sequence[str]) -> list[str]:
 
     module = GAMES[night.game]
     return [amount(value, night) if column.amount and isinstance(value, int) else in_words(value, gettext, seat_name)
-            for column, value in zip(module.SHEET, module.sheet_row(row.deal.facts, row.verdict), strict=True)]
+            for column, value in zip(module.SHEET, module.sheet_row(row.deal.facts, row.deal.verdict), strict=True)]
 
 
 def sheet(ledger: Ledger, night: CardNight) -> Sheet:

@@ -26,7 +26,7 @@ from playwright.sync_api import Page, expect
 from scorekeep import demo, nights
 from scorekeep.models import CardNight, CardTable, Player
 
-from .test_card_night import replaced, tap_choice
+from .steps import replaced, tap_choice
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

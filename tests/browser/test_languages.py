@@ -21,7 +21,7 @@ from scorekeep.labels import CONTRACT_LABELS
 from scorekeep.models import CardNight, Deal
 from scorekeep.templatetags.ledger_tags import signed_amount
 
-from .test_card_night import PLAYERS, Judged, judged, replaced, tap_choice
+from .steps import PLAYERS, Judged, judged, replaced, tap_choice
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

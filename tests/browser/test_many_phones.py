@@ -21,7 +21,7 @@ from scorekeep import access, nights
 from scorekeep.models import CardNight, Deal
 
 from .conftest import TIMEOUT_MS
-from .test_card_night import PLAYERS, fill_deal, judged, replaced
+from .steps import PLAYERS, fill_deal, judged, replaced
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -1,0 +1,320 @@
+"""A live site for the tests that need one: gunicorn on a throw-away database of its own, and phones
+speaking plain HTTP to it (the standard library only). Used by tests/test_live_concurrency.py,
+tests/test_crash.py and bench/load.py.
+
+The server is gunicorn — several processes with several threads each, as the app is served — on a
+throw-away database: a SQLite file, or, when DATABASE_URL names PostgreSQL (CI), a temporary PostgreSQL
+database beside the test database. Not pytest-django's ``live_server``: on SQLite its test database lives
+in memory and Django hands the server's request threads that one shared connection, so concurrent
+requests would interleave their transactions on a single connection instead of contending for the
+database as phones do. The tests set a night up and read it back in a separate Django process
+(`Site.django`), which sees the server's database as it is on disk.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode, urlsplit, urlunsplit
+
+REPO = Path(__file__).resolve().parent.parent
+NAMES = ["Anna", "Bernd", "Clara"]
+# What the pages say (English: the app's language unless a catalogue is chosen).
+ENTERED_MEANWHILE = "was entered meanwhile on another phone"
+CHANGED_MEANWHILE = "Changed meanwhile"
+SAVED = "Deal saved."
+SAVED_ALREADY = "This deal was saved already"
+
+
+# --- a throw-away database and a server on it ----------------------------------------------------------
+
+@dataclass
+class Database:
+    """A database for one server: its DATABASE_URL, and how to remove it afterwards."""
+
+    url: str
+    drop: Callable[[], None] = lambda: None
+
+    @property
+    def vendor(self) -> str:
+        return "sqlite" if self.url.startswith("sqlite") else "postgresql"
+
+
+def temp_database(directory: Path, base_url: str | None = None) -> Database:
+    """A new empty database: a SQLite file in `directory`, or a PostgreSQL database named
+    ``scorekeep_live_<random>`` on the server of `base_url` (default: DATABASE_URL) when that is PostgreSQL.
+    The role needs CREATEDB, as for pytest-django's test database."""
+    base_url = base_url if base_url is not None else os.environ.get("DATABASE_URL", "")
+    if not base_url.startswith(("postgres://", "postgresql://")):
+        return Database(f"sqlite:///{directory / 'live.sqlite3'}")
+    import psycopg
+
+    parts = urlsplit(base_url)
+    name = f"scorekeep_live_{secrets.token_hex(4)}"
+
+    def admin() -> psycopg.Connection[Any]:
+        # The maintenance database, as Django uses for creating its test database.
+        return psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True)
+
+    with admin() as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+
+    def drop() -> None:
+        with admin() as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    return Database(urlunsplit(parts._replace(path=f"/{name}")), drop)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class Site:
+    """gunicorn serving scorekeep on loopback, on its own database (migrated when made)."""
+
+    database: Database
+    directory: Path
+    workers: int = 2
+    threads: int = 4
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen[bytes] | None = None
+    starts: int = 0
+
+    @property
+    def env(self) -> dict[str, str]:
+        return {**os.environ, "DATABASE_URL": self.database.url, "DJANGO_SETTINGS_MODULE": "scorekeep.settings",
+                "SCOREKEEP_LOG_LEVEL": "ERROR", "PYTHONUNBUFFERED": "1"}
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def migrate(self) -> None:
+        done = subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=REPO, env=self.env,
+                              capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 0, done.stderr
+
+    def django(self, code: str, **values: Any) -> Any:
+        """Run `code` in a fresh Django process on the site's database: `values` arrive as the dict
+        ``ARGS``; what the code assigns to ``OUT`` comes back (as JSON)."""
+        script = ("import json, sys\nimport django\ndjango.setup()\nARGS = json.loads(sys.argv[1])\n" + code
+                  + "\nprint('\\n' + json.dumps(OUT))\n")
+        done = subprocess.run([sys.executable, "-c", script, json.dumps(values)], cwd=REPO, env=self.env,
+                              capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    def start(self) -> None:
+        """Start gunicorn and wait until it answers. Its own process group, so `kill` reaches every worker."""
+        log = open(self.directory / f"gunicorn-{self.starts}.log", "wb")  # noqa: SIM115 - the server writes it
+        self.starts += 1
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "scorekeep.wsgi", "--bind", f"127.0.0.1:{self.port}",
+             "--workers", str(self.workers), "--threads", str(self.threads), "--worker-class", "gthread",
+             "--timeout", "60", "--graceful-timeout", "2", "--backlog", "512"],
+            cwd=REPO, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        log.close()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, (self.directory / f"gunicorn-{self.starts - 1}.log").read_text()
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
+                connection.request("GET", "/adjudicate/")
+                if connection.getresponse().status == 200:
+                    connection.close()
+                    return
+            except OSError:
+                pass
+            time.sleep(0.1)
+        raise AssertionError("gunicorn did not answer within 30 s")
+
+    def kill(self) -> None:
+        """SIGKILL the whole server (master and workers) at once: no shutdown, no cleanup — a crash."""
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+        self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=10)
+        self.process = None
+
+    def night(self, tables: int = 1, game: str = "skat", preset: str = "isko") -> dict[str, Any]:
+        """A new open-ended night with `tables` tables of three: its id and links."""
+        return self.django(SETUP, tables=tables, game=game, preset=preset, names=NAMES)
+
+    def inspect(self, night_id: int) -> dict[str, Any]:
+        """The night's tables as stored (see INSPECT)."""
+        return self.django(INSPECT, night=night_id)
+
+
+SETUP = """
+from scorekeep import nights
+night = nights.start_night(game=ARGS["game"], preset=ARGS["preset"], players=ARGS["names"])
+for _ in range(ARGS["tables"] - 1):
+    nights.seat_table(night, ARGS["names"])
+OUT = {"night": night.pk, "scorer": night.scorer_token, "viewer": night.viewer_token}
+"""
+
+# Everything a check needs, per table: the deals (deleted ones too) with their revisions, and whether
+# recomputing the table from its facts gives the verdicts stored (done in a transaction rolled back, so
+# the database is left as it was).
+INSPECT = """
+from django.db import transaction
+from scorekeep import ledger
+from scorekeep.models import CardTable, Deal
+OUT = []
+for table in CardTable.objects.filter(night_id=ARGS["night"]).select_related("night").order_by("number"):
+    deals = list(table.deals.order_by("sequence").prefetch_related("revisions"))
+    stored = {deal.pk: (deal.verdict, deal.bock) for deal in deals}
+    with transaction.atomic():
+        ledger.recompute(table)
+        again = {deal.pk: (deal.verdict, deal.bock) for deal in Deal.objects.filter(table=table)}
+        transaction.set_rollback(True)
+    OUT.append({"number": table.number, "recomputed_equal": again == stored, "deals": [
+        {"sequence": deal.sequence, "deleted": deal.deleted, "version": deal.version, "facts": deal.facts,
+         "verdict_ok": bool(deal.verdict.get("ok")) and "scores" in deal.verdict, "by": deal.entered_by,
+         "revisions": [{"kind": r.kind, "key": r.request_key} for r in deal.revisions.all()]}
+        for deal in deals]})
+"""
+
+
+# --- a phone: one session speaking HTTP ----------------------------------------------------------------
+
+@dataclass
+class Answer:
+    status: int
+    headers: dict[str, str]
+    body: str
+    ms: float
+
+    def saved(self) -> str:
+        """Whether the server says it stored the deal — a 303 after a plain POST, or the htmx answer's
+        message: "new", "replayed" (the key had made the deal already), or "" (not stored)."""
+        if self.status == 303:
+            return "new"
+        if self.status == 200 and SAVED_ALREADY in self.body:
+            return "replayed"
+        if self.status == 200 and SAVED in self.body:
+            return "new"
+        return ""
+
+    def hidden(self, name: str) -> str | None:
+        """The value of the page's hidden input `name` (the entry form's `expected`, `key`, `version`)."""
+        found = re.search(rf'name="{name}" value="([^"]*)"', self.body)
+        return found.group(1) if found else None
+
+
+class Phone:
+    """A phone at the table: its own cookies (session, CSRF), a new connection per request (a phone's
+    connection comes and goes), nothing followed automatically."""
+
+    def __init__(self, base_url: str, timeout: float = 30) -> None:
+        parts = urlsplit(base_url)
+        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
+        self.timeout = timeout
+        self.cookies: dict[str, str] = {}
+
+    def request(self, method: str, path: str, data: dict[str, Any] | None = None,
+                headers: dict[str, str] | None = None) -> Answer:
+        """Raises OSError (refused, reset, timed out) when no answer came: the phone cannot know whether
+        the server stored anything."""
+        send = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()), **(headers or {})}
+        body = None
+        if data is not None:
+            body = urlencode(data)
+            send["Content-Type"] = "application/x-www-form-urlencoded"
+            if "csrftoken" in self.cookies:
+                send["X-CSRFToken"] = self.cookies["csrftoken"]
+        start = time.perf_counter()
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        try:
+            connection.request(method, path, body=body, headers=send)
+            response = connection.getresponse()
+            text = response.read().decode()
+        except http.client.HTTPException as err:  # a half-written answer from a killed server
+            raise ConnectionError(str(err)) from err
+        finally:
+            connection.close()
+        for header in response.headers.get_all("Set-Cookie") or []:
+            for name, morsel in SimpleCookie(header).items():
+                self.cookies[name] = morsel.value
+        return Answer(response.status, dict(response.headers.items()), text, (time.perf_counter() - start) * 1000)
+
+    def join(self, token: str, table_path: str) -> Answer:
+        """Open the night's link (scorer or viewer), then the table page (which sets the CSRF cookie)."""
+        assert self.request("GET", f"/join/{token}/").status == 303
+        page = self.request("GET", table_path)
+        assert page.status == 200, page.body[:500]
+        return page
+
+
+def table_path(night_id: int, table: int = 1) -> str:
+    return f"/nights/{night_id}/tables/{table}/"
+
+
+def grand(declarer: int, card_points: int = 70, **more: Any) -> dict[str, Any]:
+    """A Skat Grand with one, bid 18: valid for any declarer and card points 0 … 120 but 1 and 119."""
+    return {"contract": "grand", "declarer": declarer % 3, "bid": 18, "matadors": 1, "card_points": card_points,
+            **more}
+
+
+def new_key() -> str:
+    return uuid.uuid4().hex
+
+
+def all_at_once(jobs: list[Callable[[], Any]]) -> list[Any]:
+    """Run the jobs in threads released together (a barrier), and return their results in order."""
+    barrier = threading.Barrier(len(jobs))
+    results: list[Any] = [None] * len(jobs)
+
+    def run(index: int) -> None:
+        barrier.wait()
+        try:
+            results[index] = jobs[index]()
+        except Exception as err:  # reported by the test, not lost in a thread
+            results[index] = err
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(len(jobs))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    return results
+
+
+def assert_whole(table: dict[str, Any]) -> None:
+    """No half-saved deal: each has its 'created' revision and a verdict, the numbers run 1 … n without a
+    gap, and recomputing the table from the facts gives the verdicts stored."""
+    assert [deal["sequence"] for deal in table["deals"]] == list(range(1, len(table["deals"]) + 1))
+    for deal in table["deals"]:
+        assert deal["verdict_ok"], deal
+        assert [r["kind"] for r in deal["revisions"]][:1] == ["created"], deal
+    assert table["recomputed_equal"]
+
+
