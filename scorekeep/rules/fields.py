@@ -5,8 +5,10 @@ reject the same way: unknown fields, wrong types and out-of-range values raise `
 the dotted field and saying what is allowed. JSON ``true``/``false`` are never taken for numbers.
 """
 
+from __future__ import annotations
+
 from collections.abc import Callable, Collection, Iterable, Mapping
-from typing import Any
+from typing import Any, Literal, overload
 
 from .errors import IllegalDeal
 from .explain import COMMA, OR, Listing, Phrase, Word
@@ -99,6 +101,15 @@ class Reader:
         """True when the field is given with a value (null counts as not given)."""
         return self.obj.get(key) is not None
 
+    @overload
+    def int(self, key: str, lo: int, hi: int, default: int, required: bool = ..., why: str = ...) -> int: ...
+    @overload
+    def int(self, key: str, lo: int, hi: int, default: None = ..., *, required: Literal[True],
+            why: str = ...) -> int: ...
+    @overload
+    def int(self, key: str, lo: int, hi: int, default: None = ..., required: bool = ...,
+            why: str = ...) -> int | None: ...
+
     def int(self, key: str, lo: int, hi: int, default: int | None = None, required: bool = False,
             why: str = "") -> int | None:
         value = self.obj.get(key)
@@ -119,6 +130,16 @@ class Reader:
             return value
         return check_bool(value, self.field(key))
 
+    @overload
+    def choice(self, key: str, choices: Collection[str], default: str, required: bool = ...,
+               why: str = ...) -> str: ...
+    @overload
+    def choice(self, key: str, choices: Collection[str], default: None = ..., *, required: Literal[True],
+               why: str = ...) -> str: ...
+    @overload
+    def choice(self, key: str, choices: Collection[str], default: None = ..., required: bool = ...,
+               why: str = ...) -> str | None: ...
+
     def choice(self, key: str, choices: Collection[str], default: str | None = None,
                required: bool = False, why: str = "") -> str | None:
         value = self.obj.get(key)
@@ -130,6 +151,13 @@ class Reader:
                                   allowed=words(f'"{c}"' for c in choices))
             return default
         return check_choice(value, self.field(key), choices)
+
+    @overload
+    def int_list(self, key: str, length: int, lo: int, hi: int, *, required: Literal[True],
+                 why: str = ...) -> tuple[int, ...]: ...
+    @overload
+    def int_list(self, key: str, length: int, lo: int, hi: int, required: bool = ...,
+                 why: str = ...) -> tuple[int, ...] | None: ...
 
     def int_list(self, key: str, length: int, lo: int, hi: int, required: bool = False,
                  why: str = "") -> tuple[int, ...] | None:
@@ -224,7 +252,7 @@ nullable = Nullable
 
 
 def read_rules(obj: object, presets: Mapping[str, Any], default: str, options: Mapping[str, Option],
-               path: str = "rules") -> dict[str, object]:
+               path: str = "rules") -> dict[str, Any]:
     """The options a request's ``rules`` object selects: its preset with the overrides applied.
 
     Returns ``{"preset": name, option: value, …}`` with every option of the game; the game module
