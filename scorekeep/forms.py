@@ -44,9 +44,6 @@ from .rules.fields import option_shape
 DEFAULT_GAME = "skat"
 
 BID_LABELS: tuple[Label, ...] = (_("First bid"), _("Second bid"))
-COMPARE_BIDS: tuple[tuple[str, Label], ...] = (
-    ("", "—"), ("2", "2"), ("3", "3"), ("4", "4"), ("5", "5"), ("kieker", _("Kieker")),
-)
 COMPARE_ADD_ONS: tuple[tuple[str, Label], ...] = (("hand", _("Hand")), ("ruten", _("Ruten")), ("durch", _("Durch")))
 
 # htmx: an input that changes which inputs there are re-renders the region they are in — the game,
@@ -435,13 +432,20 @@ class DisputeForm(HouseRulesMixin, forms.Form):
                         question.names)
             self._add("deal", item, fields, "typed" if question.typed else "")
 
+    def _compare_bids(self) -> list[tuple[str, Label]]:
+        """The bids a bidding dispute compares: each trick bid the game's deal takes, and a Kieker (the
+        compare request's own field)."""
+        bid = self.module.FIELDS["bid"]
+        return [("", "—"), *((str(n), str(n)) for n in range(bid.lo, bid.hi + 1)),
+                ("kieker", CONTRACT_LABELS["kieker"])]
+
     def _add_compare_fields(self) -> None:
         self._add("compare", Item("compare", _("Which bid is higher?"), "", "group", ()), {})
         for index, legend in enumerate(BID_LABELS):
             section = f"compare-{index}"
             self._add(section, Item(section, legend, "", "group", ()), {})
             self._add(section, Item(f"{section}-bid", _("Bid"), "", "field", (f"{section}-bid",)), {
-                f"{section}-bid": forms.ChoiceField(choices=COMPARE_BIDS, required=False, label=_("Bid")),
+                f"{section}-bid": forms.ChoiceField(choices=self._compare_bids(), required=False, label=_("Bid")),
             })
             for add_on, label in COMPARE_ADD_ONS:
                 name = f"{section}-{add_on}"

@@ -105,13 +105,13 @@ def skat_rows(book: Ledger) -> list[SkatRow]:
             matadors=verdict.matadors,
             ticks=[level in skat.list_levels(facts, row.deal.verdict) for level in skat.LEVELS],
             multiplier=verdict.multiplier,
-            value=verdict.value if facts.get("contract") != "passed" else None,
+            value=None if skat.passed(facts) else verdict.value,
             won=entry if won is True else None,
             lost=entry if won is False else None,
             said=[_words(word) for word in skat.said(facts, row.deal.verdict)],
             totals=[total if entry_ is not None else None for entry_, total in zip(row.entries, row.totals,
                                                                                      strict=True)],
-            passed=facts.get("contract") in ("passed", "ramsch"),
+            passed=won is None,  # nobody declared: all passed, or a Ramsch
             bock=row.deal.bock,
         ))
     return rows
@@ -261,7 +261,7 @@ def _fipsen_note(row: Row, names: list[str]) -> str:
     declarer = row.declarers[0] if row.declarers else None
     parts = [names[declarer]] if declarer is not None else []
     parts.append(_words(fipsen.game_words(facts, row.deal.verdict)))
-    if verdict.won is not None and facts.get("contract") != "siebener_fips":
+    if verdict.won is not None and fipsen.played_out(facts):
         parts.append(_result(verdict.won))
     return " · ".join(parts)
 
@@ -272,7 +272,7 @@ def fipsen_rows(book: Ledger) -> list[FipsenRow]:
         declarer = row.declarers[0] if row.declarers else None
         rows.append(FipsenRow(row.number, list(row.totals), declarer,
                               row.entries[declarer] if declarer is not None else None,
-                              _fipsen_note(row, book.names), row.deal.facts.get("contract") == "passed"))
+                              _fipsen_note(row, book.names), fipsen.passed(row.deal.facts)))
     return rows
 
 

@@ -284,6 +284,16 @@ SHEET_RUNNING_FIRST = True  # the score sheet's number is each player's running 
 _SAID_ADD_ONS = (("hand", Word("Hand")), ("ruten", Word("Ruten")), ("durch", Word("Durch")))
 
 
+def passed(facts: Mapping[str, Any]) -> bool:
+    """A deal everyone passed."""
+    return facts.get("contract") == Contract.PASSED
+
+
+def played_out(facts: Mapping[str, Any]) -> bool:
+    """Whether the deal was won or lost at play: a Siebener Fips is not played, only shown."""
+    return facts.get("contract") != Contract.SIEBENER_FIPS
+
+
 def game_words(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> object:
     """The bid with its add-ons as the score sheet writes it ("4 Hand"), a Kieker "Kieker Ruten"."""
     add_ons = [word for key, word in _SAID_ADD_ONS if facts.get(key)]

@@ -344,6 +344,11 @@ BOCK_EVENTS: dict[str, BockEvent] = {
 """The events a table may choose to start a Bock round with (the house rules; RULES.md leaves them open)."""
 
 
+def passed(facts: Mapping[str, Any]) -> bool:
+    """A deal all passed (void or redealt: no game, no value); a Ramsch is played."""
+    return facts.get("contract") == Contract.PASSED
+
+
 def least_value(contract: str, matadors: int, hand: bool = False) -> int:
     """The least a suit or grand game is worth with these matadors (no Schneider): base × (matadors + game
     + hand) — what a declarer may bid up to without overbidding (ISkO 3.2)."""
