@@ -68,11 +68,6 @@ class Input:
     def required(self) -> bool:
         return self.need is Need.REQUIRED
 
-    @property
-    def always_required(self) -> bool:
-        """Required whatever else the deal says (no field can stand in for it)."""
-        return self.need is Need.REQUIRED and not self.unless
-
     def to_json(self, translate: Callable[[str], str] = str) -> dict[str, Any]:
         """The field for ``GET /api/games``: its words through `translate` (gettext)."""
         out: dict[str, Any] = {"key": self.key, "kind": self.kind.value, "need": self.need.value,
