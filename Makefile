@@ -32,10 +32,12 @@ browser:
 WORKERS ?= auto
 test: $(STAMP) browser translations
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -n $(WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 conformance: $(STAMP)
 	$(PYTHON) ../shared/tools/conformance.py --cmd "$(BIN)/python manage.py adjudicate" ../shared/vectors/*.jsonl

@@ -15,14 +15,13 @@ asks of the table) and ``complete(facts, rules, table)`` (what the other facts s
 """
 
 from collections.abc import Callable
-from types import ModuleType
 from typing import Any
 
-from . import bock, seating, standing
+from . import bock, fipsen, seating, standing
 from .errors import IllegalDeal
 from .explain import Step, Word
 from .fields import Reader, check_choice, describe, option_shape, words
-from .games import GAMES
+from .games import GAMES, Game
 from .inputs import Input, Kind, Need
 from .verdict import Comparison, Table, Verdict, options_json
 
@@ -44,12 +43,13 @@ def judge(request: object) -> Verdict | Comparison:
     if not isinstance(request, dict):
         raise IllegalDeal("request", "must be a JSON object with \"game\" and \"deal\", not {got}",
                           got=describe(request))
-    game = request.get("game")
-    module = GAMES.get(game) if type(game) is str else None
-    if module is None:
-        if game is None:
+    named = request.get("game")
+    if type(named) is not str or named not in GAMES:
+        if named is None:
             raise IllegalDeal("game", "is required: one of {allowed}", allowed=words(f'"{g}"' for g in GAMES))
-        check_choice(game, "game", GAMES)
+        check_choice(named, "game", GAMES)
+    game: str = named
+    module = GAMES[game]
     r = Reader(request, "", _FIELDS[game])
     players = request.get("players", module.DEFAULT_SEATS)
     if players is None:
@@ -64,7 +64,8 @@ def judge(request: object) -> Verdict | Comparison:
         if r.has("deal"):
             raise IllegalDeal("compare", "a request settles either a deal or a bidding dispute: "
                               "give \"deal\" or \"compare\", not both")
-        return module.compare(module.parse_compare(request["compare"], rules, table), rules, table)
+        comparison: Comparison = fipsen.compare(fipsen.parse_compare(request["compare"], rules, table), rules, table)
+        return comparison  # the one game that settles bidding disputes (`settles_bidding`)
     if not r.has("deal"):
         raise IllegalDeal("deal", "is required: the deal as the table played it (see the contract's fields for {game})",
                           game=game)
@@ -76,10 +77,10 @@ def judge(request: object) -> Verdict | Comparison:
 _TABLES = {(players, dealer): Table(players, dealer)
            for module in GAMES.values() for players in module.SEATS for dealer in range(players)}
 
-_RULES_CACHE: dict[tuple, object] = {}
+_RULES_CACHE: dict[tuple[object, ...], object] = {}
 
 
-def _rules(module: ModuleType, obj: object) -> object:
+def _rules(module: Game, obj: object) -> Any:
     """`module.parse_rules(obj)`, remembered: a table sends the same rules object with every deal.
 
     The key keeps each value's type, so ``true`` and ``1`` never share an entry; objects holding
@@ -88,7 +89,7 @@ def _rules(module: ModuleType, obj: object) -> object:
     if not isinstance(obj, dict) or len(_RULES_CACHE) > 4096:
         return module.parse_rules(obj)
     if len(obj) == 1 and type(preset := obj.get("preset")) is str:
-        key: tuple = (module.__name__, preset)  # the common case: a preset alone
+        key: tuple[object, ...] = (module.__name__, preset)  # the common case: a preset alone
     else:
         try:
             key = (module.__name__, *((k, type(v), v) for k, v in obj.items()))
@@ -143,7 +144,7 @@ def describe_game(game: str, rules: object = None, players: int | None = None,
     table = _TABLES[players, players - 1]
     every_field = {key for fields in module.CONTRACTS.values() for key in fields}
 
-    def rule_set(parsed: object, label: str | None) -> dict[str, Any]:
+    def rule_set(parsed: Any, label: str | None) -> dict[str, Any]:
         contracts = []
         for contract in module.contracts(parsed):
             asked = module.inputs(str(contract), parsed, table)
@@ -172,7 +173,7 @@ def rules_json(game: str, rules: object) -> dict[str, Any]:
     return module.rules_json(rules) if hasattr(module, "rules_json") else options_json(rules)
 
 
-def _rules_json(module: ModuleType, rules: object) -> dict[str, Any]:
+def _rules_json(module: Game, rules: object) -> dict[str, Any]:
     return rules_json(module.__name__.rsplit(".", 1)[-1], rules)
 
 
@@ -181,16 +182,17 @@ def settles_bidding(game: str) -> bool:
     return "compare" in _FIELDS[game]
 
 
-def _option_json(module: ModuleType, key: str, validator: Any, translate: Translate) -> dict[str, Any]:
+def _option_json(module: Game, key: str, validator: Any, translate: Translate) -> dict[str, Any]:
     """A house rule as a page offers it: its kind (as its validator says) and words."""
     out: dict[str, Any] = {"key": key, "label": translate(module.OPTION_LABELS.get(key, key))}
     kind, inner, nullable = option_shape(validator)
+    shape: Any = inner  # an Integer (lo, hi) or a OneOf (choices), as `kind` says
     out["kind"] = kind
     if nullable:
         out["none"] = translate(module.NONE_LABELS.get(key, Word("none")))
     if out["kind"] == "integer":
-        out["min"], out["max"] = inner.lo, inner.hi
+        out["min"], out["max"] = shape.lo, shape.hi
     elif out["kind"] == "choice":
         out["choices"] = [{"value": c, "label": translate(module.CHOICE_LABELS.get((key, c), Word(c)))}
-                          for c in inner.choices]
+                          for c in shape.choices]
     return out

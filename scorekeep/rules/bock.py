@@ -27,7 +27,7 @@ def points_sixty(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> bool:
     return facts.get("card_points") == 60 and not facts.get("conceded")
 
 
-def events(game: str) -> dict[str, BockEvent]:
+def events(game: str) -> Mapping[str, BockEvent]:
     """The events that may start a Bock round in `game` (none where it has no Bock deals)."""
     from .games import GAMES  # the game modules import BockEvent from here
 

@@ -27,5 +27,5 @@ class IllegalDeal(ValueError):
         optionally a translated `text`, and its `Word`s translated — as `Step.render` does."""
         return Step(self.text, self.params).render(seat_name, text, translate)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, str]:
         return {"field": self.field, "message": self.message}

@@ -16,7 +16,7 @@ contract's English costs no more than plain strings.
 """
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 
 def joined(items: Iterable[str], last: str = "and") -> str:
@@ -42,7 +42,7 @@ class Seat(int):
         return text if text is not None else f"seat {int(self)}"
 
 
-class Seats(tuple):
+class Seats(tuple[int, ...]):
     """Several seats named together: "seats 0 and 2" (or "seat 1" when there is one)."""
 
     __slots__ = ()
@@ -154,21 +154,25 @@ def _fill(template: str, params: Mapping[str, object], seat_name: SeatName, tran
 
 def _relabel(value: object, seat_name: SeatName, translate: Translate | None) -> object:
     # Exact types, tested in the order values are common: a page renders every step of a ledger.
+    # (casts, not isinstance: a subclass of str or int must not pass for a Word or a Seat)
     kind = type(value)
     if kind is int or kind is str:  # most values: numbers and the contract's own names
         return value
     if kind is Seat:
-        return seat_name(int(value))
+        return seat_name(int(cast(Seat, value)))
     if kind is Word:
-        return value if translate is None else translate(value)
+        return value if translate is None else translate(cast(Word, value))
     if kind is Seats:
-        return _join([seat_name(seat) for seat in value], _say(COMMA, translate), _say(AND, translate))
+        return _join([seat_name(seat) for seat in cast(Seats, value)], COMMA if translate is None else translate(COMMA),
+                     _say(AND, translate))
     if kind is Phrase:
-        return _fill(value.template if translate is None else translate(value.template), value.params, seat_name,
+        phrase = cast(Phrase, value)
+        return _fill(phrase.template if translate is None else translate(phrase.template), phrase.params, seat_name,
                      translate)
     if kind is Listing:
-        items = [format(_relabel(item, seat_name, translate), "") for item in value.items]
-        return _join(items, _say(value.sep, translate), _say(value.last, translate))
+        listing = cast(Listing, value)
+        items = [format(_relabel(item, seat_name, translate), "") for item in listing.items]
+        return _join(items, _say(listing.sep, translate) or listing.sep, _say(listing.last, translate))
     return value
 
 

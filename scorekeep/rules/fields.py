@@ -7,6 +7,7 @@ the dotted field and saying what is allowed. JSON ``true``/``false`` are never t
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any, Literal, overload
 
@@ -101,17 +102,19 @@ class Reader:
         """True when the field is given with a value (null counts as not given)."""
         return self.obj.get(key) is not None
 
+    # The methods `int` and `bool` hide the built-in types in the class body: annotations say `builtins.…`.
     @overload
-    def int(self, key: str, lo: int, hi: int, default: int, required: bool = ..., why: str = ...) -> int: ...
+    def int(self, key: str, lo: builtins.int, hi: builtins.int, default: builtins.int,
+            required: builtins.bool = ..., why: str = ...) -> builtins.int: ...
     @overload
-    def int(self, key: str, lo: int, hi: int, default: None = ..., *, required: Literal[True],
-            why: str = ...) -> int: ...
+    def int(self, key: str, lo: builtins.int, hi: builtins.int, default: None = ..., *, required: Literal[True],
+            why: str = ...) -> builtins.int: ...
     @overload
-    def int(self, key: str, lo: int, hi: int, default: None = ..., required: bool = ...,
-            why: str = ...) -> int | None: ...
+    def int(self, key: str, lo: builtins.int, hi: builtins.int, default: None = ...,
+            required: builtins.bool = ..., why: str = ...) -> builtins.int | None: ...
 
-    def int(self, key: str, lo: int, hi: int, default: int | None = None, required: bool = False,
-            why: str = "") -> int | None:
+    def int(self, key: str, lo: builtins.int, hi: builtins.int, default: builtins.int | None = None,
+            required: builtins.bool = False, why: str = "") -> builtins.int | None:
         value = self.obj.get(key)
         if type(value) is int and lo <= value <= hi:
             return value
@@ -122,7 +125,7 @@ class Reader:
             return default
         return check_int(value, self.field(key), lo, hi)
 
-    def bool(self, key: str, default: bool = False) -> bool:
+    def bool(self, key: str, default: builtins.bool = False) -> builtins.bool:
         value = self.obj.get(key)
         if value is None:
             return default
@@ -131,17 +134,17 @@ class Reader:
         return check_bool(value, self.field(key))
 
     @overload
-    def choice(self, key: str, choices: Collection[str], default: str, required: bool = ...,
+    def choice(self, key: str, choices: Collection[str], default: str, required: builtins.bool = ...,
                why: str = ...) -> str: ...
     @overload
     def choice(self, key: str, choices: Collection[str], default: None = ..., *, required: Literal[True],
                why: str = ...) -> str: ...
     @overload
-    def choice(self, key: str, choices: Collection[str], default: None = ..., required: bool = ...,
+    def choice(self, key: str, choices: Collection[str], default: None = ..., required: builtins.bool = ...,
                why: str = ...) -> str | None: ...
 
     def choice(self, key: str, choices: Collection[str], default: str | None = None,
-               required: bool = False, why: str = "") -> str | None:
+               required: builtins.bool = False, why: str = "") -> str | None:
         value = self.obj.get(key)
         if type(value) is str and value in choices:
             return value
@@ -153,14 +156,14 @@ class Reader:
         return check_choice(value, self.field(key), choices)
 
     @overload
-    def int_list(self, key: str, length: int, lo: int, hi: int, *, required: Literal[True],
-                 why: str = ...) -> tuple[int, ...]: ...
+    def int_list(self, key: str, length: builtins.int, lo: builtins.int, hi: builtins.int, *,
+                 required: Literal[True], why: str = ...) -> tuple[builtins.int, ...]: ...
     @overload
-    def int_list(self, key: str, length: int, lo: int, hi: int, required: bool = ...,
-                 why: str = ...) -> tuple[int, ...] | None: ...
+    def int_list(self, key: str, length: builtins.int, lo: builtins.int, hi: builtins.int,
+                 required: builtins.bool = ..., why: str = ...) -> tuple[builtins.int, ...] | None: ...
 
-    def int_list(self, key: str, length: int, lo: int, hi: int, required: bool = False,
-                 why: str = "") -> tuple[int, ...] | None:
+    def int_list(self, key: str, length: builtins.int, lo: builtins.int, hi: builtins.int,
+                 required: builtins.bool = False, why: str = "") -> tuple[builtins.int, ...] | None:
         """A list of exactly `length` whole numbers, each from lo to hi (per-seat lists)."""
         value = self.obj.get(key)
         if value is None:

@@ -231,7 +231,7 @@ def deal_fields(contract: str, rules: Rules, table: Table) -> tuple[str, ...]:
 NAME = Word("Fipsen")
 PACK: tuple[tuple[str, int], ...] = ()  # Fipsen counts tricks; no deal field counts card points
 PRESET_LABELS = {"classic": Word("Classic (Prisdorf)")}
-CONTRACT_LABELS = {Contract.TRICKS: Word("Trick bid"), Contract.KIEKER: Word("Kieker"),
+CONTRACT_LABELS: dict[str, Word] = {Contract.TRICKS: Word("Trick bid"), Contract.KIEKER: Word("Kieker"),
                    Contract.SIEBENER_FIPS: Word("Siebener Fips"), Contract.PASSED: Word("All passed")}
 OPTION_LABELS = {"durch_outranks": Word("Durch outranks at equal bids")}
 CHOICE_LABELS: dict[tuple[str, str], Word] = {}
@@ -301,7 +301,7 @@ def game_words(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> object:
     if contract == Contract.TRICKS:
         label = spaced([facts.get("bid", NOTHING), *add_ons])
     else:
-        label = spaced([CONTRACT_LABELS.get(contract, NOTHING), *add_ons])
+        label = spaced([CONTRACT_LABELS.get(str(contract), NOTHING), *add_ons])
     return noted([label, Word("surrendered") if facts.get("surrendered") else NOTHING])
 
 
@@ -368,6 +368,7 @@ def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
         return _score_kieker(deal, rules, table)
     say = Explanation()
     if deal.contract is Contract.SIEBENER_FIPS:
+        assert deal.declarer is not None  # the Fips holder's seat is required
         say("Siebener Fips: {seat} holds it and scores +{value}; the deal ends (RULES.md Fipsen)",
             seat=Seat(deal.declarer), value=SIEBENER_FIPS_VALUE)
         return _verdict(rules, table, True, SIEBENER_FIPS_VALUE, deal.declarer, SIEBENER_FIPS_VALUE, say)
@@ -379,6 +380,7 @@ def _score_tricks(deal: Deal, rules: Rules, table: Table) -> Verdict:
     """A trick bid of n with k add-ons is worth n × 2^k; won with at least n tricks, with Durch all
     five; won +value, lost −2 × value (RULES.md Fipsen)."""
     say = Explanation()
+    assert deal.bid is not None and deal.declarer is not None and deal.tricks_taken is not None  # all required
     bid, seat, taken, hand, ruten = deal.bid, Seat(deal.declarer), deal.tricks_taken, deal.hand, deal.ruten
     five = bid == BID_MAX
     durch = deal.durch or five  # `carries_durch`
@@ -404,6 +406,7 @@ def _score_kieker(deal: Deal, rules: Rules, table: Table) -> Verdict:
     """A Kieker is worth 10, with Ruten 20, and is won only with all five tricks; surrendered after
     the exchange it costs −5 whatever its value (RULES.md Fipsen)."""
     say = Explanation()
+    assert deal.declarer is not None  # required
     seat = Seat(deal.declarer)
     multiplier = 2 if deal.ruten else 1
     value = KIEKER_VALUE * multiplier
@@ -493,7 +496,8 @@ def rank(bid: Bid, rules: Rules, table: Table) -> Rank:
     add-ons (a 5 carries Durch), then — only under ``durch_outranks`` — Durch over no Durch, then the
     seat nearer the dealer's left (ADJUDICATION.md: equal bids go to that seat; the dealer is last)."""
     durch = carries_durch(bid.bid, bid.durch)
-    return Rank(9 if bid.kieker else 2 * bid.bid, len(add_ons(bid.bid, bid.hand, bid.ruten, bid.durch)),
+    height = 9 if bid.kieker or bid.bid is None else 2 * bid.bid  # a bid is a Kieker or has a trick count
+    return Rank(height, len(add_ons(bid.bid, bid.hand, bid.ruten, bid.durch)),
                 int(durch and rules.durch_outranks), -table.left_of_dealer(bid.seat))
 
 

@@ -19,7 +19,7 @@ as the brief gives it), ``wolsztyn`` and ``koscian`` (the two Polish tournament 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
 from .cards import SUITS, parse_cards, totals_by_count
 from .errors import IllegalDeal
@@ -246,8 +246,8 @@ def _rules(values: dict[str, Any]) -> Rules:
         preset=values["preset"],
         base_no_trick=values["base_no_trick"],
         solo_scoring=values["solo_scoring"],
-        solo_factors=SoloFactors(**{**preset["solo_factors"], **values["solo_factors"]}),
-        max_doublings=MaxDoublings(**{**preset["max_doublings"], **values["max_doublings"]}),
+        solo_factors=SoloFactors(**{**cast(dict[str, Any], preset["solo_factors"]), **values["solo_factors"]}),
+        max_doublings=MaxDoublings(**{**cast(dict[str, int], preset["max_doublings"]), **values["max_doublings"]}),
         tie_lone_loses=values["tie_lone_loses"],
         trump_order=tuple(values["trump_order"]),
         round_placing=None if placing is None else tuple(placing),
@@ -316,7 +316,7 @@ NAME = Word("Kop")
 PACK = tuple((suit + rank, CARD_POINTS[rank]) for suit in SUITS for rank in RANKS)  # the 16 cards, every one scores
 PRESET_LABELS = {"classic": Word("Classic"), "wolsztyn": Word("Wolsztyn tournament"),
                  "koscian": Word("Kościan tournament")}
-CONTRACT_LABELS = {Contract.NORMAL: Word("Normal game"), Contract.WESELE: Word("Wesele"),
+CONTRACT_LABELS: dict[str, Word] = {Contract.NORMAL: Word("Normal game"), Contract.WESELE: Word("Wesele"),
                    Contract.CICHA: Word("Cicha"), Contract.ZOLO: Word("Zolo"), Contract.ZOLO_DU: Word("Zolo du")}
 OPTION_LABELS = {
     "base_no_trick": Word("Base when the losers took no trick"),
@@ -388,7 +388,7 @@ SHEET_RUNNING_FIRST = False
 def game_words(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> object:
     """The game as the list writes it: "Zolo · 2 doubled"."""
     counted = verdict.get("counted_doublings")
-    return noted([CONTRACT_LABELS.get(facts.get("contract"), NOTHING),
+    return noted([CONTRACT_LABELS.get(str(facts.get("contract")), NOTHING),
                   Phrase("{n} doubled", n=counted) if counted else NOTHING])
 
 
@@ -617,6 +617,7 @@ def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
     if not lone or rules.solo_scoring == "times_base":
         base = _base(young_points, _YOUNG, rules, say) if won else _base(old_points, _OLD, rules, say)
     if not lone:
+        assert base is not None  # the base always counts in a game of two against two
         amount = base
     elif base is None:
         amount = getattr(rules.solo_factors, contract)

@@ -12,7 +12,7 @@ import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
 from . import cards
 from .bock import BockEvent, points_sixty
@@ -261,7 +261,7 @@ class Rules:
     ramsch: str | None
 
 
-_PRESET_RULES = {name: Rules(preset=name, **values) for name, values in PRESETS.items()}
+_PRESET_RULES = {name: Rules(preset=name, **cast(dict[str, Any], values)) for name, values in PRESETS.items()}
 
 
 def parse_rules(obj: object) -> Rules:
@@ -320,7 +320,7 @@ NAME = Word("Schafkopf")
 PACK = cards.FULL_PACK  # the cards a side can capture, with their card points
 PRESET_LABELS = {"classic": Word("Classic (fixed values)"), "bsv": Word("BSV tariff 10/50"),
                  "sauspiel": Word("Sauspiel tariff 10/20/50")}
-CONTRACT_LABELS = {
+CONTRACT_LABELS: dict[str, Word] = {
     C.SAUSPIEL: Word("Sauspiel"), C.WENZ: Word("Wenz"), C.SOLO: Word("Solo"), C.WENZ_TOUT: Word("Wenz Tout"),
     C.SOLO_TOUT: Word("Solo Tout"), C.SIE: Word("Sie"), C.GEIER: Word("Geier"), C.FARBWENZ: Word("Farbwenz"),
     C.GEIER_TOUT: Word("Geier Tout"), C.FARBWENZ_TOUT: Word("Farbwenz Tout"), C.BETTEL: Word("Bettel"),
@@ -382,7 +382,7 @@ def inputs(contract: str, rules: Rules, table: Table) -> tuple[Input, ...]:
     or Bettel the tricks; no more doublings than the rule set allows, and the Laufende only where
     they are paid (a rule set paying nothing for them leaves them idle)."""
     keys = deal_fields(contract, rules, table)
-    changes: dict[str, dict[str, object]] = {"doublings": {"hi": rules.max_doublings}}
+    changes: dict[str, dict[str, Any]] = {"doublings": {"hi": rules.max_doublings}}
     if contract in _POINT_GAMES:
         changes["card_points"] = REQUIRED
     if contract in _TRICKS_NEEDED:
@@ -433,7 +433,7 @@ SHEET_RUNNING_FIRST = False
 def game_words(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> object:
     """The game as the list writes it: "Solo (Hearts · Herz) · Stoß ×2 · 3 Laufende · 1 knocked · Schneider"."""
     trump = facts.get("trump")
-    name = spaced([CONTRACT_LABELS.get(facts.get("contract"), NOTHING),
+    name = spaced([CONTRACT_LABELS.get(str(facts.get("contract")), NOTHING),
                    Phrase("({suit})", suit=SUIT_LABELS[trump]) if trump in SUIT_LABELS else NOTHING])
     doublings, laufende, klopfer = facts.get("doublings"), verdict.get("laufende_counted"), facts.get("klopfer")
     return noted([
@@ -477,6 +477,12 @@ class Deal:
     points: tuple[int, ...] | None = None
     tricks: tuple[int, ...] | None = None
 
+    @property
+    def seat(self) -> int:
+        """The declarer's seat, in the contracts that have a declarer (`parse_deal` requires it there)."""
+        assert self.declarer is not None
+        return self.declarer
+
 
 _CONTRACT_BY_NAME: dict[str, Contract] = {c.value: c for c in Contract}
 _SUIT_BY_NAME: dict[str, Suit] = {s.value: s for s in Suit}
@@ -509,7 +515,7 @@ def parse_deal(obj: object, rules: Rules, table: Table) -> Deal:
             if r.obj["called_ace"] == "H":
                 raise IllegalDeal("deal.called_ace", "the Sau of hearts cannot be called, hearts are trump; "
                                   "call \"C\", \"S\" or \"D\"")
-            called_ace = _SUIT_BY_NAME[r.choice("called_ace", ("C", "S", "D"))]
+            called_ace = _SUIT_BY_NAME[r.choice("called_ace", ("C", "S", "D"), required=True)]
     elif contract in _WITH_TRUMP:
         trump = _SUIT_BY_NAME[r.choice("trump", _SUIT_BY_NAME, required=True, why=why)]
     if contract is C.SIE:
@@ -660,6 +666,7 @@ def _point_game(deal: Deal, rules: Rules, say: Explanation) -> _Result:
     per_laufender) × 2^(doublings + klopfer), × 2 in Bock. Schneider: won with 91 or more, lost
     with 30 or fewer; schwarz: a side took no trick, on top of schneider."""
     points, tricks = deal.card_points, deal.declarer_tricks
+    assert points is not None  # a point game's card points are required
     partner_game = deal.contract in _PARTNER_GAMES
     if partner_game:
         base = _announce(deal, rules.price_partner, "price_partner", say)
@@ -703,7 +710,7 @@ def _point_game(deal: Deal, rules: Rules, say: Explanation) -> _Result:
     if partner_game:
         scores = _partner_payments(deal, won, value, say)
     else:
-        scores = _single_payments(deal.declarer, won, value, say)
+        scores = _single_payments(deal.seat, won, value, say)
     return won, value, scores, {"schneider": schneider, "schwarz": schwarz, "laufende_counted": counted,
                                 "multiplier": multiplier}
 
@@ -724,7 +731,7 @@ _SUM_LINES = {
 
 def _announce(deal: Deal, price: int, option: str, say: Explanation) -> int:
     """The game, who plays it, and its price (the option that sets it); returns the price."""
-    game, declarer = NAMES[deal.contract], Seat(deal.declarer)
+    game, declarer = NAMES[deal.contract], Seat(deal.seat)
     if deal.partner is not None:
         if deal.called_ace is not None:
             say("{game}: {declarer} called the Sau of {suit}, partner {partner}; price {price} ({option})",
@@ -802,7 +809,8 @@ _OTHERS = {(a, b): tuple(seat for seat in range(4) if seat not in (a, b)) for a 
 
 def _partner_payments(deal: Deal, won: bool, value: int, say: Explanation) -> tuple[int, ...]:
     """Partner game: each player of the winning side receives the value, each loser pays it."""
-    side = (deal.declarer, deal.partner)
+    assert deal.partner is not None
+    side = (deal.seat, deal.partner)
     others = _OTHERS[side]
     winners, losers = (side, others) if won else (others, side)
     scores = [0] * 4
@@ -839,6 +847,7 @@ def _tout(deal: Deal, rules: Rules, say: Explanation) -> _Result:
     Option `tout`: a whole number is the fixed value, won or lost; "double" is (price_solo +
     Laufende × per_laufender) × 2. Doublings, Klopfer and Bock multiply either."""
     tricks = deal.declarer_tricks
+    assert tricks is not None  # a Tout's tricks are required
     won = tricks == TRICKS
     counted = 0
     if type(rules.tout) is int:
@@ -860,7 +869,7 @@ def _tout(deal: Deal, rules: Rules, say: Explanation) -> _Result:
             "no schneider or schwarz", price=rules.price_solo, laufende=counted * rules.per_laufender,
             base=base)
     value, multiplier = _stakes(base, deal, say)
-    scores = _single_payments(deal.declarer, won, value, say)
+    scores = _single_payments(deal.seat, won, value, say)
     return won, value, scores, {"laufende_counted": counted, "multiplier": multiplier}
 
 
@@ -871,7 +880,7 @@ def _sie(deal: Deal, rules: Rules, say: Explanation) -> _Result:
     if type(rules.sie) is int:
         value, multiplier = rules.sie, 1
         say("Sie: {seat} holds all four Ober and Unter and wins without play; fixed value {value} (sie), "
-            "never doubled", seat=Seat(deal.declarer), value=value)
+            "never doubled", seat=Seat(deal.seat), value=value)
         if deal.klopfer:
             say("the {n} Klopfer do not double a Sie at a fixed value", n=deal.klopfer)
         if deal.bock:
@@ -880,14 +889,14 @@ def _sie(deal: Deal, rules: Rules, say: Explanation) -> _Result:
         if rules.sie == "4x_solo":
             base = 4 * rules.price_solo
             say("Sie: {seat} holds all four Ober and Unter and wins without play; 4 × the Solo price "
-                "{price} = {base} (sie: 4x_solo)", seat=Seat(deal.declarer), price=rules.price_solo, base=base)
+                "{price} = {base} (sie: 4x_solo)", seat=Seat(deal.seat), price=rules.price_solo, base=base)
         else:
             base = 4 * (rules.price_solo + 8 * rules.per_laufender)
             say("Sie: {seat} holds all four Ober and Unter and wins without play; 4 × (Solo price "
-                "{price} + 8 Laufende × {each}) = {base} (sie: 4x_solo_8_laufende)", seat=Seat(deal.declarer),
+                "{price} + 8 Laufende × {each}) = {base} (sie: 4x_solo_8_laufende)", seat=Seat(deal.seat),
                 price=rules.price_solo, each=rules.per_laufender, base=base)
         value, multiplier = _stakes(base, deal, say)
-    scores = _single_payments(deal.declarer, True, value, say)
+    scores = _single_payments(deal.seat, True, value, say)
     return True, value, scores, {"multiplier": multiplier}
 
 
@@ -895,6 +904,7 @@ def _bettel(deal: Deal, rules: Rules, say: Explanation) -> _Result:
     """Bettel: won when the declarer takes no trick; worth `price_bettel` × 2^(doublings + klopfer),
     × 2 in Bock, with no schneider, schwarz or Laufende; a single game."""
     tricks = deal.declarer_tricks
+    assert tricks is not None and rules.price_bettel is not None  # required; Bettel is played only with a price
     base = _announce(deal, rules.price_bettel, "price_bettel", say)
     won = tricks == 0
     if won:
@@ -903,7 +913,7 @@ def _bettel(deal: Deal, rules: Rules, say: Explanation) -> _Result:
         say("the declarer took {tricks} of 8 tricks: the Bettel is lost (it needs none); no schneider, schwarz "
             "or Laufende", tricks=tricks)
     value, multiplier = _stakes(base, deal, say)
-    scores = _single_payments(deal.declarer, won, value, say)
+    scores = _single_payments(deal.seat, won, value, say)
     return won, value, scores, {"multiplier": multiplier}
 
 
@@ -917,6 +927,7 @@ def _ramsch(deal: Deal, rules: Rules, say: Explanation) -> _Result:
     Jungfrauen. Klopfer and Bock multiply.
     """
     points, tricks = deal.points, deal.tricks
+    assert points is not None and tricks is not None  # a Ramsch's lists are required
     seats = range(len(points))
     say("Ramsch, settled by ramsch: {settlement}; card points {points}, tricks {tricks}",
         settlement=rules.ramsch, points=_seat_list(points), tricks=_seat_list(tricks))
@@ -957,24 +968,24 @@ def _ramsch(deal: Deal, rules: Rules, say: Explanation) -> _Result:
         value, multiplier = _stakes(price, deal, say, _jungfrau_doubling(tricks, say))
         doubled = []
     paid = [seat for seat in seats if seat not in losers and seat not in doubled]
-    scores = [0] * len(points)
+    payments = [0] * len(points)
     for loser in losers:
         for seat in paid:
-            scores[seat] += value
+            payments[seat] += value
         for seat in doubled:
-            scores[seat] += 2 * value
-        scores[loser] = -(len(paid) + 2 * len(doubled)) * value
+            payments[seat] += 2 * value
+        payments[loser] = -(len(paid) + 2 * len(doubled)) * value
         if doubled and paid:
             say("value {value}: {seat} pays it to {paid}, double ({double}) to the Jungfrau at {doubled}; "
                 "{total} in all", value=value, seat=Seat(loser), paid=Seats(paid), double=2 * value,
-                doubled=Seats(doubled), total=-scores[loser])
+                doubled=Seats(doubled), total=-payments[loser])
         elif doubled:
             say("value {value}: {seat} pays double ({double}) to the Jungfrau at {doubled}; {total} in all",
-                value=value, seat=Seat(loser), double=2 * value, doubled=Seats(doubled), total=-scores[loser])
+                value=value, seat=Seat(loser), double=2 * value, doubled=Seats(doubled), total=-payments[loser])
         else:
             say("value {value}: {seat} pays it to {paid}, {total} in all", value=value, seat=Seat(loser),
-                paid=Seats(paid), total=-scores[loser])
-    return None, value, tuple(scores), {"losers": losers, "multiplier": multiplier}
+                paid=Seats(paid), total=-payments[loser])
+    return None, value, tuple(payments), {"losers": losers, "multiplier": multiplier}
 
 
 def _ramsch_losers(points: tuple[int, ...], tricks: tuple[int, ...], top: int, say: Explanation) -> list[int]:

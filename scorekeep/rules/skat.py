@@ -8,13 +8,13 @@ Three players; a fourth may sit in as dealer and sits the deal out.
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
 from .bock import BockEvent, points_sixty
 from .cards import FULL_PACK, TOTALS_BY_COUNT, parse_cards
 from .errors import IllegalDeal
 from .explain import Explanation, Listing, Phrase, Seat, Seats, Word, signed
-from .fields import Reader, boolean, integer, is_empty, nullable, one_of, read_rules
+from .fields import Option, Reader, boolean, integer, is_empty, nullable, one_of, read_rules
 from .inputs import REQUIRED, Input, Kind, Need, ask
 from .sheet import NOTHING, Column, noted, result, side, spaced
 from .verdict import RulesMemo, Table, Verdict, options_json
@@ -104,7 +104,7 @@ PRESETS: dict[str, dict[str, object]] = {
     },
 }
 
-OPTIONS = {
+OPTIONS: dict[str, Option] = {
     "lost_hand_doubled": boolean,
     "reverse_levels": one_of("skat_taken", "always"),
     "ouvert": one_of("plus_one", "isko"),
@@ -195,7 +195,7 @@ class Deal:
 
 # --- rule sets ---------------------------------------------------------------------------------
 
-_PRESET_RULES = {name: Rules(preset=name, **values) for name, values in PRESETS.items()}
+_PRESET_RULES = {name: Rules(preset=name, **cast(dict[str, Any], values)) for name, values in PRESETS.items()}
 
 
 def parse_rules(obj: object) -> Rules:
@@ -226,7 +226,8 @@ _used_fields = RulesMemo(lambda rules: {contract: frozenset(f) for contract, f i
 
 def deal_fields(contract: str, rules: Rules, table: Table) -> tuple[str, ...]:
     """The deal fields `contract` uses: Kontra, Re and Bock only where the rule set has them."""
-    return _fields(rules)[contract]
+    fields: tuple[str, ...] = _fields(rules)[contract]
+    return fields
 
 
 # --- the game's words, and what a deal asks of the table -----------------------------------------
@@ -372,7 +373,7 @@ SHEET_RUNNING_FIRST = False
 
 def game_words(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> object:
     """The game as the list writes it: "Grand", "Null Hand", "Ramsch"."""
-    name = CONTRACT_LABELS.get(facts.get("contract"), NOTHING)
+    name = CONTRACT_LABELS.get(str(facts.get("contract")), NOTHING)
     if facts.get("contract") == Contract.NULL:
         return spaced([name, *(LEVEL_LABELS[key] for key in ("hand", "ouvert") if facts.get(key))])
     return name
@@ -397,7 +398,7 @@ def sheet_row(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> tuple[obj
     matadors = verdict.get("matadors")
     with_ = NOTHING if matadors is None else _with(matadors)
     levels = [LEVEL_LABELS.get(level, level) for level in verdict.get("levels") or ()]
-    return (side(declaring_side(facts)), CONTRACT_LABELS.get(facts.get("contract"), NOTHING),
+    return (side(declaring_side(facts)), CONTRACT_LABELS.get(str(facts.get("contract")), NOTHING),
             verdict.get("base") or NOTHING, with_, noted(levels + [word for key, word in SAID if facts.get(key)]),
             result(verdict.get("won")), verdict["value"] if verdict.get("won") is not None else NOTHING)
 
@@ -613,7 +614,7 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
     matadors, declarer = deal.matadors, deal.declarer
     assert matadors is not None and declarer is not None and deal.bid is not None
     say("{name} game by {declarer}, {with_} {n}{source}: base value {base}", name=name,
-        declarer=Seat(deal.declarer), with_=_WITH[matadors > 0], n=abs(matadors),
+        declarer=Seat(declarer), with_=_WITH[matadors > 0], n=abs(matadors),
         source=_FROM_CARDS if deal.matadors_from_cards else _NOTHING, base=base)
 
     points, tricks = deal.card_points, deal.declarer_tricks
@@ -658,6 +659,7 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
     if opponents_schwarz:
         say("The opponents took no trick: Schwarz")
     elif opponents_schneider:
+        assert points is not None  # Schneider on the cards needs the card points
         say("The opponents have {rest} card points, 30 or fewer: Schneider", rest=120 - points)
     if declarer_schwarz or declarer_schneider:
         what = _SCHNEIDER_AND_SCHWARZ if declarer_schwarz else _SCHNEIDER
@@ -689,13 +691,14 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
     if deal.ouvert:
         levels.append("ouvert")
     overbid = False
-    multiplier: int | None = abs(matadors) + 1 + len(levels)
+    levels_multiplier = abs(matadors) + 1 + len(levels)
+    multiplier: int | None = levels_multiplier
     if contract is _GRAND and deal.ouvert and rules.grand_ouvert_fixed is not None:
         multiplier, value = None, rules.grand_ouvert_fixed
         say("A Grand Ouvert has the fixed value {value} under this rule set (option grand_ouvert_fixed): "
             "no multiplier", value=value)
     else:
-        value = base * multiplier
+        value = base * levels_multiplier
         say("Multiplier {terms} = {multiplier}; game value {base} × {multiplier} = {value}",
             terms=_terms(matadors, tuple(levels)),
             multiplier=multiplier, base=base, value=value)
@@ -748,6 +751,7 @@ def _terms(matadors: int, levels: tuple[str, ...]) -> Listing:
 def _score_null(deal: Deal, rules: Rules, table: Table) -> Verdict:
     say = Explanation()
     value = NULL_VALUES[deal.hand, deal.ouvert]
+    assert deal.declarer is not None  # a Null game's declarer is required
     say("{game} by {declarer}: fixed value {value}", game=_NULL_NAMES[deal.hand, deal.ouvert],
         declarer=Seat(deal.declarer), value=value)
     if deal.conceded:

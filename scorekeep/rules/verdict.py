@@ -121,7 +121,7 @@ def explained(steps: tuple[Step, ...], seat_name: SeatName, translate: Translate
     return [step.render(seat_name, translate(step.text), translate) for step in steps]
 
 
-def options_json(rules: object) -> dict[str, Any]:
+def options_json(rules: Any) -> dict[str, Any]:
     """A rule-set dataclass as the contract's ``rules`` object (tuples become lists).
 
     Game modules cache this per rule set: it is the same for every deal at a table.
