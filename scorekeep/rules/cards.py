@@ -17,13 +17,35 @@ SUIT_NAMES = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
 # Card points in the 32-card pack (RULES.md): A 11, 10 10, K 4, Q 3, J 2, 9/8/7 0 — 120 in all.
 CARD_POINTS = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
 
-ALL_CARDS = frozenset(s + r for s in SUITS for r in RANKS)
-FULL_PACK = tuple((s + r, CARD_POINTS[r]) for s in SUITS for r in RANKS)
+
+
+class Card(str):
+    """One card as the contract writes it — its suit letter and rank, ``"CJ"``, ``"H10"`` — and as
+    text it stays exactly that (JSON, messages, sets of cards); `suit`, `rank` and `points` read it."""
+
+    __slots__ = ()
+
+    @property
+    def suit(self) -> str:
+        return self[0]
+
+    @property
+    def rank(self) -> str:
+        return self[1:]
+
+    @property
+    def points(self) -> int:
+        """Its card points in the 32-card pack (Kop's pack has its own: `kop.CARD_POINTS`)."""
+        return CARD_POINTS[self.rank]
+
+
+ALL_CARDS = frozenset(Card(s + r) for s in SUITS for r in RANKS)
+FULL_PACK = tuple((Card(s + r), CARD_POINTS[r]) for s in SUITS for r in RANKS)
 """The 32 cards of Skat and Schafkopf with their card points, suit by suit, high to low."""
 
 
 def parse_cards(value: object, field: str, count: int | tuple[int, ...],
-                pack: frozenset[str] = ALL_CARDS) -> tuple[str, ...]:
+                pack: frozenset[str] = ALL_CARDS) -> tuple[Card, ...]:
     """A list of `count` distinct cards from `pack` (a count, or the counts allowed), as the
     contract writes cards."""
     counts = (count,) if isinstance(count, int) else count
@@ -39,7 +61,7 @@ def parse_cards(value: object, field: str, count: int | tuple[int, ...],
         if card in seen:
             raise IllegalDeal(f"{field}.{i}", "{card} is listed twice", card=card)
         seen.add(card)
-    return tuple(value)
+    return tuple(Card(card) for card in value)
 
 
 def totals_by_count(card_points: Iterable[int]) -> tuple[frozenset[int], ...]:
@@ -60,5 +82,6 @@ TOTALS_BY_COUNT = totals_by_count(CARD_POINTS[card[1:]] for card in ALL_CARDS)
 """The 32-card pack's totals by number of cards: Skat and Schafkopf."""
 
 
-def points(cards: Iterable[str]) -> int:
-    return sum(CARD_POINTS[card[1:]] for card in cards)
+def points(cards: Iterable[Card]) -> int:
+    """The card points of `cards` in the 32-card pack."""
+    return sum(card.points for card in cards)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any, cast
 
-from .cards import SUITS, parse_cards, totals_by_count
+from .cards import SUITS, Card, parse_cards, totals_by_count
 from .errors import IllegalDeal
 from .explain import AND, Explanation, Listing, Phrase, Seat, Seats, Word
 from .fields import Option, Reader, boolean, check_int, describe, integer, nullable, one_of, read_rules, words
@@ -39,7 +39,7 @@ RANKS = ("A", "10", "Q", "J")
 CARD_POINTS = {"A": 11, "10": 10, "Q": 3, "J": 2}
 """Card points of the Kop pack (RULES.md): A 11, 10 10, Q 3, J 2."""
 
-CARDS = frozenset(suit + rank for suit in SUITS for rank in RANKS)
+CARDS = frozenset(Card(suit + rank) for suit in SUITS for rank in RANKS)
 TOTAL_POINTS = sum(CARD_POINTS.values()) * len(SUITS)  # 104
 WIN_POINTS = 53
 """The old side wins with 53 card points or more (RULES.md); 52 is a tie."""
@@ -313,7 +313,8 @@ def _tricks_missing(contract: Contract, rules: Rules) -> IllegalDeal:
 # --- the game's words, and what a deal asks of the table ----------------------------------------
 
 NAME = Word("Kop")
-PACK = tuple((suit + rank, CARD_POINTS[rank]) for suit in SUITS for rank in RANKS)  # the 16 cards, every one scores
+PACK = tuple((Card(suit + rank), CARD_POINTS[rank]) for suit in SUITS for rank in RANKS)
+"""The 16 cards a side can capture, suit by suit, high to low: every one scores."""
 PRESET_LABELS = {"classic": Word("Classic"), "wolsztyn": Word("Wolsztyn tournament"),
                  "koscian": Word("Kościan tournament")}
 CONTRACT_LABELS: dict[str, Word] = {Contract.NORMAL: Word("Normal game"), Contract.WESELE: Word("Wesele"),

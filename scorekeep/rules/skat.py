@@ -11,7 +11,7 @@ from enum import StrEnum
 from typing import Any, cast
 
 from .bock import BockEvent, points_sixty
-from .cards import FULL_PACK, TOTALS_BY_COUNT, parse_cards
+from .cards import FULL_PACK, TOTALS_BY_COUNT, Card, parse_cards
 from .errors import IllegalDeal
 from .explain import Explanation, Listing, Phrase, Seat, Seats, Word, signed
 from .fields import Option, Reader, boolean, integer, is_empty, nullable, one_of, read_rules
@@ -463,7 +463,7 @@ def _doublings(r: Reader, rules: Rules) -> tuple[bool, bool, bool]:
     return kontra, re, bock
 
 
-def matadors_from_cards(cards: tuple[str, ...], contract: Contract) -> int:
+def matadors_from_cards(cards: tuple[Card, ...], contract: Contract) -> int:
     """With n (+n) or without n (−n): the run of top trumps held, or missing, from the club jack.
 
     ISkO 4.1.3: the matadors count the skat too, in hand games as well.
