@@ -193,6 +193,11 @@ class Deal(models.Model):
         return f"{self.table} · deal #{self.sequence}"
 
     @property
+    def contract(self) -> str:
+        """The contract the table declared ("grand", "sauspiel", "passed" …)."""
+        return str(self.facts.get("contract", ""))
+
+    @property
     def result(self) -> Recorded:
         """The stored verdict, typed (won, value, scores, Seeger-Fabian points, explanation, the game's own keys)."""
         return Recorded.from_json(self.verdict)

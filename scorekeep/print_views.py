@@ -190,7 +190,7 @@ def schafkopf_rows(book: Ledger) -> list[SchafkopfRow]:
         facts = row.deal.facts
         plus = [entry if entry is not None and entry > 0 else None for entry in row.entries]
         minus = [-entry if entry is not None and entry < 0 else None for entry in row.entries]
-        solo = isinstance(facts.get("declarer"), int) and facts.get("contract") not in schafkopf.PARTNER_GAMES
+        solo = schafkopf.played_alone(facts)
         rows.append(SchafkopfRow(
             number=row.number, game=_words(schafkopf.game_words(facts, row.deal.verdict)),
             players=" + ".join(book.names[p] for p in row.declarers), result=_result(row.verdict.won),

@@ -342,7 +342,7 @@ def _count_row(row: ledger.Row, tallies: list[tuple[Tally, NightScore]]) -> None
             tallies[position][0].deals += 1
             tallies[position][1].deals += 1
     won = row.verdict.won
-    contract = str(row.deal.facts.get("contract", ""))
+    contract = row.deal.contract
     for position in dict.fromkeys(row.declarers):
         tally = tallies[position][0]
         by_contract = tally.contracts.setdefault(contract, ContractTally(contract))

@@ -173,7 +173,7 @@ def csv_rows(night: CardNight) -> list[list[str]]:
             won = verdict.won
             cells = [str(book.table.number), str(row.number), text_cell(book.names[row.dealer]),
                      text_cell(" + ".join(book.names[p] for p in row.declarers)),
-                     text_cell(str(CONTRACT_LABELS.get(row.deal.facts.get("contract", ""), ""))),
+                     text_cell(str(CONTRACT_LABELS.get(row.deal.contract, ""))),
                      "" if won is None else gettext("won") if won else gettext("lost"),
                      number_cell(verdict.value, night) if won is not None else "",
                      gettext("Bock") if row.deal.bock else ""]

@@ -426,6 +426,11 @@ def round_placing(rules: Rules) -> tuple[int, ...] | None:
 
 PARTNER_GAMES = frozenset({C.SAUSPIEL, C.HOCHZEIT})
 """The games with a partner; every other game with a declarer is played alone (a solo)."""
+
+
+def played_alone(facts: Mapping[str, Any]) -> bool:
+    """A single game: a declarer without a partner (Wenz, Solo, Tout, Sie, Bettel …)."""
+    return isinstance(facts.get("declarer"), int) and facts.get("contract") not in PARTNER_GAMES
 SHEET = (Column(Word("Game")), Column(Word("Players")), Column(Word("Result")), Column(Word("Value"), amount=True))
 SHEET_RUNNING_FIRST = False
 
