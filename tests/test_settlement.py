@@ -8,14 +8,12 @@ force over every partition of the players written out here independently of the 
 
 from __future__ import annotations
 
-import io
 import random
 from collections.abc import Iterator
 from decimal import Decimal
 from fractions import Fraction
 
 import pytest
-from django.core.management import call_command
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -307,12 +305,6 @@ def test_money_is_written_in_the_nights_currency(cents: int, currency: str, plus
 
 
 # --- a card night --------------------------------------------------------------------------------
-
-@pytest.fixture
-def demo(db: None) -> dict[str, CardNight]:
-    call_command("loaddemo", stdout=io.StringIO())
-    return {night.game: night for night in CardNight.objects.all()}
-
 
 def test_a_schafkopf_night_settles_its_cents_as_they_stand(demo: dict[str, CardNight]) -> None:
     night = demo["schafkopf"]

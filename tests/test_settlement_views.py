@@ -9,13 +9,11 @@ options, strangers get 404.
 
 from __future__ import annotations
 
-import io
 import re
 from html import unescape
 from typing import Any
 
 import pytest
-from django.core.management import call_command
 from django.template.loader import render_to_string
 from django.test import Client
 
@@ -25,12 +23,6 @@ from scorekeep.settlement_views import SettlementForm
 
 TRANSFER = re.compile(r'<li class="transfer">(.*?)</li>', re.S)
 SENTENCE = re.compile(r"(.+) pays (.+) ([\u2212-]?)€(\d+)\.(\d\d)")
-
-
-@pytest.fixture
-def demo(db: None) -> dict[str, CardNight]:
-    call_command("loaddemo", stdout=io.StringIO())
-    return {night.game: night for night in CardNight.objects.all()}
 
 
 def url(night: CardNight) -> str:
