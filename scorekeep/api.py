@@ -12,6 +12,7 @@ command line and the API read JSON and refuse it in the same words.
 
 import json
 import logging
+import re
 from typing import Any
 
 from django.http import HttpRequest, JsonResponse
@@ -57,14 +58,38 @@ _DECODER = json.JSONDecoder(parse_constant=_no_constant, object_pairs_hook=_obje
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
+# A \uD800–\uDFFF escape: JSON allows it, but alone (not in a pair) it is no character and cannot be
+# written back as UTF-8 — an answer naming it would fail to be sent.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _no_lone_surrogate(value: object) -> None:
+    if isinstance(value, str):
+        if _SURROGATE.search(value):
+            raise Refused("a text in it holds a lone surrogate (such as \\ud800 without its pair), which is "
+                          "no character: send the text itself as UTF-8")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _no_lone_surrogate(key)
+            _no_lone_surrogate(item)
+    elif isinstance(value, list):
+        for item in value:
+            _no_lone_surrogate(item)
+
+
 def loads(text: str) -> object:
-    """Parse JSON strictly: NaN and Infinity, repeated keys and absurdly long numbers are refused.
+    """Parse JSON strictly: NaN and Infinity, repeated keys, absurdly long numbers and lone surrogates
+    are refused.
 
     Raises `json.JSONDecodeError` (with the parser's position) for malformed text and `Refused`
     for well-formed JSON that no request can be.
     """
     try:
-        return _DECODER.decode(text.removeprefix("\ufeff"))
+        value = _DECODER.decode(text.removeprefix("\ufeff"))
+        if _SURROGATE_ESCAPE.search(text):  # only an escape can make one: UTF-8 text holds none
+            _no_lone_surrogate(value)
+        return value
     except (json.JSONDecodeError, Refused):
         raise
     except RecursionError:

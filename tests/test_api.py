@@ -259,3 +259,10 @@ def test_a_description_the_game_refuses_names_the_field(client: Client, query: d
 
 def test_the_description_is_only_read(client: Client) -> None:
     assert client.post("/api/games").status_code == 405
+
+
+@pytest.mark.parametrize("body", [rb'{"game": "\ud800"}', rb'{"game": "skat", "rules": {"preset": "\udc00"}}'])
+def test_a_lone_surrogate_is_a_rejection_not_a_server_error(body: bytes, settings: Any) -> None:
+    settings.DEBUG = False  # as served: a server error would be an HTML page
+    error = the_error(post(Client(raise_request_exception=False), body))
+    assert error["field"] == "request" and "lone surrogate" in error["message"]

@@ -272,3 +272,14 @@ def test_arbitrary_lines_never_crash_the_command(lines: list[str | bytes]) -> No
         if not verdict["ok"]:
             assert all(error["field"] and error["message"] for error in verdict["errors"])
     assert status == (1 if any(not v["ok"] for v in verdicts) else 0)
+
+
+@pytest.mark.parametrize("surrogate", [rb'{"game": "\ud800"}', rb'{"game": "skat", "rules": {"preset": "\udc00"}}',
+                                       rb'{"\ud800": 1}'])
+def test_a_lone_surrogate_is_refused_in_one_line_and_the_lines_after_it_are_answered(
+        manage: Run, grand_with_two: dict, surrogate: bytes) -> None:
+    result = manage("adjudicate", input=surrogate + b"\n" + line(grand_with_two))
+    assert result.returncode == 1 and b"Traceback" not in result.stderr, result.stderr
+    refused, judged = verdict_lines(result.stdout)
+    assert "lone surrogate" in the_error(refused)["message"] and the_error(refused)["field"] == "request"
+    assert judged["ok"] is True and judged["value"] == 72
