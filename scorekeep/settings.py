@@ -6,6 +6,7 @@ SCOREKEEP_ALLOWED_HOSTS and (for PostgreSQL) DATABASE_URL; `manage.py check --de
 """
 
 import os
+import sys
 from pathlib import Path
 
 import dj_database_url
@@ -29,6 +30,10 @@ SECRET_KEY = os.environ.get(
     "SCOREKEEP_SECRET_KEY",
     "django-insecure-development-only-never-use-in-production" if DEBUG else "",
 )
+if not DEBUG and not SECRET_KEY.strip():
+    # Without a key every page would fail; refuse to start, saying what to set (`check --deploy` included).
+    sys.exit("scorekeep: SCOREKEEP_SECRET_KEY must be set when SCOREKEEP_DEBUG is off "
+             "(a long random text, e.g. from: python3 -c 'import secrets; print(secrets.token_urlsafe(50))')")
 ALLOWED_HOSTS = env_list("SCOREKEEP_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("SCOREKEEP_CSRF_TRUSTED_ORIGINS", "")
 
@@ -193,6 +198,7 @@ SESSION_COOKIE_AGE = 14 * 24 * 3600
 if not DEBUG:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = env_bool("SCOREKEEP_SSL_REDIRECT", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = int(os.environ.get("SCOREKEEP_HSTS_SECONDS", "31536000"))

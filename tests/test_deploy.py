@@ -48,3 +48,28 @@ def test_no_template_has_inline_script_or_style() -> None:
         if re.search(r"<script(?![^>]*\bsrc=)[^>]*>|\son[a-z]+=\"|\sstyle=\"", text):
             offenders.append(path.name)
     assert not offenders
+
+
+def production(**more: str) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("DJANGO_ALLOW_ASYNC_UNSAFE", "SCOREKEEP_SECRET_KEY")}
+    env.update({"SCOREKEEP_DEBUG": "0", "SCOREKEEP_ALLOWED_HOSTS": "scores.example.org", **more})
+    return env
+
+
+@pytest.mark.parametrize("key", [None, "", "   "])
+def test_without_a_secret_key_production_refuses_to_start_saying_what_to_set(key: str | None) -> None:
+    env = production() if key is None else production(SCOREKEEP_SECRET_KEY=key)
+    done = subprocess.run([sys.executable, "manage.py", "check", "--deploy"], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode != 0
+    assert "SCOREKEEP_SECRET_KEY must be set" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_language_cookie_is_secure_in_production() -> None:
+    code = "from django.conf import settings; print(settings.LANGUAGE_COOKIE_SECURE)"
+    done = subprocess.run([sys.executable, "-c", f"import django; django.setup(); {code}"], cwd=REPO,
+                          env=production(SCOREKEEP_SECRET_KEY=secrets.token_urlsafe(50),
+                                         DJANGO_SETTINGS_MODULE="scorekeep.settings"),
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.stdout.strip() == "True", done.stderr
