@@ -31,8 +31,9 @@ class Player(models.Model):
 
     name = models.CharField(_("name"), max_length=40, unique=True)
     # The name case-folded, so "Jürgen" and "jürgen" are one player on every database (SQLite's
-    # case-insensitive matching knows only ASCII).
-    key = models.CharField(max_length=40, unique=True, editable=False)
+    # case-insensitive matching knows only ASCII). Folding can lengthen a name ("ß" becomes "ss"; one
+    # character folds to at most three), so the key has room for three times the name.
+    key = models.CharField(max_length=120, unique=True, editable=False)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

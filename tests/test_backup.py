@@ -440,3 +440,17 @@ def test_into_another_database_on_the_command_line(demo: list[CardNight], tmp_pa
     assert again.returncode == 0 and "95 deals" in again.stderr
     assert without_timestamp(again.stdout) == without_timestamp(path.read_text(encoding="utf-8"))
     assert manage(database, "import", str(path)).stderr.startswith("CommandError: the database already holds")
+
+
+def test_a_name_whose_case_folded_key_is_longer_than_the_name_is_stored_and_round_trips() -> None:
+    """ß folds to ss: 39 characters make a key of 44 (PostgreSQL refused it; a backup of it was refused)."""
+    name = "Hans-Jürgen Großmann-Weißenfels-Straßer"
+    assert len(name) <= 40 < len(Player.key_of(name))
+    night = nights.start_night(game="skat", preset="classic", players=[name, "Anna", "Bernd"])
+    nights.enter_deal(night.tables.get(), {"contract": "grand", "declarer": 0, "bid": 48, "matadors": 2,
+                                           "card_points": 70})
+    before = stored()
+    backup = export()
+    delete_everything()
+    call_command("import", "-", stdin=io.BytesIO(backup.encode("utf-8")), stdout=io.StringIO())
+    assert stored() == before and Player.objects.get(key=Player.key_of(name)).name == name
