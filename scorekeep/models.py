@@ -26,6 +26,33 @@ GAME_CHOICES = [("skat", _("Skat")), ("schafkopf", _("Schafkopf")), ("kop", _("K
 assert {key for key, _label in GAME_CHOICES} == set(GAMES)
 
 
+class OrderedJSONField(models.JSONField):  # type: ignore[type-arg]
+    """JSON kept as it was written, its keys in the order the table entered them. PostgreSQL's ``jsonb``
+    (Django's JSONField) reorders an object's keys, so pages, history and backups read differently from
+    SQLite's; its ``json`` type keeps the text. Not for fields that are queried into or compared in SQL
+    (``json`` has no equality): a deal's facts and verdict and the revisions are only read whole."""
+
+    def db_type(self, connection: Any) -> str | None:
+        if connection.vendor == "postgresql":
+            return "json"
+        return super().db_type(connection)
+
+    def get_db_prep_value(self, value: Any, connection: Any, prepared: bool = False) -> Any:
+        prepped = super().get_db_prep_value(value, connection, prepared)
+        if connection.vendor == "postgresql":  # sent as jsonb, the value would be reordered before it is stored
+            from psycopg.types.json import Json, Jsonb
+
+            if isinstance(prepped, Jsonb):
+                return Json(prepped.obj, prepped.dumps)
+        return prepped
+
+    def from_db_value(self, value: Any, expression: Any, connection: Any) -> Any:
+        # psycopg reads a ``json`` column into Python already (keys in order); Django reads ``jsonb`` as text.
+        if isinstance(value, dict | list):
+            return value
+        return super().from_db_value(value, expression, connection)
+
+
 class Player(models.Model):
     """A person who plays; kept across card nights so statistics can follow them."""
 
@@ -100,6 +127,17 @@ class CardNight(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_game_display()} {self.date:%Y-%m-%d}" + (f" {self.place}" if self.place else "")
+
+    @classmethod
+    def from_db(cls, db: Any, field_names: Any, values: Any) -> CardNight:
+        """The night as stored, its house rules in the game's own order of options (PostgreSQL's ``jsonb``
+        keeps an object's keys in an order of its own; the night's other JSON is queried, so stays ``jsonb``)."""
+        night = super().from_db(db, field_names, values)
+        rules = night.__dict__.get("house_rules")
+        if isinstance(rules, dict) and night.__dict__.get("game") in GAMES:
+            order = {key: i for i, key in enumerate(GAMES[night.game].OPTIONS)}
+            night.house_rules = dict(sorted(rules.items(), key=lambda item: order.get(item[0], len(order))))
+        return night
 
     @property
     def rules_request(self) -> dict[str, Any]:
@@ -176,8 +214,8 @@ class Deal(models.Model):
     sequence = models.PositiveIntegerField()
     seating = models.JSONField()
     dealer = models.PositiveSmallIntegerField()
-    facts = models.JSONField()
-    verdict = models.JSONField()
+    facts = OrderedJSONField()
+    verdict = OrderedJSONField()
     bock = models.BooleanField(default=False)  # derived from the deals before (ledger.recompute)
     entered_by = models.CharField(max_length=40, blank=True)
     entered_at = models.DateTimeField(default=timezone.now)
@@ -216,8 +254,8 @@ class DealRevision(models.Model):
     deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="revisions")
     kind = models.CharField(max_length=10, choices=Kind.choices)
     # What the deal was before and after: {"facts": …, "seating": …, "dealer": …}.
-    old = models.JSONField(null=True, blank=True)
-    new = models.JSONField(null=True, blank=True)
+    old = OrderedJSONField(null=True, blank=True)
+    new = OrderedJSONField(null=True, blank=True)
     by = models.CharField(max_length=40, blank=True)
     at = models.DateTimeField(default=timezone.now)
     reason = models.CharField(max_length=200, blank=True)
@@ -233,8 +271,8 @@ class NightRevision(models.Model):
     """A change of a night's settings (rule set, house rules, Bock, series): what was there before."""
 
     night = models.ForeignKey(CardNight, on_delete=models.CASCADE, related_name="revisions")
-    old = models.JSONField()
-    new = models.JSONField()
+    old = OrderedJSONField()
+    new = OrderedJSONField()
     by = models.CharField(max_length=40, blank=True)
     at = models.DateTimeField(default=timezone.now)
     reason = models.CharField(max_length=200, blank=True)

@@ -526,3 +526,15 @@ def test_a_correction_asks_the_engine_for_that_deal_and_the_deals_whose_bock_it_
     engine_calls.clear()
     nights.delete_deal(deals[0])  # the Bock round is gone again
     assert len(engine_calls) == round_ and not any(bock_flags(table))
+
+
+def test_facts_and_house_rules_come_back_in_the_order_entered_on_every_database() -> None:
+    """PostgreSQL's jsonb orders an object's keys by length; a deal's facts keep the table's order."""
+    rules = {"lost_hand_doubled": True, "kontra": False, "bock": True}  # the game's order of options
+    night = nights.start_night(game="skat", preset="classic", players=NAMES[:3], house_rules=rules)
+    facts = {"contract": "grand", "declarer": 1, "bid": 48, "matadors": 2, "hand": True, "card_points": 70}
+    deal = nights.enter_deal(table_of(night), facts)
+    assert list(Deal.objects.get(pk=deal.pk).facts) == list(facts)
+    assert list(CardNight.objects.get(pk=night.pk).house_rules) == list(rules)
+    verdict = Deal.objects.get(pk=deal.pk).verdict
+    assert list(verdict)[:4] == ["ok", "game", "rules", "won"]  # as the contract writes a verdict
