@@ -361,6 +361,28 @@ def sessions(objects: list[Any]) -> str:
     return f"record {len(objects)} of the backup is a sessions.session, which is not part of a scorekeep backup"
 
 
+def pk_true(objects: list[Any]) -> str:
+    first(objects, "scorekeep.deal")["pk"] = True
+    return "(scorekeep.deal) has an invalid id true: ids are whole numbers"
+
+
+def pk_fraction(objects: list[Any]) -> str:
+    first(objects, "scorekeep.player")["pk"] = 1.5
+    return "(scorekeep.player) has an invalid id 1.5: ids are whole numbers"
+
+
+def nul_in_a_name(objects: list[Any]) -> str:
+    player = first(objects, "scorekeep.player")
+    player["fields"]["name"] = "An\x00na"
+    return f"scorekeep.player {player['pk']}, field name: holds a NUL character, which no text may hold"
+
+
+def facts_the_rules_refuse(objects: list[Any]) -> str:
+    deal = first(objects, "scorekeep.deal")
+    deal["fields"]["facts"] = {**deal["fields"]["facts"], "card_points": 121}
+    return "deal 1 of table 1 of card night"
+
+
 def not_a_record(objects: list[Any]) -> str:
     objects.insert(3, ["scorekeep.deal", 1])
     return 'record 4 of the backup is not a record: an object with "model", "pk" and "fields"'
@@ -368,7 +390,8 @@ def not_a_record(objects: list[Any]) -> str:
 
 @pytest.mark.parametrize("mutate", [too_long_name, no_datetime, unknown_kind, negative_sequence, missing_table,
                                     unknown_host, not_a_number, unknown_field, same_name_twice, twice, no_pk,
-                                    sessions, not_a_record], ids=lambda mutate: mutate.__name__)
+                                    sessions, not_a_record, pk_true, pk_fraction, nul_in_a_name,
+                                    facts_the_rules_refuse], ids=lambda mutate: mutate.__name__)
 def test_a_record_that_does_not_fit_is_named_and_changes_nothing(odd_night: CardNight, tmp_path: Path,
                                                                  mutate: Mutation) -> None:
     backup = json.loads(export())
@@ -400,8 +423,12 @@ def test_a_record_that_does_not_fit_is_named_and_changes_nothing(odd_night: Card
     (b'{"format": "scorekeep-backup", "format_version": 1, "migrations": {"scorekeep": ["0001_cardnights", '
      b'"0999_from_the_future"]}, "objects": []}',
      r"newer scorekeep: its database has migration scorekeep\.0999_from_the_future, unknown here"),
+    (b'{"format": "scorekeep-backup", "objects": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+     r"is not a backup scorekeep can read: it is nested too deeply for a request"),
+    (b'{"format": "scorekeep-backup", "format_version": 1, "migrations": {}, "objects": [], "note": "\\ud800"}',
+     r"is not a backup scorekeep can read: a text in it holds a lone surrogate"),
 ], ids=["missing", "not-utf8", "not-json", "a-list", "version-text", "newer-format", "bad-migrations",
-        "objects-not-a-list", "newer-migration"])
+        "objects-not-a-list", "newer-migration", "nested-deeply", "lone-surrogate"])
 def test_a_file_that_is_no_backup_of_ours_is_refused(odd_night: CardNight, tmp_path: Path, content: bytes | None,
                                                      expected: str) -> None:
     path = tmp_path / "missing.json"
@@ -454,3 +481,15 @@ def test_a_name_whose_case_folded_key_is_longer_than_the_name_is_stored_and_roun
     delete_everything()
     call_command("import", "-", stdin=io.BytesIO(backup.encode("utf-8")), stdout=io.StringIO())
     assert stored() == before and Player.objects.get(key=Player.key_of(name)).name == name
+
+
+def test_a_verdict_in_the_file_is_judged_again_not_taken_on_trust(odd_night: CardNight, tmp_path: Path) -> None:
+    """A verdict stored as "x" made every page of its night answer 500: the facts decide, the engine judges."""
+    backup = json.loads(export())
+    deal = first(backup["objects"], "scorekeep.deal")
+    good = dict(deal["fields"]["verdict"])
+    deal["fields"]["verdict"] = "x"
+    path = tmp_path / "backup.json"
+    path.write_text(json.dumps(backup), encoding="utf-8")
+    import_("--replace", str(path))
+    assert Deal.objects.get(pk=deal["pk"]).verdict == good

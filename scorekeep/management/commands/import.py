@@ -32,8 +32,10 @@ from django.core.management.color import no_style
 from django.core.serializers.base import DeserializationError, DeserializedObject
 from django.db import DatabaseError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
-from django.db.models import Field, Model
+from django.db.models import AutoField, BigAutoField, Field, IntegerField, Model
 from django.utils.translation import gettext as _
+
+from scorekeep.api import Refused, loads
 
 from .export import FORMAT, FORMAT_VERSION, applied_migrations, backed_up_models, in_dependency_order, summary
 
@@ -56,13 +58,16 @@ def read_backup(file: str, stdin: IO[bytes]) -> dict[str, Any]:
         raise CommandError(_("cannot read %(file)s: %(reason)s") % {"file": file, "reason": err.strerror}) from None
     name = _("standard input") if file == "-" else file
     try:
-        backup = json.loads(data.decode("utf-8-sig"))
+        backup = loads(data.decode("utf-8-sig"))  # the API's strict reader: no NaN, nesting or lone surrogates
     except UnicodeDecodeError as err:
         raise CommandError(_("%(file)s is not UTF-8 text (byte %(byte)s)") % {"file": name, "byte": err.start + 1}) \
             from None
     except json.JSONDecodeError as err:
         raise CommandError(_("%(file)s is not JSON: %(reason)s at line %(line)s, column %(column)s") % {
             "file": name, "reason": err.msg, "line": err.lineno, "column": err.colno}) from None
+    except Refused as err:
+        raise CommandError(_("%(file)s is not a backup scorekeep can read: %(reason)s") % {
+            "file": name, "reason": err}) from None
     if not isinstance(backup, dict) or backup.get("format") != FORMAT:
         raise CommandError(_('%(file)s is not a scorekeep backup: it has no "format": "%(format)s" '
                              "(backups are written by manage.py export)") % {"file": name, "format": FORMAT})
@@ -110,6 +115,8 @@ def where(label: str, pk: object, field: str | None = None) -> str:
 
 def _check_value(field: Field, value: Any) -> None:
     """Raise ValidationError when `value` cannot be the field's (a natural key is checked when loaded)."""
+    if isinstance(value, str) and "\x00" in value:  # SQLite would store it; PostgreSQL refuses it
+        raise ValidationError(_("holds a NUL character, which no text may hold"))
     if field.many_to_many:
         if not isinstance(value, list):
             raise ValidationError(_("must be a list"))
@@ -138,6 +145,10 @@ def check_records(objects: list[Any], models: list[type[Model]]) -> list[Record]
         record["model"] = label  # app labels are case-sensitive to Django; "Scorekeep.Deal" is meant alike
         model = allowed[label]
         pk = record.get("pk")
+        if isinstance(model._meta.pk, AutoField | BigAutoField | IntegerField) and pk is not None \
+                and type(pk) is not int:  # true or 1.5 would be taken as 1
+            raise CommandError(_("record %(n)s (%(model)s) has an invalid id %(pk)s: ids are whole numbers") % {
+                "n": number, "model": label, "pk": json.dumps(pk)})
         try:
             key = str(model._meta.pk.to_python(pk)) if pk is not None else None
         except ValidationError as err:
@@ -236,6 +247,22 @@ def check_references(models: list[type[Model]]) -> None:
         raise CommandError(_("a record does not fit: %(reason)s") % {"reason": one_line(err)}) from None
 
 
+def rejudge() -> None:
+    """Judge every imported deal again: a verdict is derived from the facts, so the file's verdicts are
+    not taken on trust (one that is not a verdict would break every page of its night); a deal the rules
+    refuse is refused, naming it."""
+    from scorekeep import ledger
+    from scorekeep.models import CardTable
+
+    for table in CardTable.objects.select_related("night"):
+        try:
+            ledger.recompute(table)
+        except ledger.LedgerError as err:
+            raise CommandError(_("deal %(number)s of table %(table)s of card night %(night)s: %(reason)s") % {
+                "number": err.number, "table": table.number, "night": table.night_id,
+                "reason": one_line(err.error)}) from None
+
+
 def reset_sequences(models: list[type[Model]]) -> None:
     """Move the id sequences past the imported ids (PostgreSQL; SQLite's follow by themselves)."""
     statements = connection.ops.sequence_reset_sql(no_style(), with_through(models))
@@ -277,6 +304,7 @@ class Command(BaseCommand):
                 refuse_unless_empty(models)
             counts = load(records)
             check_references(models)
+            rejudge()
             reset_sequences(models)
         imported = {model._meta.label_lower: counts[model._meta.label_lower] for model in models}
         self.stdout.write(_("Imported %(what)s (exported %(when)s).") % {
