@@ -8,12 +8,15 @@ throttled (`scorekeep.throttle`).
 
 from __future__ import annotations
 
+from typing import Any
+
 import segno
 from django import forms
 from django.contrib import messages
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import login
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
-from django.contrib.auth.views import LoginView
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
+from django.contrib.auth.views import LoginView, PasswordResetView
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -26,8 +29,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 from . import access, throttle
 from .models import CardNight
 
-LOGIN_LIMIT = 10  # failed log-ins per address or account name in throttle.WINDOW
+LOGIN_LIMIT = 10  # failed log-ins per address in throttle.WINDOW (for one account or for all from there)
+ACCOUNT_LIMIT = 100  # failed log-ins for one account from all addresses together in throttle.WINDOW
 TOKEN_LIMIT = 20  # wrong link tokens per address in throttle.WINDOW
+RESET_LIMIT = 10  # password-reset mails asked for per address in throttle.WINDOW
 
 
 def _wait_message(seconds: int) -> str:
@@ -35,24 +40,50 @@ def _wait_message(seconds: int) -> str:
     return gettext("Too many attempts. Try again in %(minutes)s minutes.") % {"minutes": minutes}
 
 
-class ThrottledAuthenticationForm(AuthenticationForm):
-    """Django's log-in form, refusing further attempts after too many wrong passwords."""
+class ThrottleLogins:
+    """Refuse further log-ins after too many wrong passwords: from one address (for one account or for
+    all), and for one account from all addresses together at a far higher count — so guessing costs
+    hours, while someone guessing a host's name from elsewhere does not lock the host out."""
 
-    def clean(self) -> dict:
-        who = self._who()
-        wait = throttle.blocked("login", *who, limit=LOGIN_LIMIT)
+    data: Any
+    request: HttpRequest | None
+
+    def clean(self) -> dict[str, Any]:
+        name = str(self.data.get("username", "")).strip().casefold()[:150]
+        address = throttle.client_address(self.request) if self.request else ""
+        here, everywhere = (f"ip:{address}",), (f"user:{name}",)
+        wait = max(throttle.blocked("login", *here, limit=LOGIN_LIMIT),
+                   throttle.blocked("login", *everywhere, limit=ACCOUNT_LIMIT))
         if wait:
             raise forms.ValidationError(_wait_message(wait), code="throttled")
         try:
-            return super().clean()
+            return super().clean()  # type: ignore[misc]
         except forms.ValidationError:
-            throttle.failed("login", *who)
+            throttle.failed("login", *here, *everywhere)
             raise
 
-    def _who(self) -> tuple[str, ...]:
-        name = str(self.data.get("username", "")).strip().casefold()[:150]
-        address = throttle.client_address(self.request) if self.request else ""
-        return (f"ip:{address}", f"user:{name}")
+
+class ThrottledAuthenticationForm(ThrottleLogins, AuthenticationForm):
+    """Django's log-in form, throttled."""
+
+
+class ThrottledAdminAuthenticationForm(ThrottleLogins, AdminAuthenticationForm):
+    """The admin's log-in form, throttled alike: the same accounts, the same counts."""
+
+
+class ThrottledPasswordResetView(PasswordResetView):
+    """Django's password reset, sending at most a few mails per address (each costs the site a mail)."""
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        address = f"ip:{throttle.client_address(self.request)}"
+        wait = throttle.blocked("reset", address, limit=RESET_LIMIT)
+        if wait:
+            form.add_error(None, _wait_message(wait))
+            response = self.form_invalid(form)
+            response.status_code = 429
+            return response
+        throttle.failed("reset", address)
+        return super().form_valid(form)
 
 
 class ThrottledLoginView(LoginView):

@@ -9,7 +9,11 @@ go through the card-night pages.
 from django.contrib import admin
 from django.http import HttpRequest
 
+from .access_views import ThrottledAdminAuthenticationForm
 from .models import CardNight, CardTable, Deal, DealRevision, NightRevision, Player, TablePlayer
+
+# The admin's log-in counts wrong passwords with the site's own (scorekeep.access_views.ThrottleLogins).
+admin.site.login_form = ThrottledAdminAuthenticationForm
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

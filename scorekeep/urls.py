@@ -18,7 +18,7 @@ urlpatterns = [
     path("accounts/signup/", access_views.signup, name="signup"),
     path("accounts/login/", access_views.ThrottledLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("accounts/password-reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path("accounts/password-reset/", access_views.ThrottledPasswordResetView.as_view(), name="password_reset"),
     path("accounts/password-reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
     path("accounts/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(),
          name="password_reset_confirm"),

@@ -22,7 +22,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scorekeep import nights, throttle
-from scorekeep.access_views import LOGIN_LIMIT, TOKEN_LIMIT, qr_svg
+from scorekeep.access_views import ACCOUNT_LIMIT, LOGIN_LIMIT, RESET_LIMIT, TOKEN_LIMIT, qr_svg
 from scorekeep.models import CardNight
 from tests.conftest import REPO
 from tests.roles import (
@@ -244,10 +244,41 @@ def test_the_eleventh_wrong_password_is_refused_even_when_right(hostess: User) -
         assert response.status_code == 429, password
         assert "Too many attempts. Try again in 15 minutes." in response.content.decode()
         assert logged_in_as(client) is None
-    # The account is guarded from every address, and the address for every account.
-    elsewhere = Client(REMOTE_ADDR="192.0.2.7").post(reverse("login"), {"username": "HOSTESS ", "password": PASSWORD})
-    assert elsewhere.status_code == 429
+    # The address is refused for every account; the host, from elsewhere, is not locked out by it.
     assert client.post(reverse("login"), {"username": "someone", "password": "x"}).status_code == 429
+    elsewhere = Client(REMOTE_ADDR="192.0.2.7")
+    assert elsewhere.post(reverse("login"), {"username": "hostess", "password": PASSWORD}).status_code == 302
+    assert logged_in_as(elsewhere) is not None
+
+
+@pytest.mark.django_db
+def test_an_account_guessed_from_many_addresses_is_refused_from_all_of_them(hostess: User) -> None:
+    for attempt in range(ACCOUNT_LIMIT):
+        address = f"198.51.100.{attempt % 200}" if attempt < 200 else f"203.0.113.{attempt % 200}"
+        Client(REMOTE_ADDR=address).post(reverse("login"), {"username": "hostess", "password": f"wrong-{attempt}"})
+    response = Client(REMOTE_ADDR="192.0.2.99").post(reverse("login"), {"username": "hostess", "password": PASSWORD})
+    assert response.status_code == 429
+
+
+@pytest.mark.django_db
+def test_the_admin_log_in_is_throttled_like_the_sites(hostess: User) -> None:
+    hostess.is_staff = True
+    hostess.save()
+    client = Client()
+    for attempt in range(LOGIN_LIMIT):
+        client.post("/admin/login/", {"username": "hostess", "password": f"wrong-{attempt}"})
+    response = client.post("/admin/login/", {"username": "hostess", "password": PASSWORD})
+    assert "Too many attempts" in response.content.decode() and logged_in_as(client) is None
+
+
+@pytest.mark.django_db
+def test_password_reset_mails_are_throttled_per_address(hostess: User, mailoutbox: list[Any]) -> None:
+    client = Client()
+    for _attempt in range(RESET_LIMIT):
+        assert client.post(reverse("password_reset"), {"email": "hostess@example.org"}).status_code == 302
+    response = client.post(reverse("password_reset"), {"email": "hostess@example.org"})
+    assert response.status_code == 429 and "Too many attempts" in response.content.decode()
+    assert len(mailoutbox) <= RESET_LIMIT
 
 
 @pytest.mark.django_db
