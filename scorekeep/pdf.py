@@ -9,6 +9,11 @@ or failing Chromium raises `PdfUnavailable`, which the view answers with a page 
 
 The path comes from the setting or environment variable ``SCOREKEEP_CHROMIUM`` (default
 ``/usr/bin/chromium``).
+
+A Chromium takes ~300 MiB and a second or more, so a process renders one PDF at a time (`rendered`):
+a request waits its turn while at most `WAITING` others wait, and beyond that it is answered 503 with
+Retry-After (`PdfBusy`); a PDF is kept in the cache by a key that changes with anything it shows (the
+night's and its tables' versions, the language), so the same printout asked again is not rendered again.
 """
 
 from __future__ import annotations
@@ -17,12 +22,18 @@ import os
 import signal
 import subprocess
 import tempfile
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from django.conf import settings
+from django.core.cache import cache
 
 DEFAULT_CHROMIUM = "/usr/bin/chromium"
 TIMEOUT_SECONDS = 60
+WAITING = 2  # requests that may wait for the one render under way in a process; more are answered 503
+RETRY_AFTER = 10  # seconds a refused request is told to wait
+KEEP_SECONDS = 3600  # how long a rendered PDF is kept for the same printout asked again
 
 # Headless, no sandbox (it runs as the web server's user, often in a container without user
 # namespaces), and none of the background traffic a browser starts on its own.
@@ -35,6 +46,34 @@ FLAGS = (
 
 class PdfUnavailable(Exception):
     """Chromium is missing, failed or took too long; the message says which, for the page and the log."""
+
+
+class PdfBusy(Exception):
+    """Too many PDFs asked for at once in this process: try again in `RETRY_AFTER` seconds."""
+
+
+_turn = threading.Lock()  # one render at a time in this process
+_queue = threading.Semaphore(1 + WAITING)  # the render under way and those waiting for their turn
+
+
+def rendered(key: str, page: Callable[[], str], timeout: float = TIMEOUT_SECONDS) -> bytes:
+    """The PDF of the page `page()` writes, kept under `key`: from the cache when it is there; otherwise
+    rendered once its turn comes. Raises `PdfBusy` when too many wait, `PdfUnavailable` as `render`."""
+    key = f"pdf:{key}"
+    data = cache.get(key)
+    if data is not None:
+        return bytes(data)
+    if not _queue.acquire(blocking=False):
+        raise PdfBusy(f"{1 + WAITING} PDFs are being made or waited for")
+    try:
+        with _turn:
+            data = cache.get(key)  # made while this request waited its turn
+            if data is None:
+                data = render(page(), timeout=timeout)
+                cache.set(key, data, KEEP_SECONDS)
+        return bytes(data)
+    finally:
+        _queue.release()
 
 
 def chromium_path() -> str:

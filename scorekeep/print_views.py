@@ -391,10 +391,22 @@ def night_print(request: HttpRequest, night_id: int) -> HttpResponse:
 @require_GET
 def night_pdf(request: HttpRequest, night_id: int) -> HttpResponse:
     night = load_night(night_id)
-    with translation.override(night.print_language or translation.get_language()):
-        html = render_to_string(f"print/{night.game}.html", print_context(night, pdf_render=True), request=request)
+    language = night.print_language or translation.get_language()
+
+    def page() -> str:
+        with translation.override(language):
+            return render_to_string(f"print/{night.game}.html", print_context(night, pdf_render=True),
+                                    request=request)
+
+    # Anything the printout shows changes the night's version or a table's (scorekeep.nights).
+    key = "-".join(map(str, [night.pk, night.version, *(table.version for table in night.tables.all()), language]))
     try:
-        data = pdf.render(html)
+        data = pdf.rendered(key, page)
+    except pdf.PdfBusy:
+        response = HttpResponse(gettext("Many PDFs are being made just now; try again in a few seconds."),
+                                content_type="text/plain; charset=utf-8", status=503)
+        response["Retry-After"] = str(pdf.RETRY_AFTER)
+        return response
     except pdf.PdfUnavailable as err:
         log.warning("no PDF of night %s: %s", night.pk, err)
         context = {"night": night, "game_label": GAME_LABELS[night.game], "reason": str(err)}

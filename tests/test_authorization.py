@@ -72,7 +72,7 @@ def quick_hashing(settings: Any) -> None:
 @pytest.fixture(autouse=True)
 def quick_pdf(monkeypatch: pytest.MonkeyPatch) -> None:
     """Who may fetch the PDF is the question here, not the PDF: skip the second of Chromium per render."""
-    monkeypatch.setattr(pdf, "render", lambda html: b"%PDF-1.4 (the printout)")
+    monkeypatch.setattr(pdf, "render", lambda html, **kw: b"%PDF-1.4 (the printout)")
 
 
 def test_every_url_pattern_has_an_access_rule() -> None:

@@ -448,3 +448,67 @@ def test_queries_do_not_grow_with_the_deals(client: Client, demo: dict, django_a
     for night in demo.values():
         with django_assert_max_num_queries(7):
             printout(client, night)
+
+
+# --- a PDF at a time, kept while the night is unchanged ------------------------------------------------
+
+def test_pdfs_are_made_one_at_a_time_kept_by_key_and_refused_beyond_the_queue(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from django.core.cache import cache
+
+    cache.clear()
+    started, release, running, most = threading.Event(), threading.Event(), [0], [0]
+    lock = threading.Lock()
+
+    def slow_render(html: str, **kw: Any) -> bytes:
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        started.set()
+        release.wait(10)
+        with lock:
+            running[0] -= 1
+        return b"%PDF-1.4 " + html.encode()
+
+    monkeypatch.setattr(pdf, "render", slow_render)
+    answers: list[object] = []
+
+    def ask(key: str) -> None:
+        try:
+            answers.append(pdf.rendered(key, lambda: key))
+        except pdf.PdfBusy as busy:
+            answers.append(busy)
+
+    first = threading.Thread(target=ask, args=("night-1",))
+    first.start()
+    assert started.wait(10)
+    waiting = [threading.Thread(target=ask, args=(key,)) for key in ("night-1", "night-2")]
+    for thread in waiting:
+        thread.start()
+    time.sleep(0.2)  # both are in the queue behind the first render
+    ask("night-3")  # one more than the queue holds: refused at once, nothing rendered
+    assert isinstance(answers[-1], pdf.PdfBusy)
+    release.set()
+    for thread in (first, *waiting):
+        thread.join(10)
+    assert most[0] == 1  # never two Chromiums in one process
+    assert sorted(a for a in answers if isinstance(a, bytes)) == [b"%PDF-1.4 night-1", b"%PDF-1.4 night-1",
+                                                                  b"%PDF-1.4 night-2"]
+    calls: list[str] = []
+    monkeypatch.setattr(pdf, "render", lambda html, **kw: calls.append(html) or b"%PDF-1.4")
+    assert pdf.rendered("night-1", lambda: "again") == b"%PDF-1.4 night-1" and calls == []  # kept
+    cache.clear()
+
+
+@pytest.mark.django_db
+def test_a_pdf_asked_for_while_the_queue_is_full_is_answered_503_with_retry_after(
+        client: Client, host: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    night = nights.start_night(game="skat", preset="classic", players=["Anna", "Bernd", "Clara"], host=host)
+
+    def busy(key: str, page: Any, timeout: float = 0) -> bytes:
+        raise pdf.PdfBusy("3 PDFs are being made or waited for")
+
+    monkeypatch.setattr(pdf, "rendered", busy)
+    response = client.get(reverse("night-pdf", args=[night.pk]))
+    assert response.status_code == 503 and response["Retry-After"] == str(pdf.RETRY_AFTER)
