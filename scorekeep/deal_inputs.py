@@ -91,14 +91,13 @@ class DealInputs:
     `inputs(contract, rules, table)`), in `style`, seats named by `people`."""
 
     def __init__(self, described: Sequence[Input], people: People, style: str) -> None:
+        # The table is not asked what its rule set gives no weight (the dispute page shows every field).
         self.described = {field.key: field for field in described if not (field.idle and style == TAP)}
         self.people = people
         self.style = style
         self.fields: dict[str, forms.Field] = {}
         self.questions: list[Question] = []
-        for field in described:
-            if field.idle and style == TAP:  # the table is not asked what its rule set gives no weight
-                continue
+        for field in self.described.values():
             self._add(field)
 
     # --- building -------------------------------------------------------------------------------------
