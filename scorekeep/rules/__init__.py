@@ -57,10 +57,13 @@ def judge(request: object) -> Verdict | Comparison:
     if type(players) is not int or players not in module.SEATS:
         raise IllegalDeal("players", "{game} is played at {seats} seats, not {got}", game=_GAME_NAMES[game],
                           seats=words(module.SEATS), got=describe(players))
-    dealer = r.int("dealer", 0, players - 1, default=players - 1)
+    dealer = request.get("dealer")
+    # Every valid (players, dealer) has its table made already; anything else is read (and refused) by the Reader.
+    table = _TABLES.get((players, dealer)) if type(dealer) is int else None
+    if table is None:
+        table = _TABLES[players, r.int("dealer", 0, players - 1, default=players - 1)]
     rules = _rules(module, request.get("rules"))
-    table = _TABLES[players, dealer]
-    if r.has("compare"):
+    if "compare" in request and r.has("compare"):
         if r.has("deal"):
             raise IllegalDeal("compare", "a request settles either a deal or a bidding dispute: "
                               "give \"deal\" or \"compare\", not both")

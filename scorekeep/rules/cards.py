@@ -49,6 +49,15 @@ def parse_cards(value: object, field: str, count: int | tuple[int, ...],
     """A list of `count` distinct cards from `pack` (a count, or the counts allowed), as the
     contract writes cards."""
     counts = (count,) if isinstance(count, int) else count
+    if type(value) is list and len(value) in counts:
+        # The usual list, checked in C: distinct cards of the pack (only texts equal a card); for anything
+        # else the loop below names the first card at fault.
+        try:
+            held = set(value)
+        except TypeError:  # a list or an object among the cards
+            held = set()
+        if len(held) == len(value) and held <= pack:
+            return tuple(map(Card, value))
     if not isinstance(value, list) or len(value) not in counts:
         raise IllegalDeal(field, "must be a list of {n} cards such as \"CJ\" or \"H10\", not {got}",
                           n=Listing(counts, OR), got=describe(value))

@@ -300,8 +300,8 @@ def deal_fields(contract: str, rules: Rules, table: Table) -> tuple[str, ...]:
 
 @functools.cache
 def _used_fields(fields: tuple[str, ...]) -> frozenset[str]:
-    """`deal_fields` as a set, for refusing the fields a contract does not use."""
-    return frozenset(fields)
+    """`deal_fields` as a set, for refusing the fields a contract does not use (``contract`` is always used)."""
+    return frozenset(("contract", *fields))
 
 
 @functools.cache

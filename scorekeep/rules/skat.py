@@ -220,8 +220,20 @@ def _fields(rules: Rules) -> dict[str, tuple[str, ...]]:
     return {contract: tuple(f for f in fields if gated.get(f, True)) for contract, fields in CONTRACTS.items()}
 
 
-# The same as sets, for refusing the fields a contract does not use.
-_used_fields = RulesMemo(lambda rules: {contract: frozenset(f) for contract, f in _fields(rules).items()})
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """What reading a deal needs of a rule set, worked out once per rule set: the fields each contract it
+    plays uses (a contract it does not play is missing), and the doublings it does not have."""
+
+    used: dict[str, frozenset[str]]
+    off: tuple[tuple[str, Word, str], ...]
+
+
+@RulesMemo
+def _reading(rules: Rules) -> _Reading:
+    played = contracts(rules)
+    used = {contract: frozenset(("contract", *f)) for contract, f in _fields(rules).items() if contract in played}
+    return _Reading(used, tuple(doubling for doubling in _DOUBLINGS if not getattr(rules, doubling[2])))
 
 
 def deal_fields(contract: str, rules: Rules, table: Table) -> tuple[str, ...]:
@@ -414,18 +426,19 @@ def parse_deal(obj: object, rules: Rules, table: Table) -> Deal:
     r = Reader(obj, "deal", _ALL_FIELDS)
     name = r.choice("contract", _CONTRACT_NAMES, required=True)
     contract = _CONTRACT_BY_NAME[name]
-    if name not in contracts(rules):
+    reading = _reading(rules)
+    used = reading.used.get(name)
+    if used is None:
         if contract is Contract.RAMSCH:
             raise IllegalDeal("deal.contract", "this rule set plays no Ramsch: when all pass the deal is void "
                               "(enter \"passed\"), unless the rules option passed is \"ramsch\"")
         raise IllegalDeal("deal.contract", "under this rule set a deal that all pass is played as Ramsch: "
                           "enter contract \"ramsch\" with each seat's card points and tricks")
-    if not (rules.kontra and rules.bock):
-        for key, said, option in _DOUBLINGS:
-            if not getattr(rules, option) and not is_empty(r.obj.get(key)):
-                raise IllegalDeal(f"deal.{key}", "{name} is not played under this rule set (the rules option "
-                                  "{option} is off)", name=said, option=option)
-    r.reject_unused(_used_fields(rules)[name], _WHAT[name])
+    for key, said, option in reading.off:
+        if key in r.obj and not is_empty(r.obj[key]):
+            raise IllegalDeal(f"deal.{key}", "{name} is not played under this rule set (the rules option "
+                              "{option} is off)", name=said, option=option)
+    r.reject_unused(used, _WHAT[name])
     if contract in TRUMP_GAMES:
         return _parse_trump_game(r, contract, rules, table)
     if contract is _NULL:

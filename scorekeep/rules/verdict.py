@@ -142,20 +142,23 @@ class RulesMemo:
 
     A table sends the same rule set with every deal (and `judge` reuses the parsed object), so
     deriving per object beats hashing a dataclass of a dozen options on every deal. The memo keeps
-    the rule set alive beside its value, so an id is never reused while it is remembered.
+    the rule set alive beside its value (`kept`), so an id is never reused while it is remembered:
+    an id found in `values` is that very rule set's.
     """
 
-    __slots__ = ("compute", "memo")
+    __slots__ = ("compute", "kept", "values")
 
     def __init__(self, compute: Callable[[Any], Any]) -> None:
         self.compute = compute
-        self.memo: dict[int, tuple[object, Any]] = {}
+        self.values: dict[int, Any] = {}
+        self.kept: list[object] = []
 
     def __call__(self, rules: object) -> Any:
-        entry = self.memo.get(id(rules))
-        if entry is not None and entry[0] is rules:
-            return entry[1]
-        value = self.compute(rules)
-        if len(self.memo) < 4096:
-            self.memo[id(rules)] = (rules, value)
-        return value
+        try:
+            return self.values[id(rules)]
+        except KeyError:
+            value = self.compute(rules)
+            if len(self.kept) < 4096:
+                self.kept.append(rules)
+                self.values[id(rules)] = value
+            return value
