@@ -6,13 +6,11 @@ session, no CSRF token, no cookies. Whatever arrives — a wrong method, a wrong
 empty, oversized or non-UTF-8 body, text that is not JSON — the answer is a JSON rejection that
 names the field and says what is allowed, never a server error.
 
-`loads`, `dumps`, `rejection` and `adjudicate_safely` are shared with ``manage.py adjudicate``, so the
-command line and the API read JSON and refuse it in the same words.
+`loads`, `dumps`, `rejection` and `adjudicate_safely` (`scorekeep.contract_io`) are shared with ``manage.py
+adjudicate``, so the command line and the API read JSON and refuse it in the same words.
 """
 
 import json
-import logging
-import re
 from typing import Any
 
 from django.http import HttpRequest, JsonResponse
@@ -21,100 +19,14 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
 from . import rules
+from .contract_io import Refused, adjudicate_safely, dumps, loads, rejection
+
+__all__ = ["MAX_BODY", "Refused", "adjudicate", "adjudicate_safely", "dumps", "games", "loads", "rejection"]
 
 MAX_BODY = 64 * 1024
 """Bytes accepted in one request body; one deal is a few hundred bytes."""
 
 EXAMPLE = '{"game": "skat", "deal": {"contract": "grand", "declarer": 0, "bid": 48, ...}}'
-
-logger = logging.getLogger(__name__)
-
-
-def rejection(message: str, field: str = "request") -> dict[str, Any]:
-    """The contract's rejection with one error."""
-    return {"ok": False, "errors": [{"field": field, "message": message}]}
-
-
-class Refused(ValueError):
-    """Well-formed JSON that a request may still not be: NaN, a repeated key, a huge number."""
-
-
-def _no_constant(name: str) -> object:
-    raise Refused(f"{name} is not a JSON number")
-
-
-def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    obj = dict(pairs)
-    if len(obj) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise Refused(f'the key "{key}" appears twice in one object; give each field once')
-            seen.add(key)
-    return obj
-
-
-_DECODER = json.JSONDecoder(parse_constant=_no_constant, object_pairs_hook=_object)
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-
-
-# A \uD800–\uDFFF escape: JSON allows it, but alone (not in a pair) it is no character and cannot be
-# written back as UTF-8 — an answer naming it would fail to be sent.
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _no_lone_surrogate(value: object) -> None:
-    if isinstance(value, str):
-        if _SURROGATE.search(value):
-            raise Refused("a text in it holds a lone surrogate (such as \\ud800 without its pair), which is "
-                          "no character: send the text itself as UTF-8")
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            _no_lone_surrogate(key)
-            _no_lone_surrogate(item)
-    elif isinstance(value, list):
-        for item in value:
-            _no_lone_surrogate(item)
-
-
-def loads(text: str) -> object:
-    """Parse JSON strictly: NaN and Infinity, repeated keys, absurdly long numbers and lone surrogates
-    are refused.
-
-    Raises `json.JSONDecodeError` (with the parser's position) for malformed text and `Refused`
-    for well-formed JSON that no request can be.
-    """
-    try:
-        value = _DECODER.decode(text.removeprefix("\ufeff"))
-        if _SURROGATE_ESCAPE.search(text):  # only an escape can make one: UTF-8 text holds none
-            _no_lone_surrogate(value)
-        return value
-    except (json.JSONDecodeError, Refused):
-        raise
-    except RecursionError:
-        raise Refused("it is nested too deeply for a request") from None
-    except ValueError:
-        # The one other refusal of the parser: Python's limit of 4300 digits in an integer.
-        raise Refused("a number in it has thousands of digits; no field takes numbers that long") from None
-
-
-def dumps(answer: dict[str, Any]) -> str:
-    """One verdict or rejection as compact JSON, non-ASCII characters kept as they are."""
-    return _ENCODER.encode(answer)
-
-
-def adjudicate_safely(request: object) -> dict[str, Any]:
-    """`rules.adjudicate`, guarded: an engine bug becomes a rejection (and a log entry), not a crash.
-
-    The engine is built never to raise; this is the last line of defence, not a code path.
-    """
-    try:
-        return rules.adjudicate(request)
-    except Exception:
-        logger.exception("the rules engine raised instead of answering; request: %.500r", request)
-        return rejection("could not be adjudicated because of an internal error in scorekeep; "
-                         "please report this request to the maintainers")
 
 
 def _answer(answer: dict[str, Any], status: int | None = None) -> JsonResponse:

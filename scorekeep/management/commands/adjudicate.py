@@ -5,94 +5,20 @@ several lines, from FILE or standard input, and writes one compact JSON verdict 
 standard output, in input order (shared/spec/ADJUDICATION.md). Exit 0 when every input was
 adjudicated, 1 when at least one was rejected, 2 on a usage error.
 
-It streams: each line is answered and flushed as soon as it is read, so a program can talk to it
-line by line, and a long file never sits in memory.
+It streams: each line is answered as soon as it is read, and flushed whenever the input read so far
+is used up, so a program can talk to it line by line, and a long file never sits in memory.
+
+The work is `scorekeep.jsonlines`, which needs no Django: ``manage.py adjudicate [FILE]`` with no
+option runs it without starting Django at all (manage.py); this command runs it for the options
+(``--help``, ``-v``, ``--settings`` …) and for `call_command`.
 """
 
-import json
-import os
 import sys
-from collections.abc import Iterable, Iterator
 from typing import IO, Any, NoReturn
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scorekeep.api import Refused, adjudicate_safely, dumps, loads, rejection
-
-JSON_LINES = "each line must be one JSON object (JSON Lines), or the whole input a single JSON object"
-
-
-def _line_rejection(number: int, err: ValueError) -> dict[str, Any]:
-    if isinstance(err, json.JSONDecodeError):
-        return rejection(f"is not valid JSON (input line {number}): {err.msg} at column {err.colno}; "
-                         f"{JSON_LINES}")
-    return rejection(f"is not valid JSON for a request (input line {number}): {err}")
-
-
-def _answer_line(number: int, line: bytes) -> dict[str, Any]:
-    """The verdict for one line read on its own."""
-    try:
-        text = line.decode("utf-8").rstrip("\r\n")  # so a column past the end is still on this line
-    except UnicodeDecodeError as err:
-        return rejection(f"is not UTF-8 text (input line {number}, byte {err.start + 1}); {JSON_LINES}")
-    try:
-        return adjudicate_safely(loads(text))
-    except ValueError as err:
-        return _line_rejection(number, err)
-
-
-def _unfinished(line: bytes) -> bool:
-    """True when `line` alone is the start of a JSON value that continues on the next lines."""
-    try:
-        text = line.decode("utf-8").removeprefix("\ufeff")
-        loads(text)
-    except json.JSONDecodeError as err:
-        return err.pos >= len(text.rstrip())
-    except ValueError:
-        return False
-    return False
-
-
-def verdicts(lines: Iterable[bytes]) -> Iterator[dict[str, Any]]:
-    """One verdict (or rejection) per request in `lines`, in order, each as soon as it is read.
-
-    The first non-blank line decides the format. If it is a JSON value on its own, or broken
-    inside the line, the input is JSON Lines and every line stands alone. If it is the unfinished
-    start of a value (the ``{`` of a pretty-printed object), the rest is read and the whole text
-    taken as one request; if it is not valid JSON as a whole either, every line is answered on its
-    own after all, so a truncated first line among good ones costs only its own verdict.
-    """
-    numbered: Iterator[tuple[int, bytes]] = enumerate(lines, 1)
-    for number, line in numbered:
-        if not line.strip():
-            continue
-        if not _unfinished(line):
-            yield _answer_line(number, line)
-            break
-        rest = [(number, line), *numbered]
-        try:
-            request = loads(b"".join(part for _, part in rest).decode("utf-8"))
-        except UnicodeDecodeError:
-            broken = None
-        except json.JSONDecodeError as err:
-            broken = err
-        except Refused as err:
-            yield rejection(f"is not valid JSON for a request: {err}")
-            return
-        else:
-            yield adjudicate_safely(request)
-            return
-        numbered = iter(rest)
-        number, line = next(numbered)
-        answer = _answer_line(number, line)
-        if broken is not None and broken.lineno > 1:
-            where = f"line {number + broken.lineno - 1}, column {broken.colno}: {broken.msg}"
-            answer["errors"][0]["message"] += f" (read as one JSON object, it breaks at {where})"
-        yield answer
-        break
-    for number, line in numbered:
-        if line.strip():
-            yield _answer_line(number, line)
+from scorekeep.jsonlines import CannotRead, run
 
 
 class Command(BaseCommand):
@@ -130,22 +56,9 @@ class Command(BaseCommand):
 
     def adjudicate(self, source: IO[bytes], name: str) -> None:
         """Write a verdict line for each request in `source`; exit 1 if any was rejected."""
-        reconfigure = getattr(self.stdout, "reconfigure", None)
-        if reconfigure is not None:
-            reconfigure(encoding="utf-8")  # JSON Lines are UTF-8 whatever the locale says
-        rejected = False
         try:
-            for answer in verdicts(source):
-                rejected = rejected or answer["ok"] is False
-                self.stdout.write(dumps(answer))
-                self.stdout.flush()
-        except BrokenPipeError:
-            # The reader went away (`| head`): stop quietly, and keep Python's exit-time flush quiet too.
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            sys.exit(1)
-        except KeyboardInterrupt:
-            sys.exit(130)
-        except OSError as err:
-            raise CommandError(f"cannot read {name}: {err.strerror}", returncode=2) from None
-        if rejected:
-            sys.exit(1)
+            status = run(source, name, self.stdout)
+        except CannotRead as err:
+            raise CommandError(str(err), returncode=2) from None
+        if status:
+            sys.exit(status)

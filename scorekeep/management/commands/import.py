@@ -35,7 +35,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.models import AutoField, BigAutoField, Field, IntegerField, Model
 from django.utils.translation import gettext as _
 
-from scorekeep.api import Refused, loads
+from scorekeep.contract_io import Refused, loads
 
 from .export import FORMAT, FORMAT_VERSION, applied_migrations, backed_up_models, in_dependency_order, summary
 
