@@ -15,7 +15,8 @@ keeps one running (`Browser`) and prints every PDF in a new tab of it, spoken to
 pipe: the standard library only, from whichever thread's turn it is. A browser that died is started
 again for the next PDF; one that fails or takes longer than the timeout is ended with every process it
 started, and the next PDF starts a new one; it is closed when the process exits, and it ends by itself
-when the process dies without closing it (its pipe closes).
+when the process dies without closing it (its pipe closes), its directory then removed by the next
+Chromium started here.
 
 A Chromium takes ~300 MiB, so a process renders one PDF at a time (`rendered`): a request waits its
 turn while at most `WAITING` others wait, and beyond that it is answered 503 with Retry-After
@@ -174,7 +175,8 @@ class Browser:
     def __init__(self, chromium: str) -> None:
         self.chromium = chromium
         self.status: int | None = None  # its exit status, once it has exited
-        self.folder = Path(tempfile.mkdtemp(prefix="scorekeep-pdf-"))
+        _remove_left_behind()
+        self.folder = Path(tempfile.mkdtemp(prefix=f"scorekeep-pdf-{os.getpid()}-"))
         self._log = self.folder / "chromium.log"
         self._pages = 0
         self._next_id = 0
@@ -307,6 +309,20 @@ class Browser:
                 os.close(fd)
             except OSError:
                 pass
+
+
+def _remove_left_behind() -> None:
+    """Remove the directories of browsers whose process was killed before it could (named by its id)."""
+    for folder in Path(tempfile.gettempdir()).glob("scorekeep-pdf-*-*"):
+        owner = folder.name.split("-")[2]
+        if not owner.isdigit():
+            continue
+        try:
+            os.kill(int(owner), 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except OSError:
+            pass  # it is running (as another user)
 
 
 def _end(session: int) -> None:

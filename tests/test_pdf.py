@@ -148,3 +148,13 @@ def test_the_chromium_ends_with_its_process(ending: str) -> None:
     while running(session) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not running(session)
+
+
+def test_the_directory_of_a_killed_process_s_chromium_is_removed_by_the_next(launched: list[pdf.Browser]) -> None:
+    killed = subprocess.run([sys.executable, "-c", "import os, tempfile\n"
+                             "print(tempfile.mkdtemp(prefix=f'scorekeep-pdf-{os.getpid()}-'))"],
+                            capture_output=True, text=True, timeout=30, check=True)
+    left = Path(killed.stdout.strip())
+    assert left.is_dir()
+    pdf.render(PAGE)
+    assert not left.exists() and launched[0].folder.is_dir()
