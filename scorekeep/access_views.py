@@ -51,16 +51,14 @@ class ThrottleLogins:
     def clean(self) -> dict[str, Any]:
         name = str(self.data.get("username", "")).strip().casefold()[:150]
         address = throttle.client_address(self.request) if self.request else ""
-        here, everywhere = (f"ip:{address}",), (f"user:{name}",)
-        wait = max(throttle.blocked("login", *here, limit=LOGIN_LIMIT),
-                   throttle.blocked("login", *everywhere, limit=ACCOUNT_LIMIT))
-        if wait:
-            raise forms.ValidationError(_wait_message(wait), code="throttled")
         try:
-            return super().clean()  # type: ignore[misc]
-        except forms.ValidationError:
-            throttle.failed("login", *here, *everywhere)
-            raise
+            # Counted before the password is checked: attempts at the same moment cannot pass the limit.
+            counted = throttle.count("login", {f"ip:{address}": LOGIN_LIMIT, f"user:{name}": ACCOUNT_LIMIT})
+        except throttle.Throttled as refused:
+            raise forms.ValidationError(_wait_message(refused.wait), code="throttled") from None
+        cleaned: dict[str, Any] = super().clean()  # type: ignore[misc]  # a wrong password stays counted
+        counted.undo()
+        return cleaned
 
 
 class ThrottledAuthenticationForm(ThrottleLogins, AuthenticationForm):
@@ -75,14 +73,13 @@ class ThrottledPasswordResetView(PasswordResetView):
     """Django's password reset, sending at most a few mails per address (each costs the site a mail)."""
 
     def form_valid(self, form: PasswordResetForm) -> HttpResponse:
-        address = f"ip:{throttle.client_address(self.request)}"
-        wait = throttle.blocked("reset", address, limit=RESET_LIMIT)
-        if wait:
-            form.add_error(None, _wait_message(wait))
+        try:
+            throttle.count("reset", {f"ip:{throttle.client_address(self.request)}": RESET_LIMIT})
+        except throttle.Throttled as refused:
+            form.add_error(None, _wait_message(refused.wait))
             response = self.form_invalid(form)
             response.status_code = 429
             return response
-        throttle.failed("reset", address)
         return super().form_valid(form)
 
 
@@ -110,32 +107,33 @@ def signup(request: HttpRequest) -> HttpResponse:
         return HttpResponseRedirect(reverse("nights"))
     form = SignUpForm(request.POST or None)
     if request.method == "POST":
-        wait = throttle.blocked("signup", f"ip:{throttle.client_address(request)}", limit=LOGIN_LIMIT)
-        if wait:
-            form.add_error(None, _wait_message(wait))
+        try:
+            counted = throttle.count("signup", {f"ip:{throttle.client_address(request)}": LOGIN_LIMIT})
+        except throttle.Throttled as refused:
+            form.add_error(None, _wait_message(refused.wait))
             return render(request, "registration/signup.html", {"form": form}, status=429)
         if form.is_valid():
-            user = form.save()
-            throttle.failed("signup", f"ip:{throttle.client_address(request)}")  # sign-ups count too
+            user = form.save()  # a sign-up counts
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, gettext("Welcome, %(name)s. Start your first card night.") % {
                 "name": user.get_username()})
             return HttpResponseRedirect(reverse("night-new"), status=303)
+        counted.undo()  # a form sent back to be corrected does not
     return render(request, "registration/signup.html", {"form": form})
 
 
 def join(request: HttpRequest, token: str) -> HttpResponse:
     """A scorer or viewer link, opened (from the QR code on the table): remember it, go to the night."""
-    address = f"ip:{throttle.client_address(request)}"
-    wait = throttle.blocked("token", address, limit=TOKEN_LIMIT)
-    if wait:
-        return render(request, "join_refused.html", {"message": _wait_message(wait)}, status=429)
+    try:
+        counted = throttle.count("token", {f"ip:{throttle.client_address(request)}": TOKEN_LIMIT})
+    except throttle.Throttled as refused:
+        return render(request, "join_refused.html", {"message": _wait_message(refused.wait)}, status=429)
     found = access.by_token(token) if len(token) <= 64 else None
-    if found is None:
-        throttle.failed("token", address)
+    if found is None:  # a wrong token stays counted
         return render(request, "join_refused.html", {"message": gettext(
             "This link does not open a card night. It may have been replaced by a new one: ask the host for "
             "the current link or QR code.")}, status=404)
+    counted.undo()
     night, granted = found
     access.grant(request, night, granted)
     tables = list(night.tables.values_list("number", flat=True))

@@ -279,3 +279,19 @@ class NightRevision(models.Model):
 
     class Meta:
         ordering = ["at", "id"]
+
+
+class Attempt(models.Model):
+    """The attempts a throttle counts (`scorekeep.throttle`) for one scope ("login", "token", …) and one
+    client address or account name: when each was made, while it is within the window. In the database,
+    not the cache, so every process and thread counts the same attempts and takes its turn at the row's
+    lock. Not card-night data: backups leave it out (`export.backed_up_models`)."""
+
+    scope = models.CharField(max_length=20)
+    who = models.CharField(max_length=200)
+    made = models.JSONField(default=list)  # the attempts' times (seconds since the epoch), oldest first
+    # When the newest attempt leaves the window: from then on the row counts nothing and is deleted.
+    until = models.FloatField(db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["scope", "who"], name="attempt_scope_who")]

@@ -125,9 +125,9 @@ else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("SCOREKEEP_EMAIL_FROM", "scorekeep@localhost")
 
-# Throttles (scorekeep.throttle) count in the cache: per process by default; a club running several
-# gunicorn workers can share the counts in the database (SCOREKEEP_CACHE=db; run `manage.py
-# createcachetable` once).
+# The cache keeps rendered PDFs (scorekeep.pdf): per process by default; several gunicorn workers can
+# share them in the database (SCOREKEEP_CACHE=db; run `manage.py createcachetable` once). The throttles
+# (scorekeep.throttle) count in a table of the app, shared by every process whatever the cache.
 CACHES = {
     "default": (
         {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "scorekeep_cache"}

@@ -90,8 +90,9 @@ def four_hand_made() -> dict[str, Any]:
 
 
 @pytest.fixture(autouse=True)
-def _fresh_throttles() -> Any:
-    """The throttles count in the cache, which outlives a test: every test starts with none counted."""
+def _fresh_cache() -> Any:
+    """The cache (PDFs kept) outlives a test: every test starts with it empty. The throttles count in the
+    database, rolled back with each test."""
     from django.core.cache import cache
 
     cache.clear()

@@ -98,11 +98,12 @@ class Site:
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
     starts: int = 0
+    settings: dict[str, str] = field(default_factory=dict)  # more environment, e.g. SCOREKEEP_BEHIND_PROXY
 
     @property
     def env(self) -> dict[str, str]:
         return {**os.environ, "DATABASE_URL": self.database.url, "DJANGO_SETTINGS_MODULE": "scorekeep.settings",
-                "SCOREKEEP_LOG_LEVEL": "ERROR", "PYTHONUNBUFFERED": "1"}
+                "SCOREKEEP_LOG_LEVEL": "ERROR", "PYTHONUNBUFFERED": "1", **self.settings}
 
     @property
     def url(self) -> str:

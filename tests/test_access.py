@@ -8,7 +8,6 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from html import unescape
 from types import SimpleNamespace
 from typing import Any
@@ -17,13 +16,12 @@ import pytest
 import segno
 from django.contrib.auth.models import User
 from django.core import mail
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
 from scorekeep import nights, throttle
 from scorekeep.access_views import ACCOUNT_LIMIT, LOGIN_LIMIT, RESET_LIMIT, TOKEN_LIMIT, qr_svg
-from scorekeep.models import CardNight
+from scorekeep.models import Attempt, CardNight
 from tests.conftest import REPO
 from tests.roles import (
     ACCESS,
@@ -40,13 +38,6 @@ from tests.roles import (
 
 PASSWORD = "Karo-Bube-1957"
 FOUR = ["Anna", "Bernd", "Clara", "Dieter"]
-
-
-@pytest.fixture(autouse=True)
-def no_throttle_left_over() -> Iterator[None]:
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture(autouse=True)
@@ -290,6 +281,37 @@ def test_the_login_throttle_lifts_after_its_window(hostess: User, monkeypatch: p
     later = throttle.time.time() + throttle.WINDOW + 1
     monkeypatch.setattr(throttle, "time", SimpleNamespace(time=lambda: later))
     assert client.post(reverse("login"), {"username": "hostess", "password": PASSWORD}).status_code == 302
+
+
+@pytest.mark.django_db
+def test_right_passwords_do_not_count_against_the_address(hostess: User) -> None:
+    for _attempt in range(LOGIN_LIMIT - 1):
+        assert Client().post(reverse("login"), {"username": "hostess", "password": "wrong"}).status_code == 200
+        for _again in range(2):
+            assert Client().post(reverse("login"), {"username": "hostess", "password": PASSWORD}).status_code == 302
+    assert Client().post(reverse("login"), {"username": "hostess", "password": "wrong"}).status_code == 200
+    assert Client().post(reverse("login"), {"username": "hostess", "password": PASSWORD}).status_code == 429
+
+
+@pytest.mark.django_db
+def test_an_attempt_counts_against_all_its_names_or_none() -> None:
+    throttle.count("login", {"ip:192.0.2.1": 1, "user:anna": 5})
+    with pytest.raises(throttle.Throttled) as refused:
+        throttle.count("login", {"ip:192.0.2.1": 1, "user:anna": 5})
+    assert throttle.WINDOW - 5 <= refused.value.wait <= throttle.WINDOW + 1
+    assert len(Attempt.objects.get(scope="login", who="user:anna").made) == 1  # the refused one is not counted
+    throttle.count("login", {"ip:192.0.2.2": 1, "user:anna": 5}).undo()
+    assert len(Attempt.objects.get(scope="login", who="user:anna").made) == 1  # nor one taken back
+
+
+@pytest.mark.django_db
+def test_counts_past_their_window_are_deleted_by_the_next_attempt(monkeypatch: pytest.MonkeyPatch) -> None:
+    for number in range(5):
+        throttle.count("token", {f"ip:192.0.2.{number}": TOKEN_LIMIT})
+    later = throttle.time.time() + throttle.WINDOW + 1
+    monkeypatch.setattr(throttle, "time", SimpleNamespace(time=lambda: later))
+    throttle.count("token", {"ip:198.51.100.1": TOKEN_LIMIT})
+    assert list(Attempt.objects.values_list("who", flat=True)) == ["ip:198.51.100.1"]
 
 
 @pytest.mark.django_db

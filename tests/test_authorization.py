@@ -15,11 +15,9 @@ whoever may write does change what is stored, so the refusals cannot pass by the
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -53,14 +51,6 @@ from tests.roles import (
     stored,
     url_of,
 )
-
-
-@pytest.fixture(autouse=True)
-def no_throttle_left_over() -> Iterator[None]:
-    """The throttles count in the cache, which outlives the test database: start and leave it empty."""
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -25,9 +25,11 @@ from django.core.management.base import CommandError
 from django.core.management.color import no_style
 from django.db import connection
 from django.db.models import Max, Model
+from django.test import Client
+from django.urls import reverse
 
 from scorekeep import ledger, nights
-from scorekeep.models import CardNight, CardTable, Deal, DealRevision, NightRevision, Player
+from scorekeep.models import Attempt, CardNight, CardTable, Deal, DealRevision, NightRevision, Player
 
 pytestmark = pytest.mark.django_db
 
@@ -42,8 +44,9 @@ def grand(declarer: int, card_points: int) -> dict[str, Any]:
 
 
 def data_models() -> list[type[Model]]:
-    """What a backup holds: the user accounts and groups and every model of the scorekeep app."""
-    return [Group, User, *apps.get_app_config("scorekeep").get_models()]
+    """What a backup holds: the user accounts and groups and every model of the scorekeep app but the
+    throttles' counts of recent attempts (not card-night data)."""
+    return [Group, User, *(model for model in apps.get_app_config("scorekeep").get_models() if model is not Attempt)]
 
 
 def stored() -> dict[str, Any]:
@@ -233,6 +236,19 @@ def test_a_backup_holds_the_app_and_the_accounts_and_nothing_else(odd_night: Car
     assert user["fields"]["password"].startswith(("pbkdf2_", "argon2", "bcrypt", "scrypt", "md5"))
     assert user["fields"]["user_permissions"] == [["change_player", "scorekeep", "player"]]
     assert user["fields"]["groups"] == [["Vorstand <&>"]]
+
+
+def test_the_throttles_counts_are_left_out_of_a_backup_and_out_of_its_way(odd_night: CardNight, tmp_path: Path) -> None:
+    # Who guessed a password in the last minutes is no card night's data.
+    assert Client().post(reverse("login"), {"username": "jürgen", "password": "wrong"}).status_code == 200
+    assert Attempt.objects.filter(scope="login").count() == 2  # the address and the account
+    backup = export()
+    assert "scorekeep.attempt" not in backup
+    (tmp_path / "backup.json").write_text(backup, encoding="utf-8")
+    delete_everything()
+    import_(str(tmp_path / "backup.json"))  # a database holding counts takes a restore
+    import_("--replace", str(tmp_path / "backup.json"))
+    assert Attempt.objects.filter(scope="login").count() == 2  # and keeps them
 
 
 def test_the_output_file_appears_only_complete_and_private(demo: list[CardNight], tmp_path: Path,

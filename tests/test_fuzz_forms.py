@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -61,13 +61,6 @@ KEY = st.one_of(st.from_regex(r"[A-Za-z0-9_-]{8,12}", fullmatch=True), st.sample
 
 def random_inputs(names: list[str]) -> st.SearchStrategy[dict[str, Any]]:
     return st.dictionaries(st.sampled_from(names), st.one_of(VALUE, st.lists(VALUE, max_size=3)), max_size=6)
-
-
-@pytest.fixture(autouse=True)
-def no_throttle_left_over() -> Iterator[None]:
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture(autouse=True)

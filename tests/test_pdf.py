@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import io
 import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +18,10 @@ from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
 
-from scorekeep import ledger, settlement
+from scorekeep import ledger, pdf, settlement
 from scorekeep.models import CardNight
 from scorekeep.templatetags.ledger_tags import placing, signed
+from tests.conftest import REPO
 
 CHROMIUM = Path("/usr/bin/chromium")
 
@@ -78,3 +84,77 @@ def test_demo_night_pdf_holds_date_players_and_totals(client: Client, demo: dict
     # Every deal's row made it onto the paper.
     assert str(book.deals_played) in words
     assert len(reader.pages) <= 3
+
+
+# --- one Chromium per process, kept running ---------------------------------------------------------------
+
+PAGE = "<!doctype html><html><style>@page { size: A4; margin: 15mm }</style><p>Größe · 山田</p></html>"
+
+
+@pytest.fixture
+def launched(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[pdf.Browser]]:
+    """Every Chromium started, from a process that has none running."""
+    started: list[pdf.Browser] = []
+
+    class Counted(pdf.Browser):
+        def __init__(self, chromium: str) -> None:
+            super().__init__(chromium)
+            started.append(self)
+
+    pdf.close_browser()
+    monkeypatch.setattr(pdf, "Browser", Counted)
+    yield started
+    pdf.close_browser()
+
+
+def running(session: int) -> bool:
+    """Whether any process of the session (a Chromium and all it started) is still running (not a zombie)."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            state, _parent, _group, sid = stat.read_text().rsplit(")", 1)[1].split()[:4]
+        except (OSError, IndexError):
+            continue  # ended while we looked
+        if int(sid) == session and state != "Z":
+            return True
+    return False
+
+
+def test_pdfs_in_one_process_are_printed_by_one_chromium(launched: list[pdf.Browser]) -> None:
+    for _ in range(3):
+        assert pdf.render(PAGE).startswith(b"%PDF")
+    assert len(launched) == 1
+
+
+def test_a_chromium_that_died_is_started_again_for_the_next_pdf(launched: list[pdf.Browser]) -> None:
+    assert pdf.render(PAGE).startswith(b"%PDF")
+    os.killpg(launched[0].pid, signal.SIGKILL)
+    assert "Größe" in PdfReader(io.BytesIO(pdf.render(PAGE))).pages[0].extract_text()
+    assert len(launched) == 2 and not running(launched[0].pid)
+
+
+ENDINGS = {"exits": "", "is killed": "os.kill(os.getpid(), signal.SIGKILL)"}
+
+
+@pytest.mark.parametrize("ending", ENDINGS)
+def test_the_chromium_ends_with_its_process(ending: str) -> None:
+    # Closed at exit; and when the process is killed, Chromium sees its pipe close and quits by itself.
+    code = "\n".join(["import django, os, signal", "django.setup()", "from scorekeep import pdf",
+                      "pdf.render('<p>x</p>')", "print(pdf._browser.pid, flush=True)", ENDINGS[ending]])
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "DJANGO_SETTINGS_MODULE": "scorekeep.settings",
+                               "SCOREKEEP_CHROMIUM": str(CHROMIUM)}, check=False)
+    session = int(done.stdout.split()[0])
+    deadline = time.monotonic() + 10
+    while running(session) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not running(session)
+
+
+def test_the_directory_of_a_killed_process_s_chromium_is_removed_by_the_next(launched: list[pdf.Browser]) -> None:
+    killed = subprocess.run([sys.executable, "-c", "import os, tempfile\n"
+                             "print(tempfile.mkdtemp(prefix=f'scorekeep-pdf-{os.getpid()}-'))"],
+                            capture_output=True, text=True, timeout=30, check=True)
+    left = Path(killed.stdout.strip())
+    assert left.is_dir()
+    pdf.render(PAGE)
+    assert not left.exists() and launched[0].folder.is_dir()

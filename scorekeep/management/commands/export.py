@@ -5,7 +5,8 @@ added later is in the next backup without a change here), the user accounts (pas
 included: the hosts log in with them after a restore) and the user groups. Permissions and content
 types are not copied but named by natural key (``["add_cardnight", "scorekeep", "cardnight"]``):
 ``migrate`` creates them, with ids that differ between databases. Sessions, the admin log and the
-content types themselves are not data: they are left out.
+content types themselves are not data: they are left out, and so are the throttles' counts of recent
+log-in attempts (`scorekeep.models.Attempt`).
 
 The file (read back by ``manage.py import``) is a JSON object, one record a line:
 
@@ -50,6 +51,8 @@ from django.db.models import Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scorekeep.models import Attempt
+
 FORMAT = "scorekeep-backup"
 FORMAT_VERSION = 1  # raised when the envelope changes in a way an older import cannot read
 APP = "scorekeep"
@@ -60,6 +63,10 @@ def backed_up_models() -> list[type[Model]]:
     """The models a backup holds, each after the models it refers to."""
     found: list[type[Model]] = [Group, get_user_model()]
     for model in apps.get_app_config(APP).get_models():
+        # The throttles' counts are no card night's data, but who guessed what in the last 15 minutes,
+        # from which address: a restore must neither bring them back nor refuse a database that has them.
+        if model is Attempt:
+            continue
         if model not in found and not model._meta.proxy and model._meta.managed:
             found.append(model)
     return in_dependency_order(found)

@@ -4,7 +4,8 @@ The records keep their ids, so links to nights, tables and deals stay valid. A b
 database without card nights, players, users or groups (a row with an id the backup also has would
 be overwritten); ``--replace`` deletes all of those first. Sessions are kept: a phone's link works
 again only when the restored night has the token it opened (a different night under the same id
-has other tokens), and a login only when the restored account has the same password hash.
+has other tokens), and a login only when the restored account has the same password hash. The
+throttles' counts (`scorekeep.models.Attempt`) are neither in a backup nor deleted by ``--replace``.
 
 Everything happens in one transaction: a file that does not fit leaves the database as it was.
 What is refused, each with a one-line message and exit status 1: a file that cannot be read, is
