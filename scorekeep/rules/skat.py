@@ -693,8 +693,10 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
     overbid = False
     levels_multiplier = abs(matadors) + 1 + len(levels)
     multiplier: int | None = levels_multiplier
+    charged_multiplier = multiplier  # the multiplier the value is charged at: an overbid game's is higher
     if contract is _GRAND and deal.ouvert and rules.grand_ouvert_fixed is not None:
-        multiplier, value = None, rules.grand_ouvert_fixed
+        multiplier = charged_multiplier = None
+        value = rules.grand_ouvert_fixed
         say("A Grand Ouvert has the fixed value {value} under this rule set (option grand_ouvert_fixed): "
             "no multiplier", value=value)
     else:
@@ -705,7 +707,8 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
         if value < deal.bid:
             # Overbid (ISkO 4.4): lost, charged at the lowest multiple of the base value reaching the bid.
             overbid, won = True, False
-            charged = -(-deal.bid // base) * base
+            charged_multiplier = -(-deal.bid // base)
+            charged = charged_multiplier * base
             say("The game value {value} does not reach the bid {bid}: overbid and lost, charged at the lowest "
                 "multiple of {base} that reaches the bid: {charged}", value=value, bid=deal.bid, base=base,
                 charged=charged)
@@ -716,7 +719,8 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
     scores[declarer] = entry
     extra = {
         "seeger_fabian": _seeger_fabian(won, declarer, table, say),
-        "base": base, "matadors": matadors, "multiplier": multiplier, "levels": levels, "overbid": overbid,
+        "base": base, "matadors": matadors, "multiplier": multiplier, "charged_multiplier": charged_multiplier,
+        "levels": levels, "overbid": overbid,
     }
     return Verdict("skat", _rules_json(rules), won, value, tuple(scores), say.freeze(), extra)
 
