@@ -397,9 +397,10 @@ def said(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> list[Word]:
 def sheet_row(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> tuple[object, ...]:
     matadors = verdict.get("matadors")
     with_ = NOTHING if matadors is None else _with(matadors)
-    levels = [LEVEL_LABELS.get(level, level) for level in verdict.get("levels") or ()]
+    ticked = list_levels(facts, verdict)  # a Null game's Hand and Ouvert too, as the printed list ticks them
+    levels = [LEVEL_LABELS[level] for level in LEVELS if level in ticked]
     return (side(declaring_side(facts)), CONTRACT_LABELS.get(str(facts.get("contract")), NOTHING),
-            verdict.get("base") or NOTHING, with_, noted(levels + [word for key, word in SAID if facts.get(key)]),
+            verdict.get("base") or NOTHING, with_, noted(levels + said(facts, verdict)),
             result(verdict.get("won")), verdict["value"] if verdict.get("won") is not None else NOTHING)
 
 
