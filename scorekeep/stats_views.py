@@ -8,7 +8,8 @@ The CSV is for spreadsheets: comma-separated (RFC 4180, what every spreadsheet a
 read), UTF-8 with a byte-order mark so Excel shows umlauts and Japanese names right, one header row,
 then one row per live deal. Numbers are written as numbers — points as integers, Schafkopf money in
 the night's currency with a decimal point (−0.60 as ``-0.60``) — and text cells that a spreadsheet
-would run as a formula (starting with = + - @, a tab or a carriage return) get a leading ``'``.
+would run as a formula (starting with = + - @ or their full-width forms, a tab or a carriage return)
+get a leading ``'``.
 """
 
 from __future__ import annotations
@@ -131,7 +132,9 @@ def player_stats(request: HttpRequest, player_id: int) -> HttpResponse:
 
 # --- a night's ledger as CSV ---------------------------------------------------------------------
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# What starts a formula in a spreadsheet: = + - @ — also in their full-width forms (＝ ＋ － ＠), which
+# spreadsheets set up for Japanese take as the same — and a tab or a carriage return.
+FORMULA_STARTS = ("=", "+", "-", "@", "\uff1d", "\uff0b", "\uff0d", "\uff20", "\t", "\r")
 
 
 def text_cell(value: str) -> str:

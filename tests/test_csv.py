@@ -120,7 +120,8 @@ def test_lost_game_negative_entry_is_a_number(host_client: Client, host: User) -
 
 
 @pytest.mark.parametrize("name", ['=HYPERLINK("http://evil.example","x")', "+49 171", "-Bob", "@SUM(A1:A9)",
-                                  "-1"], ids=["equals", "plus", "minus", "at", "a-number-as-name"])
+                                  "-1", "\uff1dHYPERLINK(\"http://evil.example\")"],
+                         ids=["equals", "plus", "minus", "at", "a-number-as-name", "full-width-equals"])
 @pytest.mark.django_db
 def test_formula_injection_names_are_written_as_text(host_client: Client, host: User, name: str) -> None:
     night = nights.start_night(game="skat", preset="classic", players=[name, "Bernd", "Clara"], host=host)
@@ -141,6 +142,9 @@ def test_formula_injection_names_are_written_as_text(host_client: Client, host: 
 @pytest.mark.parametrize(("text", "written"), [
     ("=1+1", "'=1+1"), ("+1", "'+1"), ("-1", "'-1"), ("@A1", "'@A1"), ("\tx", "'\tx"), ("\rx", "'\rx"),
     ("Anna", "Anna"), ("a=b", "a=b"), ("", ""),
+    # Full-width forms, which spreadsheets in Japanese read as = + - @ (issue 15).
+    ("\uff1d1+1", "'\uff1d1+1"), ("\uff0b1", "'\uff0b1"), ("\uff0d1", "'\uff0d1"), ("\uff20A1", "'\uff20A1"),
+    ("山田\uff1d", "山田\uff1d"),
 ])
 def test_text_cells_that_would_start_a_formula_get_a_quote(text: str, written: str) -> None:
     assert stats_views.text_cell(text) == written
