@@ -26,7 +26,7 @@ from .errors import IllegalDeal
 from .explain import AND, Explanation, Listing, Phrase, Seat, Seats, Word
 from .fields import Option, Reader, boolean, check_int, describe, integer, nullable, one_of, read_rules, words
 from .inputs import REQUIRED, Input, Kind, Need, ask
-from .sheet import NOTHING, Column, noted, result, side
+from .sheet import NOTHING, Column, Declared, noted, result, side
 from .verdict import RulesMemo, Table, Verdict, options_json
 
 SEATS = (4,)
@@ -391,6 +391,10 @@ def game_words(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> object:
     counted = verdict.get("counted_doublings")
     return noted([CONTRACT_LABELS.get(str(facts.get("contract")), NOTHING),
                   Phrase("{n} doubled", n=counted) if counted else NOTHING])
+
+
+DECLARED = (Declared(Word("Doublings"), lambda facts, verdict: verdict.get("counted_doublings") or 0),)
+"""The doublings that counted (the contract and the old side have columns of their own)."""
 
 
 def sheet_row(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> tuple[object, ...]:

@@ -32,7 +32,7 @@ from .fields import (
     words,
 )
 from .inputs import REQUIRED, Input, Kind, Need, ask
-from .sheet import NOTHING, Column, noted, result, side, spaced
+from .sheet import NOTHING, Column, Declared, noted, result, side, spaced
 from .verdict import RulesMemo, Table, Verdict, options_json
 
 SEATS: tuple[int, ...] = (4,)
@@ -449,6 +449,15 @@ def game_words(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> object:
         Word("Schneider") if verdict.get("schneider") else NOTHING,
         Word("Schwarz") if verdict.get("schwarz") else NOTHING,
     ])
+
+
+DECLARED = (Declared(Word("Stoß"), lambda facts, verdict: facts.get("doublings") or 0),
+            Declared(Word("Klopfer"), lambda facts, verdict: facts.get("klopfer") or 0),
+            Declared(Word("Laufende"), lambda facts, verdict: verdict.get("laufende_counted") or 0),
+            Declared(Word("Schneider"), lambda facts, verdict: bool(verdict.get("schneider"))),
+            Declared(Word("Schwarz"), lambda facts, verdict: bool(verdict.get("schwarz"))),
+            Declared(Word("Tout"), lambda facts, verdict: facts.get("contract") in _TOUTS))
+"""Stoß and Retour said (doublings), players who knocked, the Laufende paid, Schneider, Schwarz, a Tout."""
 
 
 def sheet_row(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> tuple[object, ...]:

@@ -16,7 +16,7 @@ from .errors import IllegalDeal
 from .explain import Explanation, Listing, Phrase, Seat, Seats, Word, signed
 from .fields import Option, Reader, boolean, integer, is_empty, nullable, one_of, read_rules
 from .inputs import REQUIRED, Input, Kind, Need, ask
-from .sheet import NOTHING, Column, noted, result, side, spaced
+from .sheet import NOTHING, Column, Declared, noted, result, side, spaced
 from .verdict import RulesMemo, Table, Verdict, options_json
 
 SEATS = (3, 4)
@@ -392,6 +392,16 @@ def said(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> list[Word]:
     """What was said or happened beside the levels: Kontra, Re, conceded, overbid."""
     words = [word for key, word in SAID if facts.get(key)]
     return [*words, Word("overbid")] if verdict.get("overbid") else words
+
+
+def _ticked(level: str) -> Declared:
+    return Declared(LEVEL_LABELS[level], lambda facts, verdict: level in list_levels(facts, verdict))
+
+
+DECLARED = (*map(_ticked, LEVELS), Declared(Word("Kontra"), lambda facts, verdict: bool(facts.get("kontra"))),
+            Declared(Word("Re"), lambda facts, verdict: bool(facts.get("re"))),
+            Declared(Word("Overbid"), lambda facts, verdict: bool(verdict.get("overbid"))))
+"""The list's levels as ticked (a Null game's Hand and Ouvert too), Kontra, Re and an overbid game."""
 
 
 def sheet_row(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> tuple[object, ...]:
