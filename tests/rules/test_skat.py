@@ -349,7 +349,8 @@ def test_ramsch_explanation_names_seats_so_a_page_can_write_the_players() -> Non
     english = adjudicate(request)["explanation"]
     assert english[0] == ("Ramsch: only the jacks are trump; card points seat 0: 55, seat 2: 55, seat 3: 10 "
                           "(the skat went with the last trick)")
-    assert english[1] == "seats 0 and 2 tie on 55 card points: each of them loses (option ramsch_tie = all_lose)"
+    assert english[1] == ("seats 0 and 2 tie on 55 card points: each of them loses "
+                          "(Tie for most points in Ramsch: all tied players lose)")
     assert english[2] == "List: −55 for seats 0 and 2; everyone else 0"
     lines = named(request)
     assert lines[0].startswith("Ramsch: only the jacks are trump; card points Anna: 55, Clara: 55, Dieter: 10")
