@@ -60,7 +60,8 @@ class SkatRow:
     base: int | None
     matadors: int | None
     ticks: list[bool]
-    multiplier: int | None
+    multiplier: int | None  # the multiplier the value was charged at (an overbid game's, not as played)
+    overbid: bool
     value: int | None
     won: int | None  # the list entry of a won game
     lost: int | None  # the list entry of a lost game (negative)
@@ -104,7 +105,8 @@ def skat_rows(book: Ledger) -> list[SkatRow]:
             base=verdict.base,
             matadors=verdict.matadors,
             ticks=[level in skat.list_levels(facts, row.deal.verdict) for level in skat.LEVELS],
-            multiplier=verdict.multiplier,
+            multiplier=verdict.charged_multiplier,
+            overbid=verdict.overbid,
             value=None if skat.passed(facts) else verdict.value,
             won=entry if won is True else None,
             lost=entry if won is False else None,

@@ -6,9 +6,11 @@ plain GET form (game, period), so a filtered page has its own URL and works with
 
 The CSV is for spreadsheets: comma-separated (RFC 4180, what every spreadsheet and the `csv` module
 read), UTF-8 with a byte-order mark so Excel shows umlauts and Japanese names right, one header row,
-then one row per live deal. Numbers are written as numbers — points as integers, Schafkopf money in
+then one row per live deal; after the players' columns, what the deal declared (the game's own columns:
+1 or 0 for a flag, a count as it is). Numbers are written as numbers — points as integers, Schafkopf money in
 the night's currency with a decimal point (−0.60 as ``-0.60``) — and text cells that a spreadsheet
-would run as a formula (starting with = + - @, a tab or a carriage return) get a leading ``'``.
+would run as a formula (starting with = + - @ or their full-width forms, a tab or a carriage return)
+get a leading ``'``.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ from . import access, ledger, stats
 from .access import VIEW, night_access
 from .labels import CONTRACT_LABELS
 from .models import GAME_CHOICES, CardNight, Player
+from .rules import GAMES
+from .rules.explain import in_words
 
 DATE_FORMAT = "%Y-%m-%d"
 
@@ -131,7 +135,9 @@ def player_stats(request: HttpRequest, player_id: int) -> HttpResponse:
 
 # --- a night's ledger as CSV ---------------------------------------------------------------------
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# What starts a formula in a spreadsheet: = + - @ — also in their full-width forms (＝ ＋ － ＠), which
+# spreadsheets set up for Japanese take as the same — and a tab or a carriage return.
+FORMULA_STARTS = ("=", "+", "-", "@", "\uff1d", "\uff0b", "\uff0d", "\uff20", "\t", "\r")
 
 
 def text_cell(value: str) -> str:
@@ -149,9 +155,15 @@ def number_cell(value: int | None, night: CardNight) -> str:
     return f"{sign}{abs(value) // 100}.{abs(value) % 100:02d}"
 
 
+def declared_cell(value: bool | int | None) -> str:
+    """A declaration as a spreadsheet number: a flag 1 or 0, a count as it is; empty where the deal has none."""
+    return "" if value is None else str(int(value))
+
+
 def csv_rows(night: CardNight) -> list[list[str]]:
     """The header and one row per live deal of every table; a player's two columns (entry, running
-    total) stay empty at the tables the player did not sit at, the entry also where they sat out."""
+    total) stay empty at the tables the player did not sit at, the entry also where they sat out; then
+    the game's declarations (Skat: Hand … Kontra, Re, overbid), one column each."""
     books = []
     columns: dict[int, str] = {}  # player id → name, in order of first appearance
     for table in night.tables.all():
@@ -165,6 +177,10 @@ def csv_rows(night: CardNight) -> list[list[str]]:
               gettext("Result"), gettext("Value") + unit, gettext("Bock")]
     for name in columns.values():
         header += [name + unit, gettext("%(name)s: total") % {"name": name} + unit]
+    # What each deal declared, in the game's own columns (the engine's `DECLARED`), after all the others so
+    # that a reader of the earlier columns finds them where they were.
+    declared = GAMES[night.game].DECLARED
+    header += [in_words(column.header, gettext) for column in declared]
     rows = [[text_cell(cell) for cell in header]]
     for book, player_ids in books:
         where = {player_id: position for position, player_id in enumerate(player_ids)}
@@ -183,6 +199,7 @@ def csv_rows(night: CardNight) -> list[list[str]]:
                     cells += ["", ""]
                 else:
                     cells += [number_cell(row.entries[position], night), number_cell(row.totals[position], night)]
+            cells += [declared_cell(column.entry(row.deal.facts, row.deal.verdict)) for column in declared]
             rows.append(cells)
     return rows
 

@@ -96,7 +96,7 @@ def test_seats_are_written_as_the_contract_numbers_them_from_0(client: Client) -
         "seats 0, 2 and 3")
     explanation = post_json(client, SAUSPIEL).json()["explanation"]
     assert explanation[0] == ("Sauspiel: seat 2 called the Sau of Eichel (clubs), partner seat 0; price 10 "
-                              "(price_partner)")
+                              "(Price of a partner game (Sauspiel, Hochzeit))")
     assert explanation[-1] == "value 10, a partner game: seats 2 and 0 each receive it, seats 1 and 3 each pay it"
 
 

@@ -24,6 +24,14 @@ PLAYERS = ["Anna", "Bernd", "Clara", "Dieter"]
 GRAND = {"contract": "grand", "declarer": 0, "bid": 48, "matadors": 2, "card_points": 70}  # +72 to seat 0
 LOST_CLUBS = {"contract": "clubs", "declarer": 1, "bid": 24, "matadors": 1, "card_points": 50}  # −48 to seat 1
 FIXED = ["Table", "Deal", "Dealer", "Declarer", "Contract", "Result", "Value", "Bock"]
+# What each game's deals declared, after the players' columns (the engine's DECLARED).
+DECLARED = {
+    "skat": ["Hand", "Schneider", "Schneider announced", "Schwarz", "Schwarz announced", "Ouvert", "Kontra", "Re",
+             "Overbid"],
+    "schafkopf": ["Stoß", "Klopfer", "Laufende", "Schneider", "Schwarz", "Tout"],
+    "kop": ["Doublings"],
+    "fipsen": ["Bid", "Hand", "Ruten", "Durch", "Surrendered"],
+}
 
 
 @pytest.fixture
@@ -66,7 +74,7 @@ def test_every_demo_night_round_trips_to_the_ledger(host_client: Client, host: U
         header, rows, _response = download(host_client, night)
         unit = " (EUR)" if night.game == "schafkopf" else ""
         assert header == [name + unit if name == "Value" else name for name in FIXED] + [
-            column for name in book.names for column in (name + unit, f"{name}: total{unit}")]
+            column for name in book.names for column in (name + unit, f"{name}: total{unit}")] + DECLARED[night.game]
         assert len(rows) == len(book.rows)
         for row, line in zip(book.rows, rows, strict=True):
             assert (line["Table"], line["Deal"], line["Dealer"]) == ("1", str(row.number), book.names[row.dealer])
@@ -82,6 +90,39 @@ def test_every_demo_night_round_trips_to_the_ledger(host_client: Client, host: U
                 assert amount(line[f"{name}: total{unit}"], night) == row.totals[position]
         last = rows[-1]
         assert [amount(last[f"{name}: total{unit}"], night) for name in book.names] == book.totals
+
+
+@pytest.mark.django_db
+def test_skat_rows_say_what_was_declared(host_client: Client, host: User) -> None:
+    """A Kontra game reads "Diamonds, won, 18" beside +36: the declaration columns say why; an overbid game and a
+    Null Ouvert Hand say theirs."""
+    night = nights.start_night(game="skat", preset="classic", players=PLAYERS[:3], host=host)
+    table = night.tables.get()
+    nights.enter_deal(table, {"contract": "diamonds", "declarer": 0, "bid": 18, "matadors": 1, "card_points": 70,
+                              "kontra": True})
+    nights.enter_deal(table, {"contract": "clubs", "declarer": 1, "bid": 24, "matadors": -1, "hand": True,
+                              "announced": "schneider", "card_points": 95})
+    nights.enter_deal(table, {"contract": "spades", "declarer": 2, "bid": 36, "matadors": 1, "card_points": 70})
+    nights.enter_deal(table, {"contract": "null", "declarer": 0, "bid": 59, "hand": True, "ouvert": True,
+                              "declarer_tricks": 0})
+    header, rows, _response = download(host_client, night)
+    assert header[-len(DECLARED["skat"]):] == DECLARED["skat"]
+    said = [{column: row[column] for column in DECLARED["skat"] if row[column] == "1"} for row in rows]
+    assert (rows[0]["Value"], rows[0]["Anna"]) == ("18", "36")
+    assert [sorted(row) for row in said] == [["Kontra"], ["Hand", "Schneider", "Schneider announced"], ["Overbid"],
+                                             ["Hand", "Ouvert"]]
+    assert all(row[column] in ("0", "1") for row in rows for column in DECLARED["skat"])
+
+
+@pytest.mark.django_db
+def test_schafkopf_rows_count_stoss_klopfer_and_laufende(host_client: Client, host: User) -> None:
+    night = nights.start_night(game="schafkopf", preset="sauspiel", players=PLAYERS, host=host,
+                               house_rules={"klopfen": True})
+    nights.enter_deal(night.tables.get(), {"contract": "solo_tout", "declarer": 1, "trump": "H", "card_points": 120,
+                                           "declarer_tricks": 8, "laufende": 4, "doublings": 2, "klopfer": 1})
+    _header, rows, _response = download(host_client, night)
+    assert {column: rows[0][column] for column in DECLARED["schafkopf"]} == {
+        "Stoß": "2", "Klopfer": "1", "Laufende": "4", "Schneider": "0", "Schwarz": "0", "Tout": "1"}
 
 
 @pytest.mark.django_db
@@ -120,7 +161,8 @@ def test_lost_game_negative_entry_is_a_number(host_client: Client, host: User) -
 
 
 @pytest.mark.parametrize("name", ['=HYPERLINK("http://evil.example","x")', "+49 171", "-Bob", "@SUM(A1:A9)",
-                                  "-1"], ids=["equals", "plus", "minus", "at", "a-number-as-name"])
+                                  "-1", "\uff1dHYPERLINK(\"http://evil.example\")"],
+                         ids=["equals", "plus", "minus", "at", "a-number-as-name", "full-width-equals"])
 @pytest.mark.django_db
 def test_formula_injection_names_are_written_as_text(host_client: Client, host: User, name: str) -> None:
     night = nights.start_night(game="skat", preset="classic", players=[name, "Bernd", "Clara"], host=host)
@@ -141,6 +183,9 @@ def test_formula_injection_names_are_written_as_text(host_client: Client, host: 
 @pytest.mark.parametrize(("text", "written"), [
     ("=1+1", "'=1+1"), ("+1", "'+1"), ("-1", "'-1"), ("@A1", "'@A1"), ("\tx", "'\tx"), ("\rx", "'\rx"),
     ("Anna", "Anna"), ("a=b", "a=b"), ("", ""),
+    # Full-width forms, which spreadsheets in Japanese read as = + - @ (issue 15).
+    ("\uff1d1+1", "'\uff1d1+1"), ("\uff0b1", "'\uff0b1"), ("\uff0d1", "'\uff0d1"), ("\uff20A1", "'\uff20A1"),
+    ("山田\uff1d", "山田\uff1d"),
 ])
 def test_text_cells_that_would_start_a_formula_get_a_quote(text: str, written: str) -> None:
     assert stats_views.text_cell(text) == written
@@ -174,8 +219,8 @@ def test_two_tables_each_player_has_columns_blank_where_not_seated(host_client: 
     nights.enter_deal(night.tables.get(number=1), GRAND)
     nights.enter_deal(second, LOST_CLUBS)
     header, rows, _response = download(host_client, night)
-    assert header[len(FIXED):] == ["Anna", "Anna: total", "Bernd", "Bernd: total", "Clara", "Clara: total",
-                                   "Dieter", "Dieter: total", "Eva", "Eva: total"]
+    assert header[len(FIXED):-len(DECLARED["skat"])] == ["Anna", "Anna: total", "Bernd", "Bernd: total", "Clara",
+                                                         "Clara: total", "Dieter", "Dieter: total", "Eva", "Eva: total"]
     first, other = rows
     assert (first["Table"], first["Anna"], first["Dieter"], first["Dieter: total"]) == ("1", "72", "", "")
     assert (other["Table"], other["Eva"], other["Bernd"], other["Anna: total"]) == ("2", "-48", "", "0")

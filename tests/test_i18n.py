@@ -161,3 +161,47 @@ def test_each_catalogue_names_its_language_and_plural_forms(language: str, forms
     with translation.override(language):
         many = ngettext("%(n)s deal", "%(n)s deals", 5) % {"n": 5}
     assert "deal" not in many and "5" in many
+
+
+def _example_deals() -> list[dict]:
+    """The demo nights' deals and the conformance vectors' deals, as adjudication requests."""
+    import json
+
+    from scorekeep import demo
+
+    requests = [{"game": night.game, "rules": {"preset": night.preset, **night.house_rules},
+                 "players": len(night.players), "deal": facts} for night in demo.nights() for facts in night.deals]
+    for path in sorted(VECTORS.glob("*.jsonl")) if VECTORS.exists() else []:
+        vectors = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        requests += [vector["input"] for vector in vectors if "deal" in vector["input"]]
+    return requests
+
+
+@pytest.mark.parametrize("language", ["en", "de", "ja"])
+def test_explanations_name_options_in_words_not_by_their_codes(language: str) -> None:
+    """No explanation line of the demo nights or the example deals shows an option's code ("price_solo",
+    "laufende_min_wenz", "reverse_levels = skat_taken"): the engine names options by their labels."""
+    from django.utils import translation
+    from django.utils.translation import gettext
+
+    from scorekeep.rules import GAMES, IllegalDeal, judge
+
+    codes = {game: {key for key in module.OPTIONS if "_" in key} | {choice for key, choice in module.CHOICE_LABELS
+                                                                     if "_" in choice}
+             for game, module in GAMES.items()}
+    lines = 0
+    with translation.override(language):
+        for request in _example_deals():
+            try:
+                verdict = judge(request)
+            except IllegalDeal:
+                continue
+            for line in verdict.explain(str, gettext):
+                lines += 1
+                found = [code for code in codes[request["game"]] if re.search(rf"(?<!\w){code}(?!\w)", line)]
+                assert not found, f"{line!r} shows the option code {found}"
+                assert not re.search(r"(?i)\boption [a-z]|オプション ?[a-z]", line), line
+                # The Schafkopf bonuses' codes, which are English words too: a German or Japanese line says them
+                # in its own words.
+                assert language == "en" or not re.search(r"[(（](schneider|schwarz)[)）]", line), line
+    assert lines > 500

@@ -556,3 +556,21 @@ def test_next_is_bock_tells_the_entry_form_that_the_next_deal_is_a_bock_deal() -
     nights.enter_deal(table, grand(2, 70))
     assert [d.bock for d in deals()] == [False, True, True]
     assert not ledger.next_is_bock(night, 3, deals())
+
+
+@pytest.mark.parametrize(("hand", "ouvert", "said"), [(True, False, "Hand"), (False, True, "Ouvert"),
+                                                      (True, True, "Hand · Ouvert")],
+                         ids=["null-hand", "null-ouvert", "null-ouvert-hand"])
+@pytest.mark.django_db
+def test_the_ledger_levels_column_shows_a_null_games_hand_and_ouvert(hand: bool, ouvert: bool, said: str) -> None:
+    """The phone's ledger writes a Null game's levels as it does a suit game's (the engine's `sheet_row`)."""
+    from scorekeep.templatetags.ledger_tags import sheet
+
+    night = nights.start_night(game="skat", preset="classic", players=NAMES[:3])
+    table = table_of(night)
+    bid = {(True, False): 35, (False, True): 46, (True, True): 59}[hand, ouvert]
+    nights.enter_deal(table, {"contract": "null", "declarer": 0, "bid": bid, "hand": hand, "ouvert": ouvert,
+                              "declarer_tricks": 0, "kontra": True})
+    page = sheet(ledger.build(table), night)
+    levels = page.info_headers.index("Levels, said")
+    assert page.rows[0].info[levels] == f"{said} · Kontra"

@@ -207,6 +207,25 @@ def test_skat_three_seat_footer_gives_forty_per_game_the_others_lost(client: Cli
     assert [c.text for c in cells(rows[("data-deal", "1")][1], "player")] == ["0", f"{MINUS}96", "0"]
 
 
+def test_skat_overbid_game_shows_the_multiplier_charged_and_is_marked_overbid(client: Client, host: Any) -> None:
+    """Spades with 1 is worth 22 (× 2); bid 36, it is overbid and charged at 44 = 11 × 4 (ISkO 4.4): the list's
+    × column says the multiplier the value was charged at, taken from the stored verdict, and marks the overbid."""
+    night = nights.start_night(game="skat", preset="classic", players=["Anna", "Bernd", "Clara"], first_dealer=0,
+                               house_rules={}, date=datetime.date(2026, 11, 21), place="Clubhaus")
+    night.host = host
+    night.save()
+    nights.enter_deal(night.tables.get(), {"contract": "spades", "declarer": 1, "bid": 36, "matadors": 1,
+                                           "card_points": 70}, by="Anna")
+    deal = night.tables.get().deals.get()
+    assert deal.verdict["multiplier"] == 2 and deal.verdict["charged_multiplier"] == 4
+    client.force_login(host)
+    _classes, row = rows_of(printout(client, night)).rows[("data-deal", "1")]
+    multiplier = cells(row, "multiplier")[0]
+    assert multiplier.text.split()[0] == "4" and "overbid" in multiplier.classes
+    assert cells(row, "value")[0].text == "44" and number(cells(row, "lost")[0].text) == -88
+    assert "overbid" in cells(row, "game")[0].text
+
+
 # --- Schafkopf --------------------------------------------------------------------------------------
 
 def test_schafkopf_plus_and_minus_agree_per_game_and_in_total(client: Client, demo: dict) -> None:

@@ -363,3 +363,22 @@ def test_queries_do_not_grow_with_the_deals(host_client: Client, host: User,
         host_client.get("/stats/")
     with django_assert_max_num_queries(8):
         host_client.get(f"/stats/{anna.pk}/")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "de", "ja"])
+def test_negative_numbers_are_written_with_one_minus_sign(host_client: Client, demo: list[CardNight],
+                                                          language: str) -> None:
+    """Averages (−0.2 a deal) are written with the minus sign (U+2212) the totals (−7) have, never with
+    an ASCII hyphen, on the statistics page and a player's page, in every language."""
+    import re
+
+    pages = [host_client.get("/stats/", headers={"accept-language": language}).content.decode()]
+    pages += [host_client.get(f"/stats/{player.pk}/", headers={"accept-language": language}).content.decode()
+              for player in Player.objects.all()]
+    averages = 0
+    for page in pages:
+        cells = re.findall(r">\s*([^<>]*?\d[^<>]*?)\s*<", page)
+        assert not [cell for cell in cells if re.match(r"-\d", cell)], "an ASCII hyphen as a minus sign"
+        averages += len([cell for cell in cells if re.fullmatch(r"\u2212\d+[.,]\d", cell)])
+    assert averages  # the demo nights have negative averages

@@ -22,7 +22,7 @@ from .errors import IllegalDeal
 from .explain import Explanation, Seat, Word, signed
 from .fields import Option, Reader, boolean, check_choice, describe, is_empty, read_rules
 from .inputs import Input, Kind, Need, ask
-from .sheet import NOTHING, Column, noted, result, side, spaced
+from .sheet import NOTHING, Column, Declared, noted, result, side, spaced
 from .verdict import Comparison, RulesMemo, Table, Verdict, options_json
 
 SEATS: tuple[int, ...] = (3, 4)
@@ -303,6 +303,16 @@ def game_words(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> object:
     else:
         label = spaced([CONTRACT_LABELS.get(str(contract), NOTHING), *add_ons])
     return noted([label, Word("surrendered") if facts.get("surrendered") else NOTHING])
+
+
+def _said(key: str, word: Word) -> Declared:
+    return Declared(word, lambda facts, verdict: bool(facts.get(key)))
+
+
+DECLARED = (Declared(Word("Bid"), lambda facts, verdict: facts.get("bid")),
+            *(_said(key, word) for key, word in _SAID_ADD_ONS),
+            Declared(Word("Surrendered"), lambda facts, verdict: bool(facts.get("surrendered"))))
+"""The trick bid (none for a Kieker), its add-ons Hand, Ruten and Durch, and a surrendered game."""
 
 
 def sheet_row(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> tuple[object, ...]:

@@ -9,7 +9,7 @@ from .bock import BockEvent
 from .explain import Word
 from .fields import Option
 from .inputs import Input
-from .sheet import Column
+from .sheet import Column, Declared
 from .verdict import Table, Verdict
 
 
@@ -67,6 +67,8 @@ class Game(Protocol):
     def SHEET(self) -> tuple[Column, ...]: ...
     @property
     def SHEET_RUNNING_FIRST(self) -> bool: ...
+    @property
+    def DECLARED(self) -> tuple[Declared, ...]: ...
 
     def parse_rules(self, obj: object, /) -> Any: ...
     def parse_deal(self, obj: object, rules: Any, table: Table, /) -> Any: ...

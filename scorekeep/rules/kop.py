@@ -26,7 +26,7 @@ from .errors import IllegalDeal
 from .explain import AND, Explanation, Listing, Phrase, Seat, Seats, Word
 from .fields import Option, Reader, boolean, check_int, describe, integer, nullable, one_of, read_rules, words
 from .inputs import REQUIRED, Input, Kind, Need, ask
-from .sheet import NOTHING, Column, noted, result, side
+from .sheet import NOTHING, Column, Declared, noted, result, side
 from .verdict import RulesMemo, Table, Verdict, options_json
 
 SEATS = (4,)
@@ -393,6 +393,10 @@ def game_words(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> object:
                   Phrase("{n} doubled", n=counted) if counted else NOTHING])
 
 
+DECLARED = (Declared(Word("Doublings"), lambda facts, verdict: verdict.get("counted_doublings") or 0),)
+"""The doublings that counted (the contract and the old side have columns of their own)."""
+
+
 def sheet_row(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> tuple[object, ...]:
     return (game_words(facts, verdict), side(declaring_side(facts)), result(verdict.get("won")), verdict["value"])
 
@@ -532,8 +536,8 @@ def _base(losers_points: int, loser: Word, rules: Rules, say: Explanation) -> in
     """The base (RULES.md, Kop): 1 when the losing side took 26 card points or more, 2 when it took
     25 or fewer, `base_no_trick` when it took no trick — that is, every card carrying points, none."""
     if losers_points == 0:
-        say("base {base}: the losing {side} side took no trick (rule set {preset}: base_no_trick)",
-            base=rules.base_no_trick, side=loser, preset=rules.preset)
+        say("base {base}: the losing {side} side took no trick (rule set {preset}: {option})",
+            base=rules.base_no_trick, side=loser, preset=rules.preset, option=OPTION_LABELS["base_no_trick"])
         return rules.base_no_trick
     if losers_points >= 26:
         say("base 1: the losing {side} side took {points} card points, 26 or more", side=loser,
@@ -604,8 +608,8 @@ def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
     if tie:
         if lone and rules.tie_lone_loses:
             won = False
-            say("the tie goes against the lone player whoever doubled last (rule set {preset}: tie_lone_loses)",
-                preset=preset)
+            say("the tie goes against the lone player whoever doubled last (rule set {preset}: {option})",
+                preset=preset, option=OPTION_LABELS["tie_lone_loses"])
         elif last_old is None:
             won = False
             say("with no counted doubling the tie goes against the old side")
@@ -622,14 +626,16 @@ def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
         amount = base
     elif base is None:
         amount = getattr(rules.solo_factors, contract)
-        say("{contract}: flat {amount} (rule set {preset}: solo_scoring flat, solo_factors)",
-            contract=CONTRACT_NAMES[contract], amount=amount, preset=preset)
+        say("{contract}: flat {amount} (rule set {preset}: {scoring}: {choice}; {factors})",
+            contract=CONTRACT_NAMES[contract], amount=amount, preset=preset, scoring=OPTION_LABELS["solo_scoring"],
+            choice=CHOICE_LABELS["solo_scoring", "flat"], factors=OPTION_LABELS["solo_factors"])
     else:
         factor = getattr(rules.solo_factors, contract)
         amount = base * factor
-        say("{contract}: base {base} × {factor} = {amount} (rule set {preset}: solo_scoring times_base, "
-            "solo_factors)", contract=CONTRACT_NAMES[contract], base=base, factor=factor, amount=amount,
-            preset=preset)
+        say("{contract}: base {base} × {factor} = {amount} (rule set {preset}: {scoring}: {choice}; "
+            "{factors})", contract=CONTRACT_NAMES[contract], base=base, factor=factor, amount=amount,
+            preset=preset, scoring=OPTION_LABELS["solo_scoring"], choice=CHOICE_LABELS["solo_scoring", "times_base"],
+            factors=OPTION_LABELS["solo_factors"])
 
     value = amount << counted
     if counted:

@@ -18,7 +18,7 @@ from . import cards
 from .bock import BockEvent, points_sixty
 from .cards import TOTALS_BY_COUNT
 from .errors import IllegalDeal
-from .explain import Explanation, Phrase, Seat, Seats, Word
+from .explain import Explanation, Listing, Phrase, Seat, Seats, Word
 from .fields import (
     Option,
     Reader,
@@ -32,7 +32,7 @@ from .fields import (
     words,
 )
 from .inputs import REQUIRED, Input, Kind, Need, ask
-from .sheet import NOTHING, Column, noted, result, side, spaced
+from .sheet import NOTHING, Column, Declared, noted, result, side, spaced
 from .verdict import RulesMemo, Table, Verdict, options_json
 
 SEATS: tuple[int, ...] = (4,)
@@ -451,6 +451,15 @@ def game_words(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> object:
     ])
 
 
+DECLARED = (Declared(Word("Stoß"), lambda facts, verdict: facts.get("doublings") or 0),
+            Declared(Word("Klopfer"), lambda facts, verdict: facts.get("klopfer") or 0),
+            Declared(Word("Laufende"), lambda facts, verdict: verdict.get("laufende_counted") or 0),
+            Declared(Word("Schneider"), lambda facts, verdict: bool(verdict.get("schneider"))),
+            Declared(Word("Schwarz"), lambda facts, verdict: bool(verdict.get("schwarz"))),
+            Declared(Word("Tout"), lambda facts, verdict: facts.get("contract") in _TOUTS))
+"""Stoß and Retour said (doublings), players who knocked, the Laufende paid, Schneider, Schwarz, a Tout."""
+
+
 def sheet_row(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> tuple[object, ...]:
     won = verdict.get("won")
     return (game_words(facts, verdict), side(declaring_side(facts)), result(won),
@@ -734,9 +743,9 @@ _SUM_LINES = {
 }
 
 
-def _announce(deal: Deal, price: int, option: str, say: Explanation) -> int:
-    """The game, who plays it, and its price (the option that sets it); returns the price."""
-    game, declarer = NAMES[deal.contract], Seat(deal.seat)
+def _announce(deal: Deal, price: int, key: str, say: Explanation) -> int:
+    """The game, who plays it, and its price (the option that sets it, named in words); returns the price."""
+    game, declarer, option = NAMES[deal.contract], Seat(deal.seat), OPTION_LABELS[key]
     if deal.partner is not None:
         if deal.called_ace is not None:
             say("{game}: {declarer} called the Sau of {suit}, partner {partner}; price {price} ({option})",
@@ -761,17 +770,18 @@ def _laufende(deal: Deal, rules: Rules, say: Explanation) -> int:
     if not n:
         return 0
     if rules.per_laufender == 0:
-        say("{n} Laufende: this rule set pays nothing for them (per_laufender 0)", n=n)
+        say("{n} Laufende: this rule set pays nothing for them ({per}: 0)", n=n, per=OPTION_LABELS["per_laufender"])
         return 0
     if deal.contract in _WENZ_MINIMUM:
-        minimum, option = rules.laufende_min_wenz, "laufende_min_wenz"
+        minimum, option = rules.laufende_min_wenz, OPTION_LABELS["laufende_min_wenz"]
     else:
-        minimum, option = rules.laufende_min, "laufende_min"
+        minimum, option = rules.laufende_min, OPTION_LABELS["laufende_min"]
     if n < minimum:
         say("{n} Laufende: fewer than {minimum} ({option}), not paid", n=n, minimum=minimum, option=option)
         return 0
-    say("{n} Laufende, paid from {minimum} on ({option}): + {n} × {each} (per_laufender) = {amount}",
-        n=n, minimum=minimum, option=option, each=rules.per_laufender, amount=n * rules.per_laufender)
+    say("{n} Laufende, paid from {minimum} on ({option}): + {n} × {each} ({per}) = {amount}",
+        n=n, minimum=minimum, option=option, each=rules.per_laufender, per=OPTION_LABELS["per_laufender"],
+        amount=n * rules.per_laufender)
     return n
 
 
@@ -941,8 +951,9 @@ def _ramsch(deal: Deal, rules: Rules, say: Explanation) -> _Result:
         winner = tricks.index(TRICKS)
         base = rules.price_solo + rules.schneider + rules.schwarz
         say("Durchmarsch: {seat} took every trick and is paid as a won Solo schwarz, {price} + "
-            "{schneider} + {schwarz} = {base} (price_solo, schneider, schwarz)", seat=Seat(winner),
-            price=rules.price_solo, schneider=rules.schneider, schwarz=rules.schwarz, base=base)
+            "{schneider} + {schwarz} = {base} ({options})", seat=Seat(winner),
+            price=rules.price_solo, schneider=rules.schneider, schwarz=rules.schwarz, base=base,
+            options=Listing([OPTION_LABELS[key] for key in ("price_solo", "schneider", "schwarz")], None, "; "))
         value, multiplier = _stakes(base, deal, say)
         scores = _single_payments(winner, True, value, say, ramsch=True)
         return None, value, scores, {"losers": [s for s in seats if s != winner], "multiplier": multiplier}
@@ -955,21 +966,21 @@ def _ramsch(deal: Deal, rules: Rules, say: Explanation) -> _Result:
         # player with 91 or more wins and is paid price_partner by each". The Jungfrau doubling is part
         # of the loser's payment; the 91-or-more win is a clause of its own, paid at the plain price.
         say("{seat} took {points} card points, 91 or more: wins the Ramsch and is paid {price} "
-            "(price_partner) by each other player; a Jungfrau doubles only a loser's payment (a reading of "
-            "RULES.md)", seat=Seat(winner), points=top, price=price)
+            "({option}) by each other player; a Jungfrau doubles only a loser's payment (a reading of "
+            "RULES.md)", seat=Seat(winner), points=top, price=price, option=OPTION_LABELS["price_partner"])
         value, multiplier = _stakes(price, deal, say)
         scores = _single_payments(winner, True, value, say, ramsch=True)
         return None, value, scores, {"losers": [s for s in seats if s != winner], "multiplier": multiplier}
 
     losers = _ramsch_losers(points, tricks, top, say)
     if bsv:
-        say("a loser pays {price} (price_partner) to each player who did not lose, double to a Jungfrau "
-            "(no trick)", price=price)
+        say("a loser pays {price} ({option}) to each player who did not lose, double to a Jungfrau "
+            "(no trick)", price=price, option=OPTION_LABELS["price_partner"])
         value, multiplier = _stakes(price, deal, say)
         doubled = [seat for seat in seats if tricks[seat] == 0]
     else:
-        say("a loser pays {price} (price_partner) to each player who did not lose, doubled for each "
-            "Jungfrau (no trick)", price=price)
+        say("a loser pays {price} ({option}) to each player who did not lose, doubled for each "
+            "Jungfrau (no trick)", price=price, option=OPTION_LABELS["price_partner"])
         value, multiplier = _stakes(price, deal, say, _jungfrau_doubling(tricks, say))
         doubled = []
     paid = [seat for seat in seats if seat not in losers and seat not in doubled]

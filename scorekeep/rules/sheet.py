@@ -3,10 +3,14 @@ value), each game's own (`SHEET`, `sheet_row`), and the game in words as the lis
 (`game_words`: "Solo (Hearts · Herz) · Stoß · 3 Laufende", "4 Hand"). Values are the engine's typed
 values — `Seat`s (a page writes the player's name), `Word`s, `Phrase`s, `Listing`s, numbers — so a page
 renders them in its language with `explain.in_words`.
+
+What was declared or happened in a deal, one column each, is each game's `DECLARED` (`Declared`): Skat's
+Hand, Schneider, … Kontra, Re, overbid; Schafkopf's Stoß, Laufende, …; the export (CSV) writes them.
 """
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from .explain import Listing, Seat, Word
 
@@ -21,6 +25,16 @@ class Column:
 
     header: Word
     amount: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Declared:
+    """A column of what a deal declared or came to, beside the list's: its header, and the deal's entry
+    from its facts and verdict — a flag (Hand, Kontra) or a count (Stoß, Laufende); None where the deal
+    has no such thing (a passed deal's bid)."""
+
+    header: Word
+    entry: Callable[[Mapping[str, Any], Mapping[str, Any]], bool | int | None]
 
 
 def result(won: object) -> object:

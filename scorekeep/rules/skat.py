@@ -16,7 +16,7 @@ from .errors import IllegalDeal
 from .explain import Explanation, Listing, Phrase, Seat, Seats, Word, signed
 from .fields import Option, Reader, boolean, integer, is_empty, nullable, one_of, read_rules
 from .inputs import REQUIRED, Input, Kind, Need, ask
-from .sheet import NOTHING, Column, noted, result, side, spaced
+from .sheet import NOTHING, Column, Declared, noted, result, side, spaced
 from .verdict import RulesMemo, Table, Verdict, options_json
 
 SEATS = (3, 4)
@@ -406,12 +406,23 @@ def said(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> list[Word]:
     return [*words, Word("overbid")] if verdict.get("overbid") else words
 
 
+def _ticked(level: str) -> Declared:
+    return Declared(LEVEL_LABELS[level], lambda facts, verdict: level in list_levels(facts, verdict))
+
+
+DECLARED = (*map(_ticked, LEVELS), Declared(Word("Kontra"), lambda facts, verdict: bool(facts.get("kontra"))),
+            Declared(Word("Re"), lambda facts, verdict: bool(facts.get("re"))),
+            Declared(Word("Overbid"), lambda facts, verdict: bool(verdict.get("overbid"))))
+"""The list's levels as ticked (a Null game's Hand and Ouvert too), Kontra, Re and an overbid game."""
+
+
 def sheet_row(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> tuple[object, ...]:
     matadors = verdict.get("matadors")
     with_ = NOTHING if matadors is None else _with(matadors)
-    levels = [LEVEL_LABELS.get(level, level) for level in verdict.get("levels") or ()]
+    ticked = list_levels(facts, verdict)  # a Null game's Hand and Ouvert too, as the printed list ticks them
+    levels = [LEVEL_LABELS[level] for level in LEVELS if level in ticked]
     return (side(declaring_side(facts)), CONTRACT_LABELS.get(str(facts.get("contract")), NOTHING),
-            verdict.get("base") or NOTHING, with_, noted(levels + [word for key, word in SAID if facts.get(key)]),
+            verdict.get("base") or NOTHING, with_, noted(levels + said(facts, verdict)),
             result(verdict.get("won")), verdict["value"] if verdict.get("won") is not None else NOTHING)
 
 
@@ -613,8 +624,8 @@ def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
     if deal.contract is _RAMSCH:
         return _score_ramsch(deal, rules, table)
     say = Explanation()
-    say("All passed: the deal is void under this rule set (option passed = void); it counts as a deal, "
-        "nobody scores")
+    say("All passed: the deal is void under this rule set ({option}: {choice}); it counts as a deal, "
+        "nobody scores", option=OPTION_LABELS["passed"], choice=CHOICE_LABELS["passed", "void"])
     zeros = (0,) * table.players
     return Verdict("skat", _rules_json(rules), None, 0, zeros, say.freeze(), {"seeger_fabian": list(zeros)})
 
@@ -635,7 +646,7 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
     announced_schwarz = deal.announced == "schwarz" or isko_ouvert
     announced_schneider = deal.announced is not None or isko_ouvert
     if isko_ouvert:
-        say("Ouvert (ISkO reading, option ouvert = isko): played from hand with Schneider and Schwarz announced; "
+        say("Ouvert (ISkO reading of the rule set): played from hand with Schneider and Schwarz announced; "
             "won only with all ten tricks")
     # Without a trick count, 120 card points are taken as all ten tricks (ADJUDICATION.md).
     opponents_schwarz = tricks == 10 or (tricks is None and points == 120)
@@ -678,15 +689,16 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
         what = _SCHNEIDER_AND_SCHWARZ if declarer_schwarz else _SCHNEIDER
         if reverse and declarer_schwarz:
             say("The declarer took no trick ({points} card points): he is Schneider and Schwarz himself, and "
-                "both count as levels of his game (option reverse_levels = {option})", points=points,
-                option=rules.reverse_levels)
+                "both count as levels of his game ({option}: {choice})", points=points,
+                option=OPTION_LABELS["reverse_levels"], choice=CHOICE_LABELS["reverse_levels", rules.reverse_levels])
         elif reverse:
             say("The declarer has {points} card points, 30 or fewer: he is Schneider himself, and that counts "
-                "as a level of his game (option reverse_levels = {option})", points=points,
-                option=rules.reverse_levels)
+                "as a level of his game ({option}: {choice})", points=points,
+                option=OPTION_LABELS["reverse_levels"], choice=CHOICE_LABELS["reverse_levels", rules.reverse_levels])
         else:
             say("The declarer was {what} himself, but in a hand game that adds no level under this rule set "
-                "(option reverse_levels = skat_taken)", what=what)
+                "({option}: {choice})", what=what, option=OPTION_LABELS["reverse_levels"],
+                choice=CHOICE_LABELS["reverse_levels", "skat_taken"])
 
     # Levels count whether they happen or were announced; a level is never counted twice (ISkO 4.1.4).
     levels = []
@@ -706,10 +718,12 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
     overbid = False
     levels_multiplier = abs(matadors) + 1 + len(levels)
     multiplier: int | None = levels_multiplier
+    charged_multiplier = multiplier  # the multiplier the value is charged at: an overbid game's is higher
     if contract is _GRAND and deal.ouvert and rules.grand_ouvert_fixed is not None:
-        multiplier, value = None, rules.grand_ouvert_fixed
-        say("A Grand Ouvert has the fixed value {value} under this rule set (option grand_ouvert_fixed): "
-            "no multiplier", value=value)
+        multiplier = charged_multiplier = None
+        value = rules.grand_ouvert_fixed
+        say("A Grand Ouvert has the fixed value {value} under this rule set ({option}): "
+            "no multiplier", value=value, option=OPTION_LABELS["grand_ouvert_fixed"])
     else:
         value = base * levels_multiplier
         say("Multiplier {terms} = {multiplier}; game value {base} × {multiplier} = {value}",
@@ -718,7 +732,8 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
         if value < deal.bid:
             # Overbid (ISkO 4.4): lost, charged at the lowest multiple of the base value reaching the bid.
             overbid, won = True, False
-            charged = -(-deal.bid // base) * base
+            charged_multiplier = -(-deal.bid // base)
+            charged = charged_multiplier * base
             say("The game value {value} does not reach the bid {bid}: overbid and lost, charged at the lowest "
                 "multiple of {base} that reaches the bid: {charged}", value=value, bid=deal.bid, base=base,
                 charged=charged)
@@ -729,7 +744,8 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
     scores[declarer] = entry
     extra = {
         "seeger_fabian": _seeger_fabian(won, declarer, table, say),
-        "base": base, "matadors": matadors, "multiplier": multiplier, "levels": levels, "overbid": overbid,
+        "base": base, "matadors": matadors, "multiplier": multiplier, "charged_multiplier": charged_multiplier,
+        "levels": levels, "overbid": overbid,
     }
     return Verdict("skat", _rules_json(rules), won, value, tuple(scores), say.freeze(), extra)
 
@@ -796,12 +812,13 @@ def _entry(value: int, won: bool, deal: Deal, rules: Rules, say: Explanation) ->
         if deal.conceded:
             factor = 1 if rules.conceded == "single" else 2
             entry = -factor * value
-            say("Lost: a conceded game counts {factor} × its value (option conceded = {option}): −{factor} × "
-                "{value} = {entry}", factor=factor, option=rules.conceded, value=value, entry=signed(entry))
+            say("Lost: a conceded game counts {factor} × its value ({option}: {choice}): −{factor} × "
+                "{value} = {entry}", factor=factor, option=OPTION_LABELS["conceded"],
+                choice=CHOICE_LABELS["conceded", rules.conceded], value=value, entry=signed(entry))
         elif deal.hand and not rules.lost_hand_doubled:
             entry = -value
-            say("Lost: a lost hand game counts single under this rule set (option lost_hand_doubled off): "
-                "−1 × {value} = {entry}", value=value, entry=signed(entry))
+            say("Lost: a lost hand game counts single under this rule set (not: {option}): "
+                "−1 × {value} = {entry}", option=OPTION_LABELS["lost_hand_doubled"], value=value, entry=signed(entry))
         else:
             entry = -2 * value
             say("Lost: a lost game counts double: −2 × {value} = {entry}", value=value, entry=signed(entry))
@@ -846,14 +863,16 @@ def _score_ramsch(deal: Deal, rules: Rules, table: Table) -> Verdict:
         if deal.bock:
             value *= 2
         scores[sweeper] = value
-        say("Durchmarsch: {seat} took every trick and scores +{value}{bock} (option ramsch_durchmarsch)",
-            seat=Seat(sweeper), value=value, bock=_DOUBLED_IN_BOCK[deal.bock])
+        say("Durchmarsch: {seat} took every trick and scores +{value}{bock} ({option})",
+            seat=Seat(sweeper), value=value, bock=_DOUBLED_IN_BOCK[deal.bock],
+            option=OPTION_LABELS["ramsch_durchmarsch"])
         return _ramsch_verdict(value, scores, rules, say)
     most = max(points[s] for s in seats)
     losers = [s for s in seats if points[s] == most]
     if len(losers) > 1:
-        say("{seats} tie on {most} card points: each of them loses (option ramsch_tie = all_lose)",
-            seats=Seats(losers), most=most)
+        say("{seats} tie on {most} card points: each of them loses ({option}: {choice})",
+            seats=Seats(losers), most=most, option=OPTION_LABELS["ramsch_tie"],
+            choice=CHOICE_LABELS["ramsch_tie", "all_lose"])
     else:
         say("{seat} has the most card points, {most}, and loses them", seat=Seat(losers[0]), most=most)
     charge = most
@@ -861,12 +880,13 @@ def _score_ramsch(deal: Deal, rules: Rules, table: Table) -> Verdict:
     if virgins and rules.ramsch_jungfrau == "double":
         charge *= 2
         if len(virgins) == 1:
-            say("Jungfrau: {seats} took no trick, so the loss doubles: {charge} (option ramsch_jungfrau)",
-                seats=Seats(virgins), charge=charge)
+            say("Jungfrau: {seats} took no trick, so the loss doubles: {charge} ({option})",
+                seats=Seats(virgins), charge=charge, option=OPTION_LABELS["ramsch_jungfrau"])
         else:
             # RULES.md: "the loss doubles when another player took no trick" — once, however many did.
             say("Jungfrau: {seats} took no trick; the loss doubles once, not once for each (a reading of "
-                "RULES.md): {charge} (option ramsch_jungfrau)", seats=Seats(virgins), charge=charge)
+                "RULES.md): {charge} ({option})", seats=Seats(virgins), charge=charge,
+                option=OPTION_LABELS["ramsch_jungfrau"])
     if deal.bock:
         charge *= 2
         say("Bock deal: × 2 = {charge}", charge=charge)

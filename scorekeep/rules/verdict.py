@@ -83,7 +83,24 @@ class Recorded:
 
     @property
     def multiplier(self) -> int | None:
+        """Skat: the multiplier as played (matadors, game, levels)."""
         return self.extra.get("multiplier")
+
+    @property
+    def charged_multiplier(self) -> int | None:
+        """Skat: the multiplier the value was charged at — an overbid game's is the lowest multiple of the
+        base value that reaches the bid (ISkO 4.4), otherwise the multiplier as played. A verdict stored
+        before the engine said it gives it from its own value and base."""
+        if "charged_multiplier" in self.extra:
+            charged: int | None = self.extra["charged_multiplier"]
+            return charged
+        base = self.base
+        return self.value // base if self.extra.get("overbid") and base else self.multiplier
+
+    @property
+    def overbid(self) -> bool:
+        """Skat: the game value did not reach the bid (ISkO 4.4)."""
+        return bool(self.extra.get("overbid"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from django import template
+from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils.translation import gettext
 
@@ -39,6 +40,16 @@ def signed(value: int | None) -> str:
         return ""
     value = int(value)
     return f"+{value}" if value > 0 else f"{MINUS}{-value}" if value < 0 else "0"
+
+
+@register.filter
+def average(value: float | None) -> str:
+    """An average (points a deal, a night) to one decimal place where it has one, in the page's language
+    (Django's ``floatformat:"-1"``: 3, −0.7, −0,7), with the minus sign `signed` writes."""
+    if value is None or value == "":
+        return ""
+    text = str(floatformat(value, -1))
+    return MINUS + text[1:] if text.startswith("-") else text
 
 
 def _money(cents: int, currency: str, plus: bool) -> str:

@@ -513,8 +513,9 @@ def test_refusals_keep_their_english(request_: dict, message: str) -> None:
 
 def test_a_skat_ramsch_tie_keeps_its_english() -> None:
     assert judge(sk(contract="ramsch", points=[60, 60, 0], tricks=[5, 5, 0])).explanation[1:4] == [
-        "seats 0 and 1 tie on 60 card points: each of them loses (option ramsch_tie = all_lose)",
-        "Jungfrau: seat 2 took no trick, so the loss doubles: 120 (option ramsch_jungfrau)",
+        "seats 0 and 1 tie on 60 card points: each of them loses "
+        "(Tie for most points in Ramsch: all tied players lose)",
+        "Jungfrau: seat 2 took no trick, so the loss doubles: 120 (Jungfrau in Ramsch)",
         "List: −120 for seats 0 and 1; everyone else 0",
     ]
 
@@ -526,8 +527,9 @@ GERMAN = {
         "Multiplikator {terms} = {multiplier}; Spielwert {base} × {multiplier} = {value}",
     "with {n}": "mit {n}", "without {n}": "ohne {n}", "game": "Spiel", "hand": "Hand", "{items} and {last}":
         "{items} und {last}", "{items} or {last}": "{items} oder {last}",
-    "{seats} tie on {most} card points: each of them loses (option ramsch_tie = all_lose)":
-        "{seats} haben beide {most} Augen: jeder verliert (Option ramsch_tie = all_lose)",
+    "{seats} tie on {most} card points: each of them loses ({option}: {choice})":
+        "{seats} haben beide {most} Augen: jeder verliert ({option}: {choice})",
+    "Tie for most points in Ramsch": "Gleichstand im Ramsch", "all tied players lose": "alle verlieren",
     "{game} is played at {seats} seats, not {got}": "{game} spielt man zu {seats}, nicht {got}",
     "must be a list of {n} cards such as \"CJ\" or \"H10\", not {got}":
         "muss eine Liste von {n} Karten sein, etwa \"CJ\" oder \"H10\", nicht {got}",
@@ -553,7 +555,7 @@ def test_a_german_page_translates_the_multiplier_terms() -> None:
 
 def test_a_german_page_joins_seats_and_numbers_in_german() -> None:
     tie = lines(sk(contract="ramsch", points=[60, 60, 0], tricks=[5, 5, 0]), GERMAN)
-    assert "Anna und Bernd haben beide 60 Augen: jeder verliert (Option ramsch_tie = all_lose)" in tie
+    assert "Anna und Bernd haben beide 60 Augen: jeder verliert (Gleichstand im Ramsch: alle verlieren)" in tie
     assert lines({"game": "skat", "players": 5}, GERMAN) == ["Skat spielt man zu 3 oder 4, nicht 5"]
     pack = lines(kp({"trump_order": KOP_TRUMPS[:5]}, contract="normal", old=[0, 2], card_points=60), GERMAN)
     assert pack == ['muss eine Liste von 12 oder 14 Karten sein, etwa "CJ" oder "H10", nicht eine Liste von 5']

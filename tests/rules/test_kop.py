@@ -285,7 +285,7 @@ def test_rules_json_read_back_gives_the_same_rule_set(preset: str) -> None:
 def test_base_no_trick_override() -> None:
     v = normal(104, 4, rules={"preset": "classic", "base_no_trick": 4})
     assert (v["value"], v["base"]) == (4, 4)
-    assert any("base_no_trick" in line for line in v["explanation"])
+    assert any("(rule set classic: Base when the losers took no trick)" in line for line in v["explanation"])
 
 
 def test_base_no_trick_does_not_touch_a_side_with_a_trick() -> None:
@@ -470,7 +470,7 @@ def test_explanation_lets_the_table_check_the_number() -> None:
         "call 2: seat 0 (old side) doubles: counted, 2 so far",
         "call 3: seat 2 (young side) doubles: counted, 3 so far",
         "base 2: the losing young side took 12 card points, 25 or fewer",
-        "zolo: base 2 × 5 = 10 (rule set classic: solo_scoring times_base, solo_factors)",
+        "zolo: base 2 × 5 = 10 (rule set classic: Lone games are scored: base × factor; Lone game factors)",
         "each counted doubling doubles: 10 × 2^3 = 80",
         "value 80: seat 0 receives it from each of the three others, 240 in all",
     ]

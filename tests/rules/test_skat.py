@@ -112,6 +112,13 @@ def test_overbid_game_is_charged_at_the_next_multiple_of_the_base(bid: int, char
     assert result["value"] == charged and result["scores"][0] == -2 * charged
 
 
+def test_an_overbid_game_states_the_multiplier_it_was_charged_at() -> None:
+    """Spades with 1: × 2 as played (22); bid 36, charged at the next multiple 44 = 11 × 4 (ISkO 4.4)."""
+    result = verdict(game("spades", matadors=1, card_points=70, bid=36), ISKO)
+    assert (result["multiplier"], result["charged_multiplier"], result["value"]) == (2, 4, 44)
+    assert verdict(game("spades", matadors=1, card_points=70, bid=18), ISKO)["charged_multiplier"] == 2
+
+
 def test_schneider_can_rescue_a_game_from_being_overbid() -> None:
     result = verdict(game("clubs", matadors=1, card_points=95, bid=36), ISKO)  # 1 + 1 + schneider = 3 × 12
     assert result["won"] is True and result["value"] == 36 and result["overbid"] is False
@@ -342,7 +349,8 @@ def test_ramsch_explanation_names_seats_so_a_page_can_write_the_players() -> Non
     english = adjudicate(request)["explanation"]
     assert english[0] == ("Ramsch: only the jacks are trump; card points seat 0: 55, seat 2: 55, seat 3: 10 "
                           "(the skat went with the last trick)")
-    assert english[1] == "seats 0 and 2 tie on 55 card points: each of them loses (option ramsch_tie = all_lose)"
+    assert english[1] == ("seats 0 and 2 tie on 55 card points: each of them loses "
+                          "(Tie for most points in Ramsch: all tied players lose)")
     assert english[2] == "List: −55 for seats 0 and 2; everyone else 0"
     lines = named(request)
     assert lines[0].startswith("Ramsch: only the jacks are trump; card points Anna: 55, Clara: 55, Dieter: 10")
