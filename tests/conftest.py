@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -156,3 +157,11 @@ def demo(demo_nights: tuple[dict[str, int], int], client: Any) -> dict[str, Any]
     ids, host_id = demo_nights
     client.force_login(get_user_model().objects.get(pk=host_id))
     return {game: CardNight.objects.get(pk=pk) for game, pk in ids.items()}
+
+
+@pytest.fixture(autouse=True)
+def _language_reset() -> Iterator[None]:
+    """Each test starts in the default language: a test (or a request it made) that switched this thread to
+    German or Japanese must not make a later test in the same worker read Japanese."""
+    yield
+    translation.deactivate()
