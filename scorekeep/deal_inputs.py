@@ -84,6 +84,7 @@ class Question:
     common: int = 0
     typed: bool = False
     short: Label = ""
+    short_taps: bool = False  # every choice a number or a word or two: the taps may be narrow
 
 
 class DealInputs:
@@ -173,9 +174,20 @@ class DealInputs:
                                               required=False, widget=forms.RadioSelect)
                 self.fields[key] = made
                 made.label = label
-                question("radios", common=COMMON if len(choices) > COMMON else 0)
+                question("radios", common=COMMON if len(choices) > COMMON else 0, short_taps=True)
                 return
             made = forms.TypedChoiceField(choices=[("", empty), *choices], coerce=int, empty_value=None, required=False)
+        elif field.kind is Kind.COUNT and field.values and tap:
+            # Tapped, not a 63-entry list: the values most deals take first (Skat's lowest bids), the rest
+            # folded under "Other" in their order.
+            first = [v for v in field.common if v in field.values]
+            ordered = [*first, *(v for v in field.values if v not in first)]
+            made = forms.TypedChoiceField(choices=[(str(v), str(v)) for v in ordered], coerce=int, empty_value=None,
+                                          required=False, widget=forms.RadioSelect)
+            made.label = label
+            self.fields[key] = made
+            question("radios", common=len(first) if first and len(first) < len(ordered) else 0, short_taps=True)
+            return
         elif field.kind is Kind.COUNT and field.values:
             made = forms.TypedChoiceField(choices=[("", "—"), *((str(v), str(v)) for v in field.values)], coerce=int,
                                           empty_value=None, required=False)

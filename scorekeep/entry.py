@@ -41,12 +41,11 @@ def seating_of(night: CardNight, players: int, dealer: int) -> tuple[list[int], 
 
 @dataclass(frozen=True, slots=True)
 class Bound:
-    """A question bound to what was entered, with its messages (`quiet`: they only ask for what is empty)."""
+    """A question bound to what was entered, with its messages (shown at its inputs)."""
 
     question: Question
     fields: list[forms.BoundField]
     errors: list[str]
-    quiet: bool
 
     @property
     def fold_open(self) -> bool:
@@ -70,8 +69,12 @@ class DealForm(forms.Form):
 
     def __init__(self, data: Mapping[str, Any] | None, *, night: CardNight, names: Sequence[str], dealer: int,
                  url: str, initial: Mapping[str, Any] | None = None, bock: bool = False,
-                 correcting: bool = False, scorer: str = "") -> None:
+                 correcting: bool = False, scorer: str = "", saving: bool = False) -> None:
         initial = dict(initial or {})
+        # A save marks every input still empty; a preview (typing, choosing) names them only in the preview,
+        # so nothing is shown as wrong before the scorer has done anything wrong.
+        self.saving = saving
+        self.needed: list[str] = []
         initial.setdefault("by", scorer)
         super().__init__(data, initial=initial)
         self.night, self.names, self.url = night, list(names), url
@@ -114,6 +117,9 @@ class DealForm(forms.Form):
         self.described: dict[str, Input] = self.inputs.described
         self.questions: list[Question] = self.inputs.questions
         self.fields.update(self.inputs.fields)
+        for question in self.questions:  # each input names its message slot (table.html#slot)
+            for name in question.names:
+                self.fields[name].widget.attrs["aria-describedby"] = f"err-{question.key}"
         if not self.is_bound:
             for field in described:  # a count chosen from a list starts at its lowest value (Skat's bid 18)
                 if field.values and field.required:
@@ -143,6 +149,22 @@ class DealForm(forms.Form):
         return peek(self, name) if self.is_bound else self.initial.get(name)
 
     # --- judging -------------------------------------------------------------------------------------
+
+    def full_clean(self) -> None:
+        super().full_clean()
+        if self.saving or not self.is_bound:
+            return
+        labels = {name: str(q.label) for q in self.questions for name in q.names}
+        for name, errors in list(self._errors.items()):
+            kept = [e for e in errors.as_data() if e.code != "needed"]
+            if len(kept) < len(errors):
+                label = labels.get(name, "")
+                if label and label not in self.needed:
+                    self.needed.append(label)
+                if kept:
+                    self._errors[name] = self.error_class(kept, renderer=self.renderer)
+                else:
+                    del self._errors[name]
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -223,7 +245,7 @@ class DealForm(forms.Form):
                 "out": ", ".join(self.names[p] for p in self.out)}
 
     def rows(self, rare: bool) -> list[Bound]:
-        return [Bound(q, [self[name] for name in q.names], self.errors_at(q), self.is_needed(q))
+        return [Bound(q, [self[name] for name in q.names], self.errors_at(q))
                 for q in self.questions if q.rare == rare]
 
     @property
@@ -254,21 +276,15 @@ class DealForm(forms.Form):
             return []
         return [message for name in question.names for message in self.errors.get(name, [])]
 
-    def is_needed(self, question: Question) -> bool:
-        """Whether the messages at a question only ask for what is still empty (shown quietly)."""
-        data = self.errors.as_data() if self.is_bound else {}
-        codes = [e.code for name in question.names for e in data.get(name, [])]
-        return bool(codes) and all(code == "needed" for code in codes)
-
     @property
-    def slots(self) -> list[tuple[str, list[str], bool]]:
-        """Every question's message slot (id, messages, quiet), refreshed with the preview (htmx)."""
-        return [(q.key, self.errors_at(q), self.is_needed(q)) for q in self.questions]
+    def slots(self) -> list[tuple[str, list[str]]]:
+        """Every question's message slot (id, messages), refreshed with the preview (htmx)."""
+        return [(q.key, self.errors_at(q)) for q in self.questions]
 
     @property
     def contract_row(self) -> Bound:
         question = Question("contract", _("Game"), "", "radios", ("contract",))
-        return Bound(question, [self["contract"]], self.errors_at(question), False)
+        return Bound(question, [self["contract"]], self.errors_at(question))
 
     @property
     def problems(self) -> list[tuple[str, str]]:
@@ -278,6 +294,28 @@ class DealForm(forms.Form):
         labels = {name: q.label for q in self.questions for name in q.names}
         return [(str(labels.get(name, "")), str(message)) for name, messages in self.errors.items()
                 for message in messages if name != "__all__"]
+
+    def _coded(self, needed: bool) -> list[tuple[str, str]]:
+        if not self.is_bound:
+            return []
+        labels = {name: q.label for q in self.questions for name in q.names}
+        return [(str(labels.get(name, "")), str(error.message % (error.params or {})))
+                for name, errors in self.errors.as_data().items() if name != "__all__"
+                for error in errors if (error.code == "needed") == needed]
+
+    @property
+    def impossible(self) -> list[tuple[str, str]]:
+        """What was entered that cannot be: (label, message), for the preview."""
+        return self._coded(needed=False)
+
+    @property
+    def still_needed(self) -> list[str]:
+        """The labels of the inputs still empty that the deal needs (a preview's words, not errors)."""
+        labels = list(self.needed)
+        for label, _message in self._coded(needed=True):
+            if label not in labels:
+                labels.append(label)
+        return labels
 
     @property
     def top_errors(self) -> list[str]:

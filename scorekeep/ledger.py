@@ -193,7 +193,16 @@ def recompute(table: CardTable, since: int | None = None, changed: Deal | None =
         queue.after(deal.facts, verdict)
     if updated:
         Deal.objects.bulk_update(updated, ["verdict", "bock"])
+    keep(table, walk(night, players, deals)[0])
     return calls
+
+
+def keep(table: CardTable, now: Standing) -> None:
+    """Store where the table stands (in the caller's transaction), unless it stands there already."""
+    kept = now.to_json()
+    if kept != CardTable.objects.filter(pk=table.pk).values_list("standing", flat=True).first():
+        table.standing = kept
+        CardTable.objects.filter(pk=table.pk).update(standing=kept)
 
 
 # --- the ledger --------------------------------------------------------------------------------
@@ -262,55 +271,182 @@ class Ledger:
         return self.series_length is not None and self.deals_played >= self.series_length
 
 
-def build(table: CardTable, deals: Sequence[Deal] | None = None, names: Sequence[str] | None = None) -> Ledger:
-    """The table's ledger from its stored verdicts (no engine calls): one row per live deal.
+@dataclass(slots=True)
+class Standing:
+    """Where a table stands after its live deals: how many there are, each player's totals, games won and
+    lost, the Bock deals still to come, who dealt last and the placing of the rounds closed so far.
 
-    Pass prefetched `deals`/`names` to build it without further queries.
+    It is the end of `build`'s walk through the deals, kept on the table (`CardTable.standing`) so that the
+    table page, a poll and a save need not read every deal: a new deal is added to it (`add`), and any
+    other change (a correction, a deletion, new house rules) walks the deals again (`recompute`). It is
+    derived state only — `of(table)` walks the deals when none is kept (a table from before it was kept),
+    and the tests hold the kept one equal to a fresh walk after every kind of change.
     """
-    night = table.night
-    if names is None:
-        names = [place.player.name for place in table.places.select_related("player")]
-    if deals is None:
-        deals = list(table.deals.filter(deleted=False).order_by("sequence"))
-    n = len(names)
-    totals, sf_totals = [0] * n, [0] * n
-    won, lost = [0] * n, [0] * n
-    rules = _rules(night)
-    round_points = standing.round_placing(night.game, rules) if rules is not None else None
-    round_length = night.round_length
-    placing_totals = [Fraction(0)] * n if round_points else None
-    events = bock_events(night)
-    round_start = [0] * n
-    rows = []
-    for number, deal in enumerate(deals, start=1):
-        result = deal.result
+
+    players: int
+    deals: int = 0
+    totals: list[int] = field(default_factory=list)
+    seeger_fabian: list[int] = field(default_factory=list)
+    won: list[int] = field(default_factory=list)
+    lost: list[int] = field(default_factory=list)
+    bock_pending: int = 0
+    last_dealer: int | None = None
+    last_sequence: int | None = None  # the last live deal's `Deal.sequence`
+    round_start: list[int] = field(default_factory=list)  # the totals when the round under way began
+    placings: list[Fraction] | None = None  # placing points of the closed rounds (Kop)
+
+    @classmethod
+    def start(cls, night: CardNight, players: int) -> Standing:
+        rules = _rules(night)
+        round_points = standing.round_placing(night.game, rules) if rules is not None else None
+        zeros = [0] * players
+        return cls(players, 0, list(zeros), list(zeros), list(zeros), list(zeros), 0, None, None, list(zeros),
+                   [Fraction(0)] * players if round_points else None)
+
+    def copy(self) -> Standing:
+        return Standing(self.players, self.deals, list(self.totals), list(self.seeger_fabian), list(self.won),
+                        list(self.lost), self.bock_pending, self.last_dealer, self.last_sequence,
+                        list(self.round_start),
+                        None if self.placings is None else list(self.placings))
+
+    # --- one deal more -------------------------------------------------------------------------------
+
+    def add(self, night: CardNight, deal: Deal, result: Recorded | None = None,
+            events: Sequence[tuple[str, BockEvent]] | None = None) -> Row:
+        """Count one more deal (the next live deal, as stored) and return its ledger row."""
+        result = result if result is not None else deal.result
+        events = bock_events(night) if events is None else events
+        n = self.players
+        self.deals += 1
         entries: list[int | None] = [None] * n
         sf: list[int | None] = [None] * n
         out = sits_out(night.game, deal.seating, deal.dealer, n)
         for seat, position in enumerate(deal.seating):
             if position not in out:  # the sitting dealer's list cell stays blank (his score is always 0)
                 entries[position] = result.scores[seat]
-            totals[position] += result.scores[seat]
+            self.totals[position] += result.scores[seat]
             if result.seeger_fabian is not None:
                 sf[position] = result.seeger_fabian[seat]
-                sf_totals[position] += result.seeger_fabian[seat]
-        row = Row(number, deal, night.game, deal.dealer, list(deal.seating), entries, list(totals), sf, list(sf_totals),
-                  [key for key, event in events if event.happened(deal.facts, deal.verdict)], result=result)
+                self.seeger_fabian[position] += result.seeger_fabian[seat]
+        started = [key for key, event in events if event.happened(deal.facts, deal.verdict)]
+        row = Row(self.deals, deal, night.game, deal.dealer, list(deal.seating), entries, list(self.totals), sf,
+                  list(self.seeger_fabian), started, result=result)
         if result.won is not None:
             for position in row.credited:
-                (won if result.won else lost)[position] += 1
-        last_of_round = (round_length and number % round_length == 0) or number == len(deals)
-        if placing_totals is not None and round_points and last_of_round:
-            in_round = [totals[p] - round_start[p] for p in range(n)]
-            row.placing = placing(in_round, round_points)
-            row.placing_complete = bool(round_length) and number % round_length == 0
-            if row.placing_complete:
-                placing_totals = [a + b for a, b in zip(placing_totals, row.placing, strict=True)]
-                round_start = list(totals)
-        rows.append(row)
-    if placing_totals is not None and rows and rows[-1].placing is not None and not (
-            round_length and len(rows) % round_length == 0):
-        # The round under way counts as it stands (provisional until it is complete).
-        placing_totals = [a + b for a, b in zip(placing_totals, rows[-1].placing, strict=True)]
-    return Ledger(table, list(names), rows, totals, sf_totals,
-                  [a + b for a, b in zip(totals, sf_totals, strict=True)], won, lost, placing_totals)
+                (self.won if result.won else self.lost)[position] += 1
+        # Bock (BockQueue): this deal used one pending Bock deal up, and queues a round per event it set off.
+        self.bock_pending = max(self.bock_pending - 1, 0) + bock_length(night, n) * len(started)
+        self.last_dealer, self.last_sequence = deal.dealer, deal.sequence
+        if self.placings is not None and night.round_length and self.deals % night.round_length == 0:
+            row.placing = self.round_placing(night)
+            row.placing_complete = True
+            self.placings = [a + b for a, b in zip(self.placings, row.placing, strict=True)]
+            self.round_start = list(self.totals)
+        return row
+
+    def round_placing(self, night: CardNight) -> list[Fraction] | None:
+        """The placing points of the round under way as it stands (Kop)."""
+        rules = _rules(night)
+        points = standing.round_placing(night.game, rules) if rules is not None else None
+        if not points:
+            return None
+        return placing([t - s for t, s in zip(self.totals, self.round_start, strict=True)], points)
+
+    def before(self, rows: Sequence[Deal], night: CardNight) -> Standing:
+        """The standing before the last `rows` deals (the table's latest, in order): their entries taken off
+        again, so a page can show the latest rows with their running totals without reading the others.
+        Only the totals and games are taken back (what those rows show), not Bock or the round's placing."""
+        earlier = self.copy()
+        for deal in rows:
+            result = deal.result
+            earlier.deals -= 1
+            for seat, position in enumerate(deal.seating):
+                earlier.totals[position] -= result.scores[seat]
+                if result.seeger_fabian is not None:
+                    earlier.seeger_fabian[position] -= result.seeger_fabian[seat]
+            if result.won is not None:
+                for seat in standing.credited(night.game, deal.facts):
+                    if 0 <= seat < len(deal.seating):
+                        (earlier.won if result.won else earlier.lost)[deal.seating[seat]] -= 1
+        earlier.placings = None  # rows shown from here do not close rounds (their placing is on the list)
+        return earlier
+
+    # --- what a page shows ----------------------------------------------------------------------------
+
+    @property
+    def next_is_bock(self) -> bool:
+        return self.bock_pending > 0
+
+    def next_dealer(self, first_dealer: int) -> int:
+        """The player left of the last live deal's dealer (the table's first dealer before any deal)."""
+        return first_dealer if self.last_dealer is None else (self.last_dealer + 1) % self.players
+
+    @property
+    def performance(self) -> list[int]:
+        return [a + b for a, b in zip(self.totals, self.seeger_fabian, strict=True)]
+
+    def placing_totals(self, night: CardNight) -> list[Fraction] | None:
+        """The placing points so far: the closed rounds, and the round under way as it stands (provisional)."""
+        if self.placings is None:
+            return None
+        if night.round_length and self.deals % night.round_length == 0 and self.deals:
+            return list(self.placings)
+        current = self.round_placing(night) if self.deals else None
+        if current is None:
+            return list(self.placings)
+        return [a + b for a, b in zip(self.placings, current, strict=True)]
+
+    # --- kept on the table ----------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        return {"players": self.players, "deals": self.deals, "totals": self.totals,
+                "seeger_fabian": self.seeger_fabian, "won": self.won, "lost": self.lost,
+                "bock_pending": self.bock_pending, "last_dealer": self.last_dealer, "last_sequence": self.last_sequence,
+                "round_start": self.round_start,
+                "placings": None if self.placings is None else [str(p) for p in self.placings]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Standing:
+        placings = data.get("placings")
+        return cls(data["players"], data["deals"], list(data["totals"]), list(data["seeger_fabian"]),
+                   list(data["won"]), list(data["lost"]), data["bock_pending"], data["last_dealer"],
+                   data["last_sequence"], list(data["round_start"]),
+                   None if placings is None else [Fraction(p) for p in placings])
+
+    @classmethod
+    def of(cls, table: CardTable, players: int | None = None) -> Standing:
+        """The table's standing as kept; walked from its deals where none is kept yet."""
+        if table.standing:
+            return cls.from_json(table.standing)
+        players = players if players is not None else table.places.count()
+        return walk(table.night, players, table.deals.filter(deleted=False).order_by("sequence"))[0]
+
+
+def walk(night: CardNight, players: int, deals: Sequence[Deal] | Any) -> tuple[Standing, list[Row]]:
+    """The standing after `deals` (the live deals in order) and each deal's row."""
+    now = Standing.start(night, players)
+    events = bock_events(night)
+    rows = [now.add(night, deal, events=events) for deal in deals]
+    return now, rows
+
+
+def build(table: CardTable, deals: Sequence[Deal] | None = None, names: Sequence[str] | None = None,
+          since: Standing | None = None) -> Ledger:
+    """The table's ledger from its stored verdicts (no engine calls): one row per live deal.
+
+    Pass prefetched `deals`/`names` to build it without further queries. With `since` (the standing before
+    `deals`, `Standing.before`) it is the ledger of the latest deals only: their rows numbered and totalled
+    on from there.
+    """
+    night = table.night
+    if names is None:
+        names = [place.player.name for place in table.places.select_related("player")]
+    if deals is None:
+        deals = list(table.deals.filter(deleted=False).order_by("sequence"))
+    now = since.copy() if since is not None else Standing.start(night, len(names))
+    events = bock_events(night)
+    rows = [now.add(night, deal, events=events) for deal in deals]
+    if since is None and rows and now.placings is not None and rows[-1].placing is None:
+        rows[-1].placing = now.round_placing(night)  # the round under way, as it stands
+    return Ledger(table, list(names), rows, now.totals, now.seeger_fabian, now.performance, now.won, now.lost,
+                  now.placing_totals(night) if since is None else None)

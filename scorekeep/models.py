@@ -175,6 +175,10 @@ class CardTable(models.Model):
     # Bumped by every write to this table's deals and every change of the night: the table page's live
     # ledger is current while it is unchanged (scorekeep.live), whatever happens at the other tables.
     version = models.PositiveIntegerField(default=0)
+    # Where the table stands after its live deals (totals, games, Bock to come, who dealt last): derived state,
+    # kept so a page, a poll and a save need not read every deal (`scorekeep.ledger.Standing`). Empty: not
+    # kept yet (a table from before), walked from the deals when asked.
+    standing = models.JSONField(default=dict, blank=True, editable=False)
 
     class Meta:
         ordering = ["number"]

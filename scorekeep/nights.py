@@ -62,7 +62,8 @@ def seat_table(night: CardNight, players: Sequence[str], first_dealer: int = 0) 
     night = CardNight.objects.select_for_update().get(pk=night.pk)
     number = (night.tables.aggregate(n=Max("number"))["n"] or 0) + 1
     table = CardTable.objects.create(night=night, number=number, seats=ledger.engine_seats(night.game, len(players)),
-                                     first_dealer=first_dealer)
+                                     first_dealer=first_dealer,
+                                     standing=ledger.Standing.start(night, len(players)).to_json())
     TablePlayer.objects.bulk_create(TablePlayer(table=table, player=player_named(name), position=position)
                                     for position, name in enumerate(players))
     _touch(night)  # the night page's tables (and a table page's header) show it
@@ -162,23 +163,28 @@ def enter_deal(table: CardTable, facts: dict[str, Any], *, dealer: int | None = 
     if replayed is not None:
         replayed.deal.replayed = True  # type: ignore[attr-defined]
         return replayed.deal
-    live = list(table.deals.filter(deleted=False).order_by("sequence"))
-    if expected is not None and len(live) + 1 != expected:
+    # Where the table stands (kept on its row): the deal number, who deals, whether Bock is running — without
+    # reading the table's deals, so a save costs the same at deal 1,000 as at deal 10.
+    now = ledger.Standing.of(table)
+    if expected is not None and now.deals + 1 != expected:
+        live = list(table.deals.filter(deleted=False).order_by("sequence"))
         raise Stale(deals=live[max(0, expected - 1):])
-    players = table.places.count()
+    players = now.players
     if dealer is None:
-        dealer = next_dealer(table)
+        dealer = now.next_dealer(table.first_dealer)
     _check_dealer(dealer, players)
     seats = ledger.seating(table.night.game, players, dealer)
     sequence = (table.deals.aggregate(n=Max("sequence"))["n"] or 0) + 1
-    # The new deal is the last: its Bock status follows from the stored deals before it, and no deal after
-    # it can change, so it is judged once (or not at all, where the page judged it) and nothing else is.
-    bock = ledger.next_is_bock(table.night, players, live)
+    # The new deal is the last: its Bock status follows from the deals before it, and no deal after it can
+    # change, so it is judged once (or not at all, where the page judged it) and nothing else is.
+    bock = now.next_is_bock
     verdict = ledger.judged_verdict(table.night, seats, dealer, facts, bock, judged).to_json()
     deal = Deal.objects.create(table=table, sequence=sequence, seating=seats, dealer=dealer, facts=facts,
                                verdict=verdict, bock=bock, entered_by=by)
     DealRevision.objects.create(deal=deal, kind=DealRevision.Kind.CREATED, new=_snapshot(deal), by=by,
                                 request_key=key or None)
+    now.add(table.night, deal)
+    ledger.keep(table, now)
     _touch_table(table)
     deal.refresh_from_db()
     return deal

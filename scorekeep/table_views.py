@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import re
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
@@ -44,6 +45,7 @@ from .entry import (
 from .htmx import render_page
 from .models import CardNight, CardTable, Deal
 from .rules import IllegalDeal
+from .templatetags import ledger_tags
 
 # Which partial answers an htmx request, by the id of the element it swaps (HX-Target): the dealer
 # or the contract re-render the whole entry, any other edit only the preview (with the messages
@@ -56,34 +58,57 @@ LIVE = "live-ledger"  # the id of the ledger section a page polls (htmx, every 2
 KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
 
+RECENT = 3  # the latest deals the table page shows under the standings; the whole list is a page of its own
+LIST_PAGE = 50  # deals a page of the whole list shows
+
+
 @dataclass(slots=True)
 class Loaded:
-    """A table with everything its page needs, loaded in a fixed number of queries."""
+    """A table with everything its page needs, loaded in a fixed number of queries: where it stands (kept on
+    the table, `ledger.Standing`) and its latest live deals — or, for a deal's page and the whole list, every
+    live deal (`every`)."""
 
     night: CardNight
     table: CardTable
     names: list[str]
     deals: list[Deal]
+    standing: ledger.Standing
+    every: bool
+
+    @property
+    def count(self) -> int:
+        """How many live deals the table has."""
+        return self.standing.deals
 
     @property
     def next_dealer(self) -> int:
-        """The player left of the last live deal's dealer (as `nights.next_dealer`, from the loaded deals)."""
-        return (self.deals[-1].dealer + 1) % len(self.names) if self.deals else self.table.first_dealer
+        """The player left of the last live deal's dealer."""
+        return self.standing.next_dealer(self.table.first_dealer)
 
     def ledger(self) -> ledger.Ledger:
-        return ledger.build(self.table, self.deals, self.names)
+        if self.every:
+            return ledger.build(self.table, self.deals, self.names)
+        return ledger.build(self.table, self.deals, self.names, since=self.standing.before(self.deals, self.night))
 
     def url(self, name: str, *args: object) -> str:
         return reverse(name, args=[self.night.pk, self.table.number, *args])
 
 
-def _load(night_id: int, table_number: int) -> Loaded:
+def _load(night_id: int, table_number: int, every: bool = False) -> Loaded:
     # By the night's pk, not the foreign key column: Django answers an id beyond the database's integers
     # with "no such row" (404) for a pk lookup, but the plain column lookup overflowed (a 500).
     table = get_object_or_404(CardTable.objects.select_related("night"), night__pk=night_id, number=table_number)
     names = [place.player.name for place in table.places.select_related("player")]
-    deals = list(table.deals.filter(deleted=False).order_by("sequence"))
-    return Loaded(table.night, table, names, deals)
+    live = table.deals.filter(deleted=False)
+    if every:
+        deals = list(live.order_by("sequence"))
+        standing = ledger.walk(table.night, len(names), deals)[0]
+    else:
+        standing = ledger.Standing.of(table, len(names))
+        if standing.last_sequence is not None:  # a deal saved since the standing was read waits for the next poll
+            live = live.filter(sequence__lte=standing.last_sequence)
+        deals = list(live.order_by("-sequence")[:min(RECENT, standing.deals)])[::-1]
+    return Loaded(table.night, table, names, deals, standing, every)
 
 
 def _deal(loaded: Loaded, sequence: int) -> Deal:
@@ -126,7 +151,7 @@ def _can_score(request: HttpRequest) -> bool:
 def _stale_new(loaded: Loaded, err: nights.Stale) -> str:
     """What was entered meanwhile, for a form that was for an earlier deal number."""
     parts = []
-    number = len(loaded.deals) - len(err.deals) + 1
+    number = loaded.count - len(err.deals) + 1
     for offset, deal in enumerate(err.deals):
         what = "; ".join(f"{label}: {text}" for label, text in facts_in_words(
             loaded.night.game, deal.facts, deal.seating, loaded.names)[:3])
@@ -134,7 +159,7 @@ def _stale_new(loaded: Loaded, err: nights.Stale) -> str:
         parts.append(gettext("Deal %(number)s was entered meanwhile on another phone%(by)s (%(what)s).") % {
             "number": number + offset, "by": by, "what": what})
     parts.append(gettext("Your form is now for deal %(number)s: check it against the ledger, then save again "
-                         "— or leave it if it was the same deal.") % {"number": len(loaded.deals) + 1})
+                         "— or leave it if it was the same deal.") % {"number": loaded.count + 1})
     return " ".join(parts)
 
 
@@ -165,16 +190,21 @@ def _closed(loaded: Loaded) -> str:
     night = loaded.night
     if night.finished:
         return gettext("This card night is finished; no more deals can be entered.")
-    if night.series_length is not None and len(loaded.deals) >= night.series_length:
+    if night.series_length is not None and loaded.count >= night.series_length:
         return gettext("The series of %(n)s deals is complete; no more deals can be entered.") % {
             "n": night.series_length}
     return ""
 
 
+def _saving(request: HttpRequest) -> bool:
+    """Whether the request is a save (not a preview, nor the "update the form" button)."""
+    return request.method == "POST" and "preview" not in request.POST
+
+
 def _new_form(request: HttpRequest, loaded: Loaded, data: Any = None) -> DealForm:
     return DealForm(data, night=loaded.night, names=loaded.names, dealer=loaded.next_dealer,
-                    url=loaded.url("deal-new"), scorer=_scorer(request),
-                    bock=ledger.next_is_bock(loaded.night, len(loaded.names), loaded.deals))
+                    url=loaded.url("deal-new"), scorer=_scorer(request), saving=_saving(request),
+                    bock=loaded.standing.next_is_bock)
 
 
 def _table_context(request: HttpRequest, loaded: Loaded, form: DealForm, preview: bool = False) -> dict[str, Any]:
@@ -182,11 +212,16 @@ def _table_context(request: HttpRequest, loaded: Loaded, form: DealForm, preview
     `key` is the idempotency key of the form on the page: the one it was sent with while it stays on
     the page (a refused save), a new one for a new form."""
     key = (_key(request) if form.is_bound else None) or uuid.uuid4().hex
-    return {"night": loaded.night, "table": loaded.table, "ledger": None if preview else loaded.ledger(),
-            "form": form, "closed": _closed(loaded), "number": len(loaded.deals) + 1, "names": loaded.names,
-            "action": loaded.url("deal-new"), "table_url": loaded.url("table"), "key": key,
-            "can_score": _can_score(request), "etag": live.table_tag(request, loaded.table), "live_id": LIVE,
-            "poll": live.POLL}
+    context = {"night": loaded.night, "table": loaded.table, "form": form, "closed": _closed(loaded),
+               "number": loaded.count + 1, "count": loaded.count, "names": loaded.names,
+               "action": loaded.url("deal-new"), "table_url": loaded.url("table"),
+               "list_url": loaded.url("table-list"), "key": key, "can_score": _can_score(request),
+               "etag": live.table_tag(request, loaded.table), "live_id": LIVE, "poll": live.POLL,
+               "next_dealer": loaded.names[loaded.next_dealer], "bock_next": loaded.standing.next_is_bock}
+    if not preview:  # a preview (typing) sends back only the entry: no standings, no rows
+        context["standings"] = ledger_tags.standings(loaded.night, loaded.names, loaded.standing, loaded.next_dealer)
+        context["latest"] = ledger_tags.latest(loaded.ledger(), loaded.night)
+    return context
 
 
 @night_access(VIEW)
@@ -199,6 +234,7 @@ def table_page(request: HttpRequest, night_id: int, table_number: int) -> HttpRe
     loaded = _load(night_id, table_number)
     context = _table_context(request, loaded, _new_form(request, loaded))
     if live.polled(request, LIVE):
+        context["polled"] = True  # the strip, and the latest deals out of band
         return live.mark(_render(request, "table.html", context, "live"), context["etag"])
     return _render(request, "table.html", context)
 
@@ -246,9 +282,20 @@ def deal_new(request: HttpRequest, night_id: int, table_number: int) -> HttpResp
                 return HttpResponseRedirect(loaded.url("table"), status=303)
             loaded = _load(night_id, table_number)
             context = _table_context(request, loaded, _new_form(request, loaded))
-            context["saved"] = saved
+            context["saved"] = _saved_words(loaded, deal, saved)
+            context["saved_number"] = loaded.count
+            context["undo_url"] = loaded.url("deal-delete", deal.sequence)
             return _render(request, "table.html", context, "region")
     return _render(request, "table.html", context, "region")
+
+
+def _saved_words(loaded: Loaded, deal: Deal, saved: str) -> str:
+    """"Deal 17 saved: Jürgen: Grand · won 96" — the live region's announcement and the note after a save."""
+    row = next((row for row in ledger_tags.latest(loaded.ledger(), loaded.night)
+                if row.url == loaded.url("deal", deal.sequence)), None)
+    if row is None or getattr(deal, "replayed", False):
+        return saved
+    return gettext("Deal %(number)s saved: %(what)s") % {"number": row.number, "what": row.what}
 
 
 def _deal_context(request: HttpRequest, loaded: Loaded, deal: Deal, form: DealForm | None) -> dict[str, Any]:
@@ -288,7 +335,7 @@ def _explanation(loaded: Loaded, deal: Deal) -> list[str]:
 
 
 def _edit_form(request: HttpRequest, loaded: Loaded, deal: Deal, data: Any = None) -> DealForm:
-    return DealForm(data, night=loaded.night, names=loaded.names, dealer=deal.dealer,
+    return DealForm(data, night=loaded.night, names=loaded.names, dealer=deal.dealer, saving=_saving(request),
                     url=loaded.url("deal", deal.sequence), bock=deal.bock, correcting=True,
                     initial=initial_from(deal.facts, deal.seating, loaded.night.game), scorer=_scorer(request))
 
@@ -304,7 +351,7 @@ def _deleted_meanwhile(deal: Deal) -> str:
 @night_access(VIEW)
 def deal_page(request: HttpRequest, night_id: int, table_number: int, sequence: int) -> HttpResponse:
     """GET: the deal, its verdict and history, and the correction form. POST: the correction."""
-    loaded = _load(night_id, table_number)
+    loaded = _load(night_id, table_number, every=True)
     deal = _deal(loaded, sequence)
     if request.method == "POST":
         if not _can_score(request):
@@ -351,7 +398,7 @@ def deal_page(request: HttpRequest, night_id: int, table_number: int, sequence: 
 def _change(request: HttpRequest, night_id: int, table_number: int, sequence: int, delete: bool) -> HttpResponse:
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
-    loaded = _load(night_id, table_number)
+    loaded = _load(night_id, table_number, every=True)
     deal = _deal(loaded, sequence)
     note = ChangeNote(request.POST)
     refused = ""
@@ -368,7 +415,9 @@ def _change(request: HttpRequest, night_id: int, table_number: int, sequence: in
             _remember(request, by)
             messages.success(request, gettext("Deal deleted; every deal after it was scored again.") if delete
                              else gettext("Deal restored; every deal after it was scored again."))
-            return HttpResponseRedirect(loaded.url("deal", sequence), status=303)
+            # Undo right after a save (the table page's button) goes back to the table; else to the deal's page.
+            back = loaded.url("table") if request.POST.get("next") == "table" else loaded.url("deal", sequence)
+            return HttpResponseRedirect(back, status=303)
     else:  # a NUL character or an over-long text: say which and what is allowed
         refused = "; ".join(f"{ChangeNote.base_fields[name].label}: {' '.join(errors)}"
                             for name, errors in note.errors.items())
@@ -386,3 +435,18 @@ def deal_delete(request: HttpRequest, night_id: int, table_number: int, sequence
 @night_access(SCORE)
 def deal_restore(request: HttpRequest, night_id: int, table_number: int, sequence: int) -> HttpResponse:
     return _change(request, night_id, table_number, sequence, delete=False)
+
+
+@night_access(VIEW)
+def table_list(request: HttpRequest, night_id: int, table_number: int) -> HttpResponse:
+    """The table's whole list, a page of `LIST_PAGE` deals at a time (the table page shows the latest few),
+    with the totals at its foot and the chart of the running totals."""
+    loaded = _load(night_id, table_number, every=True)
+    book = loaded.ledger()
+    pages = Paginator(book.rows, LIST_PAGE, allow_empty_first_page=True)
+    asked = request.GET.get("page", "last")
+    page = pages.page(pages.num_pages) if asked == "last" else pages.get_page(asked)
+    shown = replace(book, rows=list(page.object_list))
+    return render(request, "table_list.html", {
+        "night": loaded.night, "table": loaded.table, "ledger": shown, "whole": book, "page": page,
+        "table_url": loaded.url("table"), "list_url": loaded.url("table-list")})

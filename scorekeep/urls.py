@@ -37,6 +37,7 @@ urlpatterns = [
     path("nights/<int:night_id>/tables/new/", night_views.table_new, name="table-new"),
     path("nights/<int:night_id>/ledger.json", night_views.night_json, name="night-json"),
     path(TABLE, table_views.table_page, name="table"),
+    path(TABLE + "list/", table_views.table_list, name="table-list"),
     path(TABLE + "deals/new/", table_views.deal_new, name="deal-new"),
     path(TABLE + "deals/<int:sequence>/", table_views.deal_page, name="deal"),
     path(TABLE + "deals/<int:sequence>/delete/", table_views.deal_delete, name="deal-delete"),

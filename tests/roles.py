@@ -68,6 +68,7 @@ ACCESS: dict[str, tuple[str, str]] = {
     "table-new": (SCORE, SCORE),
     "night-json": (VIEW, READS),
     "table": (VIEW, READS),
+    "table-list": (VIEW, READS),
     "deal-new": (SCORE, SCORE),
     "deal": (VIEW, SCORE),
     "deal-delete": (NONE, SCORE),

@@ -18,13 +18,16 @@ from scorekeep.rules.explain import Seat
 FOUR = ["Anna", "Bernd", "Clara", "Dieter"]
 
 
-def form(night: CardNight, data: dict[str, Any] | None, dealer: int = 0, names: list[str] = FOUR) -> DealForm:
+def form(night: CardNight, data: dict[str, Any] | None, dealer: int = 0, names: list[str] = FOUR,
+         saving: bool = True) -> DealForm:
+    """The entry form bound to `data` and checked as a save checks it (`saving`: every empty input needed is
+    marked at its input); `saving=False` as a preview while typing."""
     query = None
     if data is not None:
         query = QueryDict(mutable=True)
         for key, value in data.items():
             query.setlist(key, value if isinstance(value, list) else [str(value)])
-    f = DealForm(query, night=night, names=names, dealer=dealer, url="/x/")
+    f = DealForm(query, night=night, names=names, dealer=dealer, url="/x/", saving=saving)
     if data is not None:
         f.is_valid()
     return f
@@ -100,10 +103,39 @@ def test_an_engine_refusal_lands_at_its_input_naming_players(skat: CardNight) ->
     assert "119" in f.errors["card_points"][0]
 
 
-def test_a_missing_field_is_a_quiet_prompt(skat: CardNight) -> None:
-    f = form(skat, {"contract": "clubs", "declarer": 1, "bid": 18, "card_points": 70})
+def test_while_typing_a_missing_field_is_named_in_the_preview_not_marked_as_wrong(skat: CardNight) -> None:
+    f = form(skat, {"contract": "clubs", "declarer": 1, "bid": 18, "card_points": 70}, saving=False)
     matadors = next(row for row in f.main_rows if row.question.key == "matadors")
-    assert matadors.errors and matadors.quiet
+    assert not matadors.errors and "matadors" not in f.errors
+    assert f.still_needed == ["Matadors"] and f.impossible == []
+    assert 'aria-invalid' not in str(matadors.fields[0])
+
+
+def test_a_save_marks_the_missing_field_at_its_input(skat: CardNight) -> None:
+    f = form(skat, {"contract": "clubs", "declarer": 1, "bid": 18, "card_points": 70})
+    assert not f.is_valid()
+    matadors = next(row for row in f.main_rows if row.question.key == "matadors")
+    assert matadors.errors
+    rendered = str(matadors.fields[0])
+    assert 'aria-invalid="true"' in rendered and 'aria-describedby="err-matadors"' in rendered
+
+
+def test_an_impossible_value_is_said_to_be_impossible_not_incomplete(skat: CardNight) -> None:
+    f = form(skat, {"contract": "clubs", "declarer": 1, "bid": 18, "matadors": 1, "card_points": 125})
+    assert f.impossible and f.impossible[0][0] == "Declarer's card points (skat included)"
+    assert f.still_needed == []
+
+
+def test_the_skat_bid_is_tapped_the_lowest_bids_first_and_the_rest_folded(skat: CardNight) -> None:
+    f = form(skat, {"contract": "clubs"})
+    bid = next(row for row in f.main_rows if row.question.key == "bid")
+    values = [value for value, _label in bid.fields[0].field.choices]
+    assert bid.question.layout == "radios" and values[:bid.question.common] == ["18", "20", "22", "23", "24", "27",
+                                                                                  "30"]
+    assert len(values) == 63 and values[bid.question.common:][:3] == ["33", "35", "36"]
+    null = next(row for row in form(skat, {"contract": "null"}).main_rows if row.question.key == "bid")
+    assert [v for v, _ in null.fields[0].field.choices][:null.question.common] == ["18", "20", "22", "23", "35",
+                                                                                      "46", "59"]
 
 
 def test_a_ramsch_asks_one_number_per_player_and_the_sitting_dealer_scores_nothing(skat: CardNight) -> None:
@@ -168,7 +200,7 @@ def test_fields_a_contract_cannot_do_without_are_not_hidden_under_more(skat: Car
 def test_a_missing_player_is_asked_for_by_name_not_by_seat_number(skat: CardNight) -> None:
     f = form(skat, {"contract": "grand", "bid": "24", "matadors": "1", "card_points": "70"})
     assert f.errors["declarer"] == ["tap the player's name"]
-    assert f.is_needed(next(q for q in f.questions if q.key == "declarer"))
+    assert f.still_needed == ["Declarer"]
 
 
 def test_small_counts_are_tapped_and_optional_ones_can_be_unset(db: None, kop: CardNight) -> None:

@@ -394,7 +394,7 @@ NIGHTS: dict[str, dict[str, Any]] = {
              "bock_events": ["kontra_lost", "sixty"]},
     "schafkopf": {"preset": "classic", "house_rules": {"bock": True}, "bock_events": ["doubled_lost", "sixty"],
                   "bock_length": 2},
-    "kop": {"preset": "classic", "house_rules": {}},
+    "kop": {"preset": "classic", "house_rules": {"round_placing": [4, 3, 2, 1]}, "round_length": 3},  # placings
     "fipsen": {"preset": "classic", "house_rules": {}},
 }
 
@@ -487,6 +487,18 @@ def check_ledger(table: CardTable, players: int) -> None:
         if night.game in ("schafkopf", "kop"):
             assert sum(e for e in row.entries if e is not None) == 0
     assert book.totals == totals
+    # Where the table stands, as kept on its row for the pages, is where a fresh walk through the deals ends:
+    # totals, games, the Bock deals still to come, who dealt last, the placings.
+    table.refresh_from_db()
+    kept = ledger.Standing.from_json(table.standing)
+    assert kept == ledger.walk(night, players, live)[0]
+    assert (kept.deals, kept.totals, kept.next_is_bock) == (len(live), totals, ledger.next_is_bock(night, players, live))
+    assert kept.next_dealer(table.first_dealer) == nights.next_dealer(table)
+    assert kept.placing_totals(night) == book.placing_totals
+    # The latest rows shown from the kept standing carry the same running totals as the whole ledger's.
+    latest = ledger.build(table, live[-3:], since=kept.before(live[-3:], night))
+    assert [(r.number, r.totals, r.entries) for r in latest.rows] == [
+        (r.number, r.totals, r.entries) for r in book.rows[-3:]]
 
 
 def ledger_view(table: CardTable) -> list[tuple[Any, ...]]:

@@ -46,7 +46,8 @@ class Input:
     `choices` pairs each value with its words: the values of a CHOICE, and for a COUNT whose values
     players name (Skat's matadors: "with 2", "without 3"). `empty` names leaving a CHOICE out
     ("nothing announced"). `seldom`: most deals leave it alone, so a page may fold it away. `idle`:
-    the rule set gives it no weight (Laufende paid nothing), so a page need not ask it at all.
+    the rule set gives it no weight (Laufende paid nothing), so a page need not ask it at all. `common`:
+    of a COUNT's `values`, the ones most deals take, which a page offers first (Skat's lowest bids).
     """
 
     key: str
@@ -63,6 +64,7 @@ class Input:
     short: Word | None = None
     seldom: bool = False
     idle: bool = False
+    common: tuple[int, ...] = ()
 
     @property
     def required(self) -> bool:
@@ -76,6 +78,8 @@ class Input:
             out["min"], out["max"] = self.lo, self.hi
         if self.values:
             out["values"] = list(self.values)
+        if self.common:
+            out["common"] = list(self.common)
         if self.choices:
             out["choices"] = [{"value": value, "label": in_words(label, translate)} for value, label in self.choices]
         for name in ("empty", "help", "short"):

@@ -322,12 +322,22 @@ def inputs(contract: str, rules: Rules, table: Table) -> tuple[Input, ...]:
     conceded, and has no matadors; a suit or grand game's matadors go up to its trumps' count."""
     keys = deal_fields(contract, rules, table)
     if contract == Contract.NULL:
-        return ask(FIELDS, keys, declarer_tricks={**REQUIRED, "unless": ("conceded",), "seldom": False})
+        return ask(FIELDS, keys, declarer_tricks={**REQUIRED, "unless": ("conceded",), "seldom": False},
+                   bid={"common": COMMON_BIDS[Contract.NULL]})
     if contract in _CONTRACT_BY_NAME and _CONTRACT_BY_NAME[contract] in TRUMP_GAMES:
         top = MAX_MATADORS[_CONTRACT_BY_NAME[contract]]
         return ask(FIELDS, keys, matadors={"lo": -top, "hi": top, "choices": tuple(
-            (n, word) for n, word in _MATADOR_WORDS if abs(n) <= top)})
+            (n, word) for n, word in _MATADOR_WORDS if abs(n) <= top)}, bid={"common": COMMON_BIDS[None]})
     return ask(FIELDS, keys)
+
+
+# The bids a page offers first. The final bid is where the second-best hand passed, so most deals end on
+# the lowest values whatever the game; a Null is bid up to its own value (23, Hand 35, Ouvert 46, Ouvert
+# Hand 59), and a Null bid beyond 59 is always overbid.
+COMMON_BIDS: dict[Contract | None, tuple[int, ...]] = {
+    None: (18, 20, 22, 23, 24, 27, 30),
+    Contract.NULL: (18, 20, 22, 23, 35, 46, 59),
+}
 
 
 

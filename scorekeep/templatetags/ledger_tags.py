@@ -16,6 +16,7 @@ from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils.translation import gettext
 
+from .. import ledger
 from ..labels import translated
 from ..ledger import Ledger, Row
 from ..models import CardNight
@@ -208,3 +209,65 @@ def sheet(ledger: Ledger, night: CardNight) -> Sheet:
 def score_sheet(ledger: Ledger, night: CardNight) -> Sheet:
     """``{% score_sheet ledger night as sheet %}``: the ledger laid out for `_ledger.html`."""
     return sheet(ledger, night)
+
+
+# --- the table page: the standings strip and the latest deals ---------------------------------------
+
+@dataclass(slots=True)
+class Standing:
+    """One player in the standings strip: the total, a second figure where the game keeps one (Skat's
+    Seeger-Fabian performance, Kop's placing points), and whether they deal next or sit the next deal out."""
+
+    name: str
+    total: str
+    negative: bool
+    note: str = ""
+    deals: bool = False
+
+
+def standings(night: CardNight, names: Sequence[str], kept: ledger.Standing, dealer: int,
+              out: Sequence[int] = ()) -> list[Standing]:
+    """The standings strip of a table page, from where the table stands (`ledger.Standing`)."""
+    placings = kept.placing_totals(night)
+    strip = []
+    for position, name in enumerate(names):
+        entry = Standing(name, signed_amount(kept.totals[position], night), kept.totals[position] < 0,
+                         deals=position == dealer)
+        if night.seeger_fabian:
+            entry.note = gettext("SF %(points)s") % {"points": signed(kept.performance[position])}
+        elif placings is not None:
+            entry.note = gettext("%(points)s pl.") % {"points": placing(placings[position])}
+        strip.append(entry)
+    return strip
+
+
+@dataclass(slots=True)
+class Latest:
+    """One of the latest deals under the standings: its number and page, each player's entry, and the game
+    in a few words ("Bernd: Grand · won 96")."""
+
+    number: int
+    url: str
+    bock: bool
+    cells: list[Cell]
+    what: str
+
+
+def latest(book: Ledger, night: CardNight) -> list[Latest]:
+    """The rows of `book` (the table's latest deals, `ledger.build(..., since=...)`) for the table page."""
+    module = GAMES[night.game]
+    rows = []
+    for row in book.rows:
+        names = [book.names[p] for p in row.declarers]
+        game = in_words(module.game_words(row.deal.facts, row.deal.verdict), gettext)
+        result = row.verdict.won
+        what = game if not names else f"{' + '.join(names)}: {game}"
+        if result is not None:
+            what += " · " + (gettext("won %(value)s") if result else gettext("lost %(value)s")) % {
+                "value": amount(row.verdict.value, night)}
+        cells = [Cell(played=False) if value is None else
+                 Cell(signed_amount(value, night), signed_amount(row.totals[p], night), negative=value < 0)
+                 for p, value in enumerate(row.entries)]
+        rows.append(Latest(row.number, reverse("deal", args=[night.pk, book.table.number, row.deal.sequence]),
+                           row.deal.bock, cells, what))
+    return rows

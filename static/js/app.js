@@ -31,3 +31,32 @@ document.addEventListener("change", function (event) {
   var select = event.target;
   if (select.matches && select.matches("select[data-autosubmit]")) { select.form.requestSubmit(); }
 });
+
+/* The table page. Pages mark that JavaScript runs (the "update the form" button is for pages without it). */
+document.documentElement.classList.add("js");
+(function () {
+  "use strict";
+  // After a save: the form for the next deal starts at the top of the screen, under the standings, with the
+  // saved row in view; a refused save puts the focus on the first input that needs attention.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var region = event.detail.elt;
+    if (!region || region.id !== "table-region") { return; }
+    var wrong = region.querySelector('#deal-form [aria-invalid="true"]');
+    if (wrong) {
+      wrong.focus({ preventScroll: true });
+      wrong.scrollIntoView({ block: "center" });
+      return;
+    }
+    if (region.querySelector(".just-saved")) { window.scrollTo({ top: 0 }); }
+    var undo = region.querySelector("form[data-undo]");
+    if (undo) { window.setTimeout(function () { undo.hidden = true; }, 10000); }
+  });
+  // The screen stays on while a table page is open (where the browser has a wake lock; elsewhere nothing).
+  var lock = null;
+  function keepAwake() {
+    if (!document.getElementById("table-region") || !("wakeLock" in navigator) || document.visibilityState !== "visible") { return; }
+    navigator.wakeLock.request("screen").then(function (sentinel) { lock = sentinel; }).catch(function () { lock = null; });
+  }
+  document.addEventListener("DOMContentLoaded", keepAwake);
+  document.addEventListener("visibilitychange", function () { if (!lock || lock.released) { keepAwake(); } });
+})();

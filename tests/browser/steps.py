@@ -201,6 +201,10 @@ def check_ledger(page: Page, game: str, expected: Sequence[Judged]) -> list[int]
     (the sitting Skat dealer's cell blank), who declared, won or lost and the value, Schafkopf's zero
     row sums, and the footer's totals (Skat: Seeger-Fabian and games won and lost too). `expected`
     holds the live deals in order. Returns the totals by table position."""
+    # The whole list is a page of its own (the table page shows the latest deals): open it from the table page.
+    if "/list/" not in page.url:
+        with page.expect_navigation():
+            page.locator(".whole-list a").click()
     # The ledger is read once it is on the page: after a click that navigates, not before.
     expect(page.locator("table.ledger tbody tr.deal-row")).to_have_count(len(expected))
     ledger = read_ledger(page)
@@ -319,9 +323,13 @@ def fill_deal(page: Page, facts: Facts) -> None:
         if abs(n) > 4:
             page.locator("#q-matadors details.more-choices > summary").click()
         tap_choice(page, "matadors", label)
-    for key in SELECT_KEYS:
+    for key in SELECT_KEYS:  # tapped: the common values in view, the rest folded under "Other"
         if key in facts:
-            page.locator(f"#id_{key}").select_option(str(facts[key]))
+            choice = page.locator(f"#q-{key} input[value='{facts[key]}']")
+            if not choice.is_visible():
+                page.locator(f"#q-{key} details.more-choices > summary").click()
+            tap_choice(page, key, str(facts[key]))
+            expect(choice).to_be_checked()
     for key in CHECK_KEYS:
         if facts.get(key):
             show_rare(page, f"#q-{key} label.tap")
@@ -366,16 +374,17 @@ def enter_deal(page: Page, game: str, number_: int, deal: Judged, series: int | 
     expect(page.locator("#preview .outcome strong").first).to_have_text(outcome)
     shown = [f"{name} {'sits out' if game == 'skat' and p == deal.dealer else signed(deal.entries[p], game)}"
              for p, name in enumerate(PLAYERS)]
-    expect(page.locator("#preview table.scores tr")).to_have_text(shown, use_inner_text=True)
+    expect(page.locator("#preview table.scores tr")).to_have_text(shown)  # in the folded "How?"
     if game == "skat":
         expect(page.locator("#preview .value strong")).to_have_text(str(verdict.value))
     with replaced(page, "#table-region"):
         page.get_by_role("button", name="Save deal").click()
-    expect(page.locator("#table-region .saved")).to_have_text("Deal saved.")
-    expect(page.locator("table.ledger tbody tr.deal-row")).to_have_count(number_)
-    last = page.locator("table.ledger tbody tr.deal-row").last
-    expect(last.locator("th.number")).to_contain_text(str(number_))
-    expect(last).to_contain_text(str(CONTRACT_LABELS[deal.facts["contract"]]))
+    # The saved deal is said in words and marked among the latest deals under the standings.
+    expect(page.locator("#table-region .saved")).to_contain_text(f"Deal {number_} saved: ")
+    saved = page.locator("table.latest-deals tbody tr.deal-row.just-saved")
+    expect(saved.locator("th.number")).to_have_text(str(number_))
+    expect(page.locator("table.latest-deals tbody tr.what-row.just-saved")).to_contain_text(
+        str(CONTRACT_LABELS[deal.facts["contract"]]))
 
 
 def play(page: Page, game: str, deals: Sequence[Judged], series: int | None = None) -> None:

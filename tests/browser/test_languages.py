@@ -152,7 +152,7 @@ def enter_first_deal(page: Page, lang: str, game: str, facts: dict[str, Any], de
         contract = str(CONTRACT_LABELS[facts["contract"]])
     assert outcome != said("en", "Won") and contract
     expect(page.locator("#preview .outcome strong").first).to_have_text(outcome)
-    expect(page.locator("#preview table.scores tr")).to_have_text(entries, use_inner_text=True)
+    expect(page.locator("#preview table.scores tr")).to_have_text(entries)
     expect(page.locator("#preview ol.explanation li")).to_have_text(explanation)
 
     with replaced(page, "#table-region"):
