@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scorekeep', '0006_json_keeps_key_order'),
+        ('scorekeep', '0007_throttle_attempts'),
     ]
 
     operations = [
