@@ -236,6 +236,11 @@ def table_page(request: HttpRequest, night_id: int, table_number: int) -> HttpRe
     if live.polled(request, LIVE):
         context["polled"] = True  # the strip, and the latest deals out of band
         return live.mark(_render(request, "table.html", context, "live"), context["etag"])
+    just = _int(request.GET.get("saved"))  # after a save without JavaScript (deal_new's redirect)
+    if just is not None and context["can_score"] and loaded.deals and loaded.deals[-1].sequence == just:
+        deal = loaded.deals[-1]
+        context.update(saved=_saved_words(loaded, deal, gettext("Deal saved.")), saved_number=loaded.count,
+                       undo_url=loaded.url("deal-delete", deal.sequence))
     return _render(request, "table.html", context)
 
 
@@ -277,9 +282,11 @@ def deal_new(request: HttpRequest, night_id: int, table_number: int) -> HttpResp
             _remember(request, by)
             saved = (gettext("This deal was saved already (a second tap or a repeated request); it is stored once.")
                      if getattr(deal, "replayed", False) else gettext("Deal saved."))
-            if not request.htmx:
-                messages.success(request, saved)
-                return HttpResponseRedirect(loaded.url("table"), status=303)
+            if not request.htmx:  # the table page names and marks the saved deal, with its Undo
+                if getattr(deal, "replayed", False):
+                    messages.success(request, saved)
+                    return HttpResponseRedirect(loaded.url("table"), status=303)
+                return HttpResponseRedirect(f"{loaded.url('table')}?saved={deal.sequence}", status=303)
             loaded = _load(night_id, table_number)
             context = _table_context(request, loaded, _new_form(request, loaded))
             context["saved"] = _saved_words(loaded, deal, saved)

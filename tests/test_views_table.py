@@ -65,8 +65,8 @@ def test_unknown_night_table_or_deal_is_404(client: Client, skat: CardNight, pat
 
 def test_saving_a_deal_redirects_and_the_ledger_shows_it(client: Client, skat: CardNight) -> None:
     response = client.post(url(skat, "deals/new/"), {**GRAND, "by": "Clara"})
-    assert response.status_code == 303 and response["Location"] == url(skat)
     deal = Deal.objects.get()
+    assert response.status_code == 303 and response["Location"] == f"{url(skat)}?saved={deal.sequence}"
     # The form names players by table position; the facts hold the engine's seats for this deal.
     assert deal.seating[deal.facts["declarer"]] == 1
     assert {**deal.facts, "declarer": 1} == GRAND and deal.entered_by == "Clara" and deal.dealer == 0
@@ -381,7 +381,14 @@ def test_ledger_rows_say_what_was_said_so_an_entry_can_be_checked_against_the_va
 def test_without_javascript_a_save_redirects_and_says_it_saved(client: Client, skat: CardNight) -> None:
     response = client.post(url(skat, "deals/new/"), GRAND, follow=True)
     assert response.redirect_chain[-1][1] == 303
-    assert '<p class="saved">Deal saved.</p>' in html(response)
+    page = html(response)
+    # The saved deal named with its value, marked among the latest deals, and an Undo for it.
+    assert '<p class="saved">Deal 1 saved: Bernd: Grand · won 72' in page
+    assert 'class="deal-row just-saved' in page and url(skat, "deals/1/delete/") in page
+    # Reloaded later, once another deal followed, the note and the Undo are gone.
+    assert client.post(url(skat, "deals/new/"), {**GRAND, "declarer": 2}).status_code == 303
+    again = html(client.get(response.redirect_chain[-1][0]))
+    assert "Deal 1 saved" not in again and url(skat, "deals/1/delete/") not in again
 
 
 def test_restoring_a_deal_the_rules_now_forbid_is_refused_naming_the_deal_and_its_players(client: Client,

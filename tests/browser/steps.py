@@ -304,6 +304,13 @@ def show_rare(page: Page, selector: str) -> None:
     expect(page.locator(selector)).to_be_visible()
 
 
+def show_scorer(page: Page) -> None:
+    """Open "Who dealt, who enters" when it is folded."""
+    if not page.get_by_label("Your name").is_visible():
+        page.locator("#entry details.dealer > summary").click()
+    expect(page.get_by_label("Your name")).to_be_visible()
+
+
 def fill_deal(page: Page, facts: Facts) -> None:
     """Tap and type one deal into the entry form, in the order a scorer goes down the form."""
     contract = str(CONTRACT_LABELS[facts["contract"]])
@@ -390,7 +397,8 @@ def enter_deal(page: Page, game: str, number_: int, deal: Judged, series: int | 
 def play(page: Page, game: str, deals: Sequence[Judged], series: int | None = None) -> None:
     """Enter `deals` in order, as the scorer Anna."""
     for index, deal in enumerate(deals):
-        if index == 0:
+        if index == 0:  # who enters is folded away with who dealt: most nights set it once
+            show_scorer(page)
             page.get_by_label("Your name").fill("Anna")
         else:  # the scorer's name is remembered from the first save
             expect(page.get_by_label("Your name")).to_have_value("Anna")
