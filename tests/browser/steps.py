@@ -306,9 +306,9 @@ def show_rare(page: Page, selector: str) -> None:
 
 def show_scorer(page: Page) -> None:
     """Open "Who dealt, who enters" when it is folded."""
-    if not page.get_by_label("Your name").is_visible():
+    if not page.locator("#id_by").is_visible():
         page.locator("#entry details.dealer > summary").click()
-    expect(page.get_by_label("Your name")).to_be_visible()
+    expect(page.locator("#id_by")).to_be_visible()
 
 
 def fill_deal(page: Page, facts: Facts) -> None:

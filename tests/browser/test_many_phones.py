@@ -21,12 +21,12 @@ from scorekeep import access, nights
 from scorekeep.models import CardNight, Deal
 
 from .conftest import TIMEOUT_MS
-from .steps import PLAYERS, fill_deal, judged, replaced
+from .steps import PLAYERS, fill_deal, judged, replaced, show_scorer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SAUSPIEL = {"contract": "sauspiel", "declarer": "Anna", "partner": "Clara", "card_points": 70}
-LIVE = "#live-ledger table.ledger tbody tr.deal-row"
+LIVE = "#latest table.latest-deals tbody tr.deal-row"
 
 
 @pytest.fixture
@@ -62,11 +62,12 @@ def test_two_scorers_and_a_viewer_stay_in_step(phones: list[Page], live_server: 
     expect(viewer.locator(".viewer-note")).to_be_visible()
 
     # Both scorers have the form for deal 1 open; the first saves it.
+    show_scorer(first)
     first.get_by_label("Your name").fill("Anna")
     fill_deal(first, SAUSPIEL)
     with replaced(first, "#table-region"):
         first.get_by_role("button", name="Save deal").click()
-    expect(first.locator("#table-region .saved")).to_have_text("Deal saved.")
+    expect(first.locator("#table-region .saved")).to_contain_text("Deal 1 saved: Anna + Clara: ")
     # The viewer and the other scorer see it without reloading, within a poll or two.
     expect(viewer.locator(LIVE)).to_have_count(1)
     expect(second.locator(LIVE)).to_have_count(1)
@@ -74,6 +75,7 @@ def test_two_scorers_and_a_viewer_stay_in_step(phones: list[Page], live_server: 
     expect(viewer.locator(LIVE).first).to_contain_text("+€0.10" if entries[0] == 10 else str(entries[0]))
 
     # The second scorer, whose form was still for deal 1, enters the same deal: refused, kept, not doubled.
+    show_scorer(second)
     second.get_by_label("Your name").fill("Bernd")
     fill_deal(second, SAUSPIEL)
     with replaced(second, "#table-region"):
@@ -87,7 +89,7 @@ def test_two_scorers_and_a_viewer_stay_in_step(phones: list[Page], live_server: 
     # Saving again now is deliberate: deal 2, on every phone.
     with replaced(second, "#table-region"):
         second.get_by_role("button", name="Save deal").click()
-    expect(second.locator("#table-region .saved")).to_have_text("Deal saved.")
+    expect(second.locator("#table-region .saved")).to_contain_text("Deal 2 saved: ")
     expect(viewer.locator(LIVE)).to_have_count(2)
     expect(first.locator(LIVE)).to_have_count(2)
 
