@@ -31,7 +31,7 @@ from .rules.explain import in_words
 
 TAP, PLAIN = "tap", "plain"
 TAP_MAX = 10  # small counts are tapped, not typed: one tap instead of opening the keyboard
-COMMON = 8  # a tap row longer than this shows its first COMMON choices and folds the rest under "Other"
+COMMON = 6  # a tap row longer than this shows its first COMMON choices and "Other" (one row on a phone)
 SPLIT = re.compile(r"[\s,;]+")
 
 Label = str | Promise
@@ -84,7 +84,8 @@ class Question:
     common: int = 0
     typed: bool = False
     short: Label = ""
-    short_taps: bool = False  # every choice a number or a word or two: the taps may be narrow
+    short_taps: bool = False  # every choice a number: the taps may be narrow
+    count_words: bool = False  # counts in words ("with 2", "without 3"): four a row, "Other" beside them
 
 
 class DealInputs:
@@ -169,12 +170,15 @@ class DealInputs:
             # choices folded away; leaving it empty says what stands in for it (the cards).
             choices = [(str(value), say(words)) for value, words in field.choices]
             empty = say(field.empty) if field.empty else "—"
-            if tap:
+            if tap:  # the engine's common values first (Skat's ±1…±3 matadors), else the first COMMON
+                first = [c for v in field.common for c in choices if c[0] == str(v)]
+                choices = [*first, *(c for c in choices if c not in first)]
+                common = len(first) or COMMON
                 made = forms.TypedChoiceField(choices=[*choices, ("", empty)], coerce=int, empty_value=None,
                                               required=False, widget=forms.RadioSelect)
                 self.fields[key] = made
                 made.label = label
-                question("radios", common=COMMON if len(choices) > COMMON else 0, short_taps=True)
+                question("radios", common=common if len(choices) > common else 0, count_words=True)
                 return
             made = forms.TypedChoiceField(choices=[("", empty), *choices], coerce=int, empty_value=None, required=False)
         elif field.kind is Kind.COUNT and field.values and tap:
@@ -195,8 +199,12 @@ class DealInputs:
             choices = [(str(n), str(n)) for n in range(field.lo, field.hi + 1)]
             if rare:  # optional: "not given" must stay choosable once a number was tapped
                 choices.insert(0, ("", "—"))
-            made, layout = forms.TypedChoiceField(choices=choices, coerce=int, empty_value=None, required=False,
-                                                  widget=forms.RadioSelect), "radios"
+            made = forms.TypedChoiceField(choices=choices, coerce=int, empty_value=None, required=False,
+                                          widget=forms.RadioSelect)
+            made.label = label
+            self.fields[key] = made
+            question("radios", short_taps=True)  # numbers: narrow taps, up to seven a row
+            return
         elif field.kind is Kind.COUNT:
             number = {"inputmode": "numeric", "min": field.lo, "max": field.hi, "autocomplete": "off"}
             if tap:

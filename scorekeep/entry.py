@@ -102,8 +102,13 @@ class DealForm(forms.Form):
         self.playing = [p for p in self.seats if p not in self.out]
 
         self.contracts = [str(c) for c in GAMES[self.game].contracts(self.rules)]
+        # The contracts most deals are first; the seldom played ones (the engine says which) after them,
+        # folded under "Other" on the page.
+        seldom = GAMES[self.game].SELDOM_PLAYED
+        offered = [c for c in self.contracts if c not in seldom] + [c for c in self.contracts if c in seldom]
+        self.common_contracts = len(offered) - sum(c in seldom for c in offered)
         self.fields["contract"] = forms.ChoiceField(
-            label=_("Game"), required=False, choices=[(c, CONTRACT_LABELS.get(c, c)) for c in self.contracts],
+            label=_("Game"), required=False, choices=[(c, CONTRACT_LABELS.get(c, c)) for c in offered],
             widget=forms.RadioSelect(attrs=self._swap_entry()))
         contract = self._peek("contract") or self.initial.get("contract")
         self.contract = contract if contract in self.contracts else self.contracts[0]
@@ -257,6 +262,14 @@ class DealForm(forms.Form):
         return self.rows(True)
 
     @property
+    def main_groups(self) -> list[list[Bound]]:
+        return grouped(self.main_rows)
+
+    @property
+    def rare_groups(self) -> list[list[Bound]]:
+        return grouped(self.rare_rows)
+
+    @property
     def more_label(self) -> str:
         """"More: tricks, Kontra, cards" — what the folded section holds in this game and contract."""
         shown: list[str] = []
@@ -283,7 +296,8 @@ class DealForm(forms.Form):
 
     @property
     def contract_row(self) -> Bound:
-        question = Question("contract", _("Game"), "", "radios", ("contract",))
+        common = self.common_contracts if self.common_contracts < len(self.contracts) else 0
+        question = Question("contract", _("Game"), "", "radios", ("contract",), common=common)
         return Bound(question, [self["contract"]], self.errors_at(question))
 
     @property
@@ -504,3 +518,15 @@ def refusal(err: ledger.LedgerError) -> str:
         return gettext("Deal %(number)s at table %(table)s would no longer be allowed, so nothing was changed: "
                        "%(message)s") % {**params, "table": table.number}
     return gettext("Deal %(number)s would no longer be allowed, so nothing was changed: %(message)s") % params
+
+
+def grouped(rows: list[Bound]) -> list[list[Bound]]:
+    """Rows in groups: questions answered yes or no (Hand, Ruten, Durch) that follow each other share a
+    group, which the page lays out in one row; every other question is a group of its own."""
+    groups: list[list[Bound]] = []
+    for row in rows:
+        if groups and row.question.layout == "check" and groups[-1][-1].question.layout == "check":
+            groups[-1].append(row)
+        else:
+            groups.append([row])
+    return groups

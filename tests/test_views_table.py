@@ -95,7 +95,8 @@ def test_an_htmx_save_returns_the_refreshed_region(client: Client, skat: CardNig
     page = html(response)
     assert page.lstrip().startswith('<div id="table-region">')
     # The saved deal in words (a live region), its row marked among the latest, the form for the next one.
-    assert 'role="status" aria-live="polite"><p class="saved">Deal 1 saved: Bernd: Grand · won 72</p>' in page
+    said = '<p class="saved visually-hidden">Deal 1 saved: Bernd: Grand · won 72</p>'
+    assert f'role="status" aria-live="polite">{said}' in page
     assert 'class="deal-row just-saved' in page and "Undo" in page
     assert "Deal 2 of 36" in page and "+72" in page
     assert Deal.objects.count() == 1
@@ -383,7 +384,7 @@ def test_without_javascript_a_save_redirects_and_says_it_saved(client: Client, s
     assert response.redirect_chain[-1][1] == 303
     page = html(response)
     # The saved deal named with its value, marked among the latest deals, and an Undo for it.
-    assert '<p class="saved">Deal 1 saved: Bernd: Grand · won 72' in page
+    assert '<p class="saved visually-hidden">Deal 1 saved: Bernd: Grand · won 72' in page
     assert 'class="deal-row just-saved' in page and url(skat, "deals/1/delete/") in page
     # Reloaded later, once another deal followed, the note and the Undo are gone.
     assert client.post(url(skat, "deals/new/"), {**GRAND, "declarer": 2}).status_code == 303

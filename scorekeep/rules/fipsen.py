@@ -216,6 +216,10 @@ def _rules_json(rules: Rules) -> dict[str, Any]:
     return options_json(rules)
 
 
+SELDOM_PLAYED: frozenset[str] = frozenset()
+"""The contracts few deals are (a page may fold them away): none, every contract is asked often."""
+
+
 def contracts(rules: Rules) -> tuple[str, ...]:
     """Every Fipsen rule set allows all four contracts (RULES.md Fipsen)."""
     return tuple(CONTRACTS)

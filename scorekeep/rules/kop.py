@@ -277,6 +277,10 @@ def rules_json(rules: Rules) -> dict[str, Any]:
     return out
 
 
+SELDOM_PLAYED: frozenset[str] = frozenset()
+"""The contracts few deals are (a page may fold them away): none, every contract is asked often."""
+
+
 def contracts(rules: Rules) -> tuple[str, ...]:
     """Every rule set plays all five contracts."""
     return tuple(CONTRACTS)

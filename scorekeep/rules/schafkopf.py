@@ -275,6 +275,11 @@ def parse_rules(obj: object) -> Rules:
     return rules
 
 
+SELDOM_PLAYED = frozenset({C.WENZ_TOUT, C.SOLO_TOUT, C.SIE, C.GEIER, C.FARBWENZ, C.GEIER_TOUT, C.FARBWENZ_TOUT,
+                           C.BETTEL, C.HOCHZEIT})
+"""The contracts few deals are — the Tout and Sie and the regional variants: a page may fold them away."""
+
+
 def contracts(rules: Rules) -> tuple[Contract, ...]:
     """The contracts `rules` allows: the six of every table, the variants it lists (Bettel only
     with a `price_bettel`), and Ramsch or a passed deal as its `passed` option says."""

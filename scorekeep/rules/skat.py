@@ -207,6 +207,10 @@ def parse_rules(obj: object) -> Rules:
 _rules_json = RulesMemo(options_json)
 
 
+SELDOM_PLAYED: frozenset[str] = frozenset()
+"""The contracts few deals are (a page may fold them away): none, every contract is asked often."""
+
+
 @RulesMemo
 def contracts(rules: Rules) -> tuple[str, ...]:
     """All contracts; when all pass the rule set plays either Ramsch or a void deal, not both."""
@@ -320,23 +324,32 @@ FIELDS: dict[str, Input] = {f.key: f for f in (
 def inputs(contract: str, rules: Rules, table: Table) -> tuple[Input, ...]:
     """The fields `contract` asks, in order: a Null game needs the declarer's tricks (0: won) unless
     conceded, and has no matadors; a suit or grand game's matadors go up to its trumps' count."""
-    keys = deal_fields(contract, rules, table)
+    keys = tuple(sorted(deal_fields(contract, rules, table), key=_ASKED.index))
     if contract == Contract.NULL:
         return ask(FIELDS, keys, declarer_tricks={**REQUIRED, "unless": ("conceded",), "seldom": False},
                    bid={"common": COMMON_BIDS[Contract.NULL]})
     if contract in _CONTRACT_BY_NAME and _CONTRACT_BY_NAME[contract] in TRUMP_GAMES:
         top = MAX_MATADORS[_CONTRACT_BY_NAME[contract]]
         return ask(FIELDS, keys, matadors={"lo": -top, "hi": top, "choices": tuple(
-            (n, word) for n, word in _MATADOR_WORDS if abs(n) <= top)}, bid={"common": COMMON_BIDS[None]})
+            (n, word) for n, word in _MATADOR_WORDS if abs(n) <= top), "common": COMMON_MATADORS},
+                   bid={"common": COMMON_BIDS[None]})
     return ask(FIELDS, keys)
 
 
+# The order a page asks the fields in: what every game needs first (the card points right after the
+# matadors), then what is said in some deals (Hand, Kontra and Re before the rarer announcements).
+_ASKED = ("declarer", "bid", "matadors", "card_points", "declarer_tricks", "hand", "kontra", "re", "announced",
+          "ouvert", "conceded", "cards", "points", "tricks", "bock")
+
 # The bids a page offers first. The final bid is where the second-best hand passed, so most deals end on
 # the lowest values whatever the game; a Null is bid up to its own value (23, Hand 35, Ouvert 46, Ouvert
-# Hand 59), and a Null bid beyond 59 is always overbid.
+# Hand 59), and a Null bid beyond 59 is always overbid. Six, so that they and "Other" make one row.
+COMMON_MATADORS = (1, 2, 3, 4, -1, -2, -3, -4)
+"""The matadors most suit and grand games have, which a page offers first (longer runs are rarer)."""
+
 COMMON_BIDS: dict[Contract | None, tuple[int, ...]] = {
-    None: (18, 20, 22, 23, 24, 27, 30),
-    Contract.NULL: (18, 20, 22, 23, 35, 46, 59),
+    None: (18, 20, 22, 23, 24, 27),
+    Contract.NULL: (18, 20, 22, 23, 35, 46),
 }
 
 

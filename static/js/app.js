@@ -48,7 +48,7 @@ document.documentElement.classList.add("js");
       return;
     }
     if (region.querySelector(".just-saved")) { window.scrollTo({ top: 0 }); }
-    var undo = region.querySelector("form[data-undo]");
+    var undo = region.querySelector("[data-undo]");
     if (undo) { window.setTimeout(function () { undo.hidden = true; }, 10000); }
   });
   // The screen stays on while a table page is open (where the browser has a wake lock; elsewhere nothing).

@@ -204,7 +204,7 @@ def check_ledger(page: Page, game: str, expected: Sequence[Judged]) -> list[int]
     # The whole list is a page of its own (the table page shows the latest deals): open it from the table page.
     if "/list/" not in page.url:
         with page.expect_navigation():
-            page.locator(".whole-list a").click()
+            page.locator("a.whole-list").click()
     # The ledger is read once it is on the page: after a click that navigates, not before.
     expect(page.locator("table.ledger tbody tr.deal-row")).to_have_count(len(expected))
     ledger = read_ledger(page)

@@ -37,7 +37,7 @@ FAILING_IMPACTS = ("serious", "critical")
 TAP = 44  # px: the tap-target size (WCAG 2.5.5)
 
 # Deal 7 of the open night: Clara deals (Anna dealt first), Bernd declares a Grand with 2.
-NEXT_DEAL = {"contract": "grand", "declarer": "Bernd", "bid": 30, "matadors": 2, "card_points": 70}
+NEXT_DEAL = {"contract": "grand", "declarer": "Bernd", "bid": 27, "matadors": 2, "card_points": 70}
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,9 +322,9 @@ def test_a_whole_deal_is_entered_and_saved_with_the_keyboard_alone(
     focus_into("#q-matadors")
     page.keyboard.press("Space")
     arrow_to("matadors", "2")
-    focus_into("#q-bid")  # the bid's taps: 18 is chosen, the arrows move on to 30
-    arrow_to("bid", "30")
-    expect(page.locator("#q-bid input[value='30']")).to_be_checked()
+    focus_into("#q-bid")  # the bid's taps: 18 is chosen, the arrows move on to 27
+    arrow_to("bid", "27")
+    expect(page.locator("#q-bid input[value='27']")).to_be_checked()
     # Hand is a checkbox drawn as a tap button, folded under "More": open it with Enter, tick with Space.
     focus_into("#entry details.more:not(.dealer) > summary")
     page.keyboard.press("Enter")

@@ -187,7 +187,7 @@ def test_a_night_started_scored_and_printed_in_the_language(page: Page, live_ser
     expect(page.locator("html")).to_have_attribute("lang", lang)
     expect(page.locator("table.latest-deals thead th.player")).to_have_text(list(PLAYERS))
     with page.expect_navigation():
-        page.locator(".whole-list a").click()
+        page.locator("a.whole-list").click()
     expect(page.locator("h1")).to_have_text(said(lang, "Table %(number)s: the whole list", number=1))
     expect(page.locator("table.ledger thead th.player")).to_have_text(list(PLAYERS))
 
