@@ -1,6 +1,6 @@
 """Taps per deal (issue 14): what entering one deal on the table page costs a scorer on a phone.
 
-    .venv/bin/python bench/taps.py [--json] [--game skat|schafkopf|kop|fipsen …] [--screenshots DIR]
+    .venv/bin/python bench/taps.py [--json] [--game skat|schafkopf|kop|fipsen …] [--screenshots DIR] [--warm-up 3]
 
 Run by hand, never by the test suite; results go to docs/PERFORMANCE.md ("Taps per deal"). The script serves
 the app (gunicorn on a throw-away SQLite file, `tests/live_site.py`), starts one night per game through the
@@ -19,8 +19,12 @@ by their text, tapping a number field and typing its digits — and counts:
 - whether Save, each target and the saved row were in view without scrolling.
 
 Each deal's preview must say the expected outcome before Save is tapped, and the page must then say the deal
-was saved and mark its row; otherwise the script stops (a changed page needs its steps changed). The
-steps are small data — `tap(…)`, `type_(…)`, `choose(…)` — so a reworked input means editing a line.
+was saved and show its row; otherwise the script stops (a changed page needs its steps changed). The steps
+are small data — `tap(…)`, `type_(…)`, `choose(…)` — so a reworked input means editing a line.
+
+The page is measured as in a night in progress: `--warm-up` typical deals (default 3, as many as the page
+shows) are saved first, unmeasured, so the latest deals and the last save's line stand above the form; and
+before each deal the page's clock moves on a minute (the deal is played: Undo hides itself after 10 s).
 Not simulated: the phone's on-screen keyboard (a real one covers the lower half of the screen while a number
 is typed, and the scorer may have to close it to reach Save).
 
@@ -240,8 +244,11 @@ class Scorer:
     # --- finding what a step names, as a person reads the form
 
     def group(self, name: str) -> Any:
+        """The question whose own label starts with `name` as a word ("Bid" is "Bid (the final bid)", but
+        "Declarer" is not "Declarer's card points")."""
+        words = re.compile(rf"^\s*{re.escape(name)}(?![\w'’])")
         return self.entry.locator("fieldset.q, div.q").filter(
-            has=self.page.locator("legend, label", has_text=re.compile(rf"^\s*{re.escape(name)}"))).first
+            has=self.page.locator(":scope > legend, :scope > label", has_text=words)).first
 
     def tap_target(self, group: str, label: str) -> Any:
         scope = self.group(group) if group else self.entry
