@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shutil
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -401,6 +402,7 @@ def run(games: list[Game], screenshots: Path, warm_up: int = RECENT) -> list[Mea
             browser.close()
     finally:
         site.stop()
+        shutil.rmtree(directory, ignore_errors=True)
     return results
 
 
@@ -437,6 +439,8 @@ def table(results: list[Measured]) -> str:
 def targets(results: list[Measured]) -> str:
     """The issue's four targets, each met or not."""
     def verdict(failed: list[Measured], of: list[Measured]) -> str:
+        if not of:
+            return "no such deal measured"
         return (f"met ({len(of)} of {len(of)})" if not failed else
                 f"MISSED by {len(failed)} of {len(of)}: {', '.join(f'{m.game} {m.deal}' for m in failed)}")
 
