@@ -49,13 +49,22 @@ class Bound:
 
     @property
     def fold_open(self) -> bool:
-        """Whether the value chosen is among the folded-away choices (they are then shown open)."""
+        """Whether the value chosen is among the folded-away choices."""
+        return bool(self.folded_choice)
+
+    @property
+    def folded_choice(self) -> str:
+        """The words of the value chosen when it is among the folded-away choices ("" otherwise): the fold
+        stays closed and its "Other" says it ("Other: 30"), so the inputs below keep their place."""
         if not self.question.common:
-            return False
+            return ""
         field = self.fields[0]
         value = field.value()
-        in_view = {str(v) for v, _label in field.field.choices[:self.question.common]}  # type: ignore[attr-defined]
-        return value not in (None, "") and str(value) not in in_view
+        choices = field.field.choices  # type: ignore[attr-defined]
+        in_view = {str(v) for v, _label in choices[:self.question.common]}
+        if value in (None, "") or str(value) in in_view:
+            return ""
+        return next((str(label) for v, label in choices if str(v) == str(value)), "")
 
 
 class DealForm(forms.Form):

@@ -228,7 +228,7 @@ def test_the_trump_row_has_no_empty_button_and_missing_things_are_asked_in_plain
 
 def test_the_more_section_names_what_it_holds_in_each_game(skat: CardNight, kop: CardNight, db: None) -> None:
     assert form(kop, {"contract": "normal"}).more_label == "More: tricks, doublings"
-    assert "Kontra" in form(skat, {"contract": "clubs"}).more_label
+    assert form(skat, {"contract": "clubs"}).more_label == "More: tricks, announced, Ouvert, conceded, cards"
     fipsen = nights.start_night(game="fipsen", preset="classic", players=FOUR)
     assert not form(fipsen, {"contract": "kieker"}).rare_rows  # nothing folded away: no "More" at all
 

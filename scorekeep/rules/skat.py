@@ -301,7 +301,7 @@ FIELDS: dict[str, Input] = {f.key: f for f in (
     Input("cards", Kind.CARDS, Word("Declarer's cards and the skat"), lo=12, hi=12, seldom=True, short=Word("cards"),
           help=Word("optional: the 12 cards, separated by spaces, e.g. CJ SJ HA H10 …; suits C S H D, "
                     "ranks A 10 K Q J 9 8 7. The matadors are then counted from them.")),
-    Input("hand", Kind.FLAG, Word("Hand (played without picking up the skat)")),
+    Input("hand", Kind.FLAG, Word("Hand (played without picking up the skat)"), short=Word("Hand")),
     Input("announced", Kind.CHOICE, Word("Announced"), choices=(("schneider", Word("Schneider")),
                                                                 ("schwarz", Word("Schwarz"))),
           empty=Word("nothing"), seldom=True, short=Word("announced")),
@@ -311,8 +311,9 @@ FIELDS: dict[str, Input] = {f.key: f for f in (
     Input("declarer_tricks", Kind.COUNT, Word("Declarer's tricks"), hi=10, seldom=True, short=Word("tricks"),
           help=Word("Null: required, 0 means won; otherwise optional")),
     Input("conceded", Kind.FLAG, Word("Conceded (the declarer gave up)"), seldom=True, short=Word("conceded")),
-    Input("kontra", Kind.FLAG, Word("Kontra"), seldom=True, short=Word("Kontra")),
-    Input("re", Kind.FLAG, Word("Re"), seldom=True, short=Word("Re")),
+    # Kontra and Re beside Hand, not folded away: where the rule set has them, many deals hear them.
+    Input("kontra", Kind.FLAG, Word("Kontra"), short=Word("Kontra")),
+    Input("re", Kind.FLAG, Word("Re"), short=Word("Re")),
     Input("bock", Kind.FLAG, Word("Bock deal")),
     Input("points", Kind.PER_SEAT, Word("Card points per seat"), Need.REQUIRED, hi=120,
           help=Word("skat included where the rule set gives it")),
@@ -326,8 +327,9 @@ def inputs(contract: str, rules: Rules, table: Table) -> tuple[Input, ...]:
     conceded, and has no matadors; a suit or grand game's matadors go up to its trumps' count."""
     keys = tuple(sorted(deal_fields(contract, rules, table), key=_ASKED.index))
     if contract == Contract.NULL:
+        # Null Ouvert is a game of its own, not a rarity: asked beside Hand.
         return ask(FIELDS, keys, declarer_tricks={**REQUIRED, "unless": ("conceded",), "seldom": False},
-                   bid={"common": COMMON_BIDS[Contract.NULL]})
+                   bid={"common": COMMON_BIDS[Contract.NULL]}, ouvert={"seldom": False})
     if contract in _CONTRACT_BY_NAME and _CONTRACT_BY_NAME[contract] in TRUMP_GAMES:
         top = MAX_MATADORS[_CONTRACT_BY_NAME[contract]]
         return ask(FIELDS, keys, matadors={"lo": -top, "hi": top, "choices": tuple(

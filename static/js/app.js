@@ -51,6 +51,24 @@ document.documentElement.classList.add("js");
     var undo = region.querySelector("[data-undo]");
     if (undo) { window.setTimeout(function () { undo.hidden = true; }, 10000); }
   });
+  // A choice folded under "Other" (a bid of 30, a Solo Tout): the fold closes and its summary names the
+  // choice, so the questions below come back where they were; a choice in view gives "Other" its name back.
+  document.addEventListener("change", function (event) {
+    var input = event.target;
+    if (!input.matches || !input.matches(".tap-row input[type=radio]")) { return; }
+    var row = input.closest("fieldset");
+    var fold = row && row.querySelector("details.more-choices");
+    if (!fold) { return; }
+    var summary = fold.querySelector("summary");
+    if (fold.contains(input)) {
+      summary.textContent = input.closest("label").textContent.trim();
+      summary.classList.add("chosen");
+      fold.open = false;
+    } else {
+      summary.textContent = summary.dataset.other;
+      summary.classList.remove("chosen");
+    }
+  });
   // The screen stays on while a table page is open (where the browser has a wake lock; elsewhere nothing).
   var lock = null;
   function keepAwake() {
