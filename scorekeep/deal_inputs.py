@@ -24,7 +24,7 @@ from typing import Any
 
 from django import forms
 from django.utils.functional import Promise
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from .rules import Input, Kind
 from .rules.explain import in_words
@@ -72,9 +72,10 @@ class People:
 @dataclass(frozen=True, slots=True)
 class Question:
     """One question on a form: a field of the deal, its inputs (`names`) and how they are laid out:
-    radios, checks, check, select, number, text, per_seat, order. `rare`: folded away under "More";
-    `common`: how many choices a tap row shows before "Other"; `typed`: typed on a keyboard; `total`: what
-    a per-seat list adds up to, where one seat may be left empty to have the rest."""
+    radios, checks, check, select, number, text, per_seat, order (a select per call), chain (the same
+    selects, filled by tapping the players in turn). `rare`: folded away under "More"; `common`: how many
+    choices a tap row shows before "Other"; `typed`: typed on a keyboard; `total`: what a per-seat list
+    adds up to, where one seat may be left empty to have the rest."""
 
     key: str
     label: Label
@@ -87,6 +88,7 @@ class Question:
     short: Label = ""
     short_taps: bool = False  # every choice a number or a word or two: the taps may be narrow
     total: int | None = None
+    empty: Label = ""  # a chain with no one in it ("no doubling")
 
 
 class DealInputs:
@@ -139,14 +141,20 @@ class DealInputs:
             question("per_seat", names, typed=True, total=total)
             return
         if field.kind is Kind.SEAT_ORDER:
-            if tap:  # one select per call, in the order they were said; empty ones are ignored
+            if tap:
+                # One select per call, in the order they were said (empty ones are ignored): without
+                # JavaScript the selects are the input; with it they are filled by tapping the players in
+                # turn (static/js/app.js), as many calls as count and two that do not.
                 names = tuple(f"{key}-{i}" for i in range(field.hi + 2))
                 for i, name in enumerate(names):
                     self.fields[name] = forms.TypedChoiceField(
                         label=gettext("Call %(n)s") % {"n": i + 1}, coerce=int, empty_value=None, required=False,
                         choices=self.people.choices("—"))
-                self.questions.append(Question(key, label, gettext("who doubled, in the order they said it"),
-                                               "order", names, rare=True, short=short))
+                counted = ngettext("who doubled, in the order said; at most %(n)s doubling counts",
+                                   "who doubled, in the order said; at most %(n)s doublings count",
+                                   field.hi) % {"n": field.hi}
+                self.questions.append(Question(key, label, counted, "chain", names, short=short,
+                                               empty=say(field.empty) if field.empty else "—"))
             else:
                 self.fields[key] = forms.CharField(required=False, max_length=200, label=label,
                                                    widget=forms.TextInput(attrs={

@@ -58,6 +58,17 @@ class Bound:
         in_view = {str(v) for v, _label in field.field.choices[:self.question.common]}  # type: ignore[attr-defined]
         return value not in (None, "") and str(value) not in in_view
 
+    @property
+    def chain(self) -> list[str]:
+        """The players named in a chain's selects, in order (Kop's doublings: "Anna", "Bernd", "Anna")."""
+        named = []
+        for field in self.fields:
+            value = field.value()
+            labels = {str(v): label for v, label in field.field.choices}  # type: ignore[attr-defined]
+            if value not in (None, "") and str(value) in labels:
+                named.append(str(labels[str(value)]))
+        return named
+
 
 def _number(value: object) -> int | None:
     """What a number input holds, as a whole number (None: empty or not a number)."""

@@ -225,6 +225,27 @@ def test_kop_old_side_by_name_and_doublings_in_order(kop: CardNight) -> None:
     assert [label for _v, label in f.fields["old"].choices] == FOUR
 
 
+def test_kop_doublings_are_a_chain_of_taps_in_view_kept_in_one_field_per_call(kop: CardNight) -> None:
+    f = form(kop, {"contract": "normal"})
+    row = next(row for row in f.main_rows if row.question.key == "doublings")  # in view, not under "More"
+    assert row.question.layout == "chain" and row.chain == [] and row.question.empty == "no doubling"
+    assert row.question.names == tuple(f"doublings-{i}" for i in range(6))  # classic: 4 count, and two calls more
+    assert row.question.help == "who doubled, in the order said; at most 4 doublings count"
+    # The chain as the taps leave it in the form: Bernd, Anna, Bernd (positions 1, 0, 1).
+    chained = {"contract": "normal", "old": ["0", "2"], "card_points": 60,
+               "doublings-0": 1, "doublings-1": 0, "doublings-2": 1}
+    f = form(kop, chained)
+    assert f.facts is not None and f.facts["doublings"] == [1, 0, 1]
+    assert next(row for row in f.main_rows if row.question.key == "doublings").chain == ["Bernd", "Anna", "Bernd"]
+    assert f.verdict is not None and f.verdict.to_json()["counted_doublings"] == 3
+
+
+def test_a_kop_chain_the_rules_refuse_is_said_at_the_chain(kop: CardNight) -> None:
+    f = form(kop, {"contract": "normal", "old": ["0", "2"], "card_points": 60, "doublings-0": 1, "doublings-1": 1})
+    assert f.errors["doublings-1"] == ["Bernd doubles twice in a row; the same seat may not call twice running"]
+    assert f.errors_at(next(q for q in f.questions if q.key == "doublings"))
+
+
 def test_schafkopf_defaults_to_a_sauspiel_with_partner_by_name(schafkopf: CardNight) -> None:
     f = form(schafkopf, None)
     assert f.contract == "sauspiel" and "partner" in f.fields
@@ -304,7 +325,7 @@ def test_the_trump_row_has_no_empty_button_and_missing_things_are_asked_in_plain
 
 
 def test_the_more_section_names_what_it_holds_in_each_game(skat: CardNight, kop: CardNight, db: None) -> None:
-    assert form(kop, {"contract": "normal"}).more_label == "More: tricks, doublings"
+    assert form(kop, {"contract": "normal"}).more_label == "More: tricks"  # the doublings are a chain in view
     assert "Kontra" in form(skat, {"contract": "clubs"}).more_label
     fipsen = nights.start_night(game="fipsen", preset="classic", players=FOUR)
     assert not form(fipsen, {"contract": "kieker"}).rare_rows  # nothing folded away: no "More" at all

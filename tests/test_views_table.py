@@ -164,6 +164,18 @@ def test_a_stored_ramsch_is_corrected_with_its_taps_and_its_tricks_kept(client: 
     assert Deal.objects.get().facts == {"contract": "ramsch", "points": [30, 90, 0, 0], "tricks": [4, 6, 0, 0]}
 
 
+def test_kop_doublings_are_taps_on_the_players_with_the_selects_behind_them(client: Client, db: None) -> None:
+    night = nights.start_night(game="kop", preset="classic", players=FOUR)
+    page = html(client.get(url(night)))
+    chain = page[page.index('id="q-doublings"'):page.index("</fieldset>", page.index('id="q-doublings"'))]
+    assert [m for m in re.findall(r'data-chain-add="(\d)"[^>]*>(\w+)<', chain)] == [
+        ("0", "Anna"), ("1", "Bernd"), ("2", "Clara"), ("3", "Dieter")]
+    assert 'class="chain-list" id="chain-doublings" aria-live="polite"' in chain and "no doubling" in chain
+    assert chain.count("<select") == 6 and 'class="per-seat nojs"' in chain
+    assert "data-chain-undo" in chain and "data-chain-clear" in chain
+    assert page.index('id="q-doublings"') < page.index('<details class="more"')  # not folded away under "More"
+
+
 def test_preview_without_javascript_saves_nothing(client: Client, skat: CardNight) -> None:
     response = client.post(url(skat, "deals/new/"), {**GRAND, "preview": "1"})
     assert response.status_code == 200 and "Grand game by Bernd" in html(response)
