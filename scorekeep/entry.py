@@ -61,6 +61,8 @@ class Bound:
     @property
     def chain(self) -> list[str]:
         """The players named in a chain's selects, in order (Kop's doublings: "Anna", "Bernd", "Anna")."""
+        if self.question.layout != "chain":
+            return []
         named = []
         for field in self.fields:
             value = field.value()
