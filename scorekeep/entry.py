@@ -29,6 +29,7 @@ from .deal_inputs import TAP, DealInputs, People, Question, carries, initial_val
 from .forms import CONTRACT_LABELS, peek
 from .models import CardNight, CardTable, Deal
 from .rules import GAMES, IllegalDeal, Input, Kind, Table, Verdict, complete, entered, inputs, pack
+from .rules.explain import COMMA
 
 SUIT_SIGNS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 
@@ -297,7 +298,8 @@ class DealForm(forms.Form):
             return ""
         else:
             shares = [(empty[0].label, total - sum(n for n in numbers.values() if n is not None))]
-        said = ", ".join(gettext("%(name)s %(points)s") % {"name": name, "points": points} for name, points in shares)
+        said = say(COMMA).join(gettext("%(name)s %(points)s") % {"name": name, "points": points}
+                               for name, points in shares)
         return gettext("%(shares)s: the rest of %(total)s") % {"shares": said, "total": total}
 
     @property
