@@ -24,7 +24,7 @@ from typing import Any
 
 from django import forms
 from django.utils.functional import Promise
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from .rules import Input, Kind
 from .rules.explain import in_words
@@ -72,8 +72,10 @@ class People:
 @dataclass(frozen=True, slots=True)
 class Question:
     """One question on a form: a field of the deal, its inputs (`names`) and how they are laid out:
-    radios, checks, check, select, number, text, per_seat, order. `rare`: folded away under "More";
-    `common`: how many choices a tap row shows before "Other"; `typed`: typed on a keyboard."""
+    radios, checks, check, select, number, text, per_seat, order (a select per call), chain (the same
+    selects, filled by tapping the players in turn). `rare`: folded away under "More"; `common`: how many
+    choices a tap row shows before "Other"; `typed`: typed on a keyboard; `total`: what a per-seat list
+    adds up to, where one seat may be left empty to have the rest."""
 
     key: str
     label: Label
@@ -86,11 +88,18 @@ class Question:
     short: Label = ""
     short_taps: bool = False  # every choice a number: the taps may be narrow
     count_words: bool = False  # counts in words ("with 2", "without 3"): four a row, "Other" beside them
+    total: int | None = None
+    empty: Label = ""  # a chain with no one in it ("no doubling")
 
 
 class DealInputs:
     """The form fields and questions for one contract's deal fields (`described`, the engine's
-    `inputs(contract, rules, table)`), in `style`, seats named by `people`."""
+    `inputs(contract, rules, table)`), in `style`, seats named by `people`.
+
+    On the table's page (TAP) a per-seat list with a `total` may leave seats empty and one with `marks`
+    is asked by its marks (tap rows of players: a Ramsch's "took no trick", "took every trick"), its own
+    numbers folded away: the facts then carry None for each seat left empty and the marks under their own
+    keys, and the game's `complete` makes the contract's lists of them (or says what cannot be)."""
 
     def __init__(self, described: Sequence[Input], people: People, style: str) -> None:
         # The table is not asked what its rule set gives no weight (the dispute page shows every field).
@@ -99,6 +108,7 @@ class DealInputs:
         self.style = style
         self.fields: dict[str, forms.Field] = {}
         self.questions: list[Question] = []
+        self.marks: dict[str, Input] = {}  # the tap rows standing in for a per-seat list's values, by key
         for field in self.described.values():
             self._add(field)
 
@@ -106,7 +116,8 @@ class DealInputs:
 
     def _add(self, field: Input) -> None:
         tap = self.style == TAP
-        rare = field.seldom and not field.required
+        marked = tap and bool(field.marks)  # asked by its marks: the numbers only where they do not follow
+        rare = field.seldom and not field.required or marked
         label, short = say(field.label), say(field.short) if field.short else ""
         # A field the contract needs here drops help that calls it optional ("optional, except …").
         help_text = say(field.help) if field.help and not (tap and field.required) else ""
@@ -116,23 +127,35 @@ class DealInputs:
             self.questions.append(Question(key, label, help_text, layout, names, rare, short=short, **more))
 
         if field.kind is Kind.PER_SEAT:
+            if marked:  # the tap rows first, in view; the numbers folded away under "More"
+                for _value, mark in field.marks:
+                    self.marks[mark.key] = mark
+                    self._add(mark)
+                help_text = say(field.help) if field.help else ""
             number = {"inputmode": "numeric", "min": field.lo, "max": field.hi, "autocomplete": "off"}
             names = tuple(f"{key}-{value}" for value in self.people.offered)
             bounds = {"min_value": field.lo, "max_value": field.hi} if tap else {}
             for (_value, name_label), name in zip(self.people.named, names, strict=True):
                 self.fields[name] = forms.IntegerField(label=name_label, required=False,
                                                        widget=forms.NumberInput(attrs=dict(number)), **bounds)
-            question("per_seat", names, typed=True)
+            total = field.total if tap and not marked else None
+            question("per_seat", names, typed=True, total=total)
             return
         if field.kind is Kind.SEAT_ORDER:
-            if tap:  # one select per call, in the order they were said; empty ones are ignored
+            if tap:
+                # One select per call, in the order they were said (empty ones are ignored): without
+                # JavaScript the selects are the input; with it they are filled by tapping the players in
+                # turn (static/js/app.js), as many calls as count and two that do not.
                 names = tuple(f"{key}-{i}" for i in range(field.hi + 2))
                 for i, name in enumerate(names):
                     self.fields[name] = forms.TypedChoiceField(
                         label=gettext("Call %(n)s") % {"n": i + 1}, coerce=int, empty_value=None, required=False,
                         choices=self.people.choices("—"))
-                self.questions.append(Question(key, label, gettext("who doubled, in the order they said it"),
-                                               "order", names, rare=True, short=short))
+                counted = ngettext("who doubled, in the order said; at most %(n)s doubling counts",
+                                   "who doubled, in the order said; at most %(n)s doublings count",
+                                   field.hi) % {"n": field.hi}
+                self.questions.append(Question(key, label, counted, "chain", names, short=short,
+                                               empty=say(field.empty) if field.empty else "—"))
             else:
                 self.fields[key] = forms.CharField(required=False, max_length=200, label=label,
                                                    widget=forms.TextInput(attrs={
@@ -142,9 +165,15 @@ class DealInputs:
             return
         layout, typed = "select", False
         if field.kind is Kind.SEAT:
-            if tap:
-                made: forms.Field = forms.TypedChoiceField(choices=self.people.choices(), coerce=int, empty_value=None,
-                                                           required=False, widget=forms.RadioSelect)
+            if tap:  # a named "nobody" (`empty`) is a tap of its own, first
+                made: forms.Field = forms.TypedChoiceField(
+                    choices=self.people.choices(say(field.empty) if field.empty else None), coerce=int,
+                    empty_value=None, required=False, widget=forms.RadioSelect)
+                if field.empty:  # one tap more than there are players: narrower, so a row of five fits a phone
+                    made.label = label
+                    self.fields[key] = made
+                    question("radios", short_taps=True)
+                    return
                 layout = "radios"
             else:
                 made = forms.TypedChoiceField(choices=self.people.choices("—"), coerce=int, empty_value=None,
@@ -228,6 +257,11 @@ class DealInputs:
     def names_of(self, key: str) -> tuple[str, ...]:
         return next(q.names for q in self.questions if q.key == key)
 
+    def seat_of(self, key: str, name: str) -> int:
+        """The engine seat of one input of a per-seat list (``points-2``: the player at table position 2)."""
+        value = self.people.offered[self.names_of(key).index(name)]
+        return self.people.seats.index(value)
+
     def facts(self, contract: str, cleaned: Mapping[str, Any], add_error: AddError,
               every: str) -> dict[str, Any] | None:
         """The contract's ``deal`` object (engine seats): the contract and every input that carries a
@@ -236,11 +270,15 @@ class DealInputs:
         facts: dict[str, Any] = {"contract": contract}
         readable = True
         people = self.people
-        for key, field in self.described.items():
+        for key, field in [*self.described.items(), *self.marks.items()]:
             value: Any
             if field.kind is Kind.PER_SEAT:
                 by_value = {p: cleaned.get(f"{key}-{p}") for p in people.offered}
                 if all(v is None for v in by_value.values()):
+                    continue
+                if self.style == TAP and (field.total is not None or field.marks):
+                    # Seats left empty are the game's to complete (the rest of the total, the tricks that fit).
+                    facts[key] = [by_value[p] if p in by_value else 0 for p in people.seats]
                     continue
                 missing = [p for p, v in by_value.items() if v is None]
                 for p in missing:
@@ -285,6 +323,8 @@ class DealInputs:
         """The input for the engine's dotted field path: ``deal.points.2`` is the input of engine seat 2,
         ``deal.doublings.1`` the second call; None for a path outside the deal's fields."""
         head, *rest = path.split(".")
+        if head == "deal" and rest and rest[0] in self.marks:
+            return rest[0]
         if head != "deal" or not rest or rest[0] not in self.described:
             return None
         key, field = rest[0], self.described[rest[0]]
@@ -306,13 +346,20 @@ class DealInputs:
         return initial_values(self.described, facts, self.people.seats, self.style)
 
 
+def marks_of(described: Mapping[str, Input]) -> dict[str, Input]:
+    """The tap rows that stand in for the values of per-seat lists (`Input.marks`), by key."""
+    return {mark.key: mark for field in described.values() for _value, mark in field.marks}
+
+
 def initial_values(described: Mapping[str, Input], facts: Mapping[str, Any], seats: Sequence[int],
                    style: str) -> dict[str, Any]:
     """Facts (engine seats) as the initial values of inputs of `style` whose seat inputs hold `seats[s]`
-    for engine seat s; facts that are no input (``bock``, which the ledger derives) are left out."""
+    for engine seat s; facts that are no input (``bock``, which the ledger derives) are left out. Facts
+    as a page enters them (`scorekeep.rules.entered`) may carry marks, tap rows of their own."""
     initial: dict[str, Any] = {}
+    marks = marks_of(described)
     for key, value in facts.items():
-        field = described.get(key)
+        field = described.get(key) or marks.get(key)
         if field is None:
             continue
         if field.kind is Kind.SEAT:

@@ -28,7 +28,8 @@ from . import ledger
 from .deal_inputs import TAP, DealInputs, People, Question, carries, initial_values, say
 from .forms import CONTRACT_LABELS, peek
 from .models import CardNight, CardTable, Deal
-from .rules import GAMES, IllegalDeal, Input, Kind, Table, Verdict, complete, inputs, pack
+from .rules import GAMES, IllegalDeal, Input, Kind, Table, Verdict, complete, entered, inputs, pack
+from .rules.explain import COMMA
 
 SUIT_SIGNS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 
@@ -46,6 +47,7 @@ class Bound:
     question: Question
     fields: list[forms.BoundField]
     errors: list[str]
+    rest: str = ""  # a per-seat list with a total: what the player left empty has (`DealForm.rest_of`)
 
     @property
     def fold_open(self) -> bool:
@@ -65,6 +67,25 @@ class Bound:
         if value in (None, "") or str(value) in in_view:
             return ""
         return next((str(label) for v, label in choices if str(v) == str(value)), "")
+
+    @property
+    def chain(self) -> list[str]:
+        """The players named in a chain's selects, in order (Kop's doublings: "Anna", "Bernd", "Anna")."""
+        if self.question.layout != "chain":
+            return []
+        named = []
+        for field in self.fields:
+            value = field.value()
+            labels = {str(v): label for v, label in field.field.choices}  # type: ignore[attr-defined]
+            if value not in (None, "") and str(value) in labels:
+                named.append(str(labels[str(value)]))
+        return named
+
+
+def _number(value: object) -> int | None:
+    """What a number input holds, as a whole number (None: empty or not a number)."""
+    text = str(value).strip() if value is not None else ""
+    return int(text) if text.isdecimal() and len(text) < 6 else None
 
 
 class DealForm(forms.Form):
@@ -189,8 +210,10 @@ class DealForm(forms.Form):
             return cleaned
         if "card_points" in self.described and "card_points" not in facts and cleaned.get("captured"):
             facts["card_points"] = self.captured_points
-        self.facts = facts = complete(self.game, facts, self.rules, self.table)
         try:
+            # The entries as the contract's deal: what they settle filled in (a Ramsch's tricks, the card
+            # points of the player left empty), or the engine's word on what cannot be.
+            self.facts = facts = complete(self.game, facts, self.rules, self.table)
             self.verdict = ledger.judge_deal(self.night, self.seats, self.dealer, facts, self.bock)
         except IllegalDeal as err:
             self.engine_error(err)
@@ -224,7 +247,12 @@ class DealForm(forms.Form):
         value = (self.facts or {}).get(name) if name == "card_points" else self.cleaned_data.get(name)
         needed = not carries(value)
         field = self.described.get(name)
-        if needed:
+        # One player's empty number the entries cannot do without (a Ramsch's tie decided by tricks, a second
+        # player's card points left empty): the engine's sentence says why, in the players' names.
+        parts = err.field.split(".")
+        listed = self.described.get(parts[1]) if len(parts) == 3 else None
+        per_seat = listed is not None and listed.kind is Kind.PER_SEAT
+        if needed and not per_seat:
             # A prompt for an empty input, in the page's words: the engine's sentence for a missing field
             # speaks the contract's (seat numbers, JSON lists, option keys) — a scorer only needs to know
             # what to fill in.
@@ -259,8 +287,34 @@ class DealForm(forms.Form):
                 "out": ", ".join(self.names[p] for p in self.out)}
 
     def rows(self, rare: bool) -> list[Bound]:
-        return [Bound(q, [self[name] for name in q.names], self.errors_at(q))
-                for q in self.questions if q.rare == rare]
+        rows = []
+        for q in self.questions:
+            if q.rare == rare:
+                fields, errors = [self[name] for name in q.names], self.errors_at(q)
+                rows.append(Bound(q, fields, errors, self.rest_of(q, fields, errors)))
+        return rows
+
+    def rest_of(self, question: Question, fields: Sequence[forms.BoundField], errors: Sequence[str]) -> str:
+        """A per-seat list with a total (a Ramsch's card points): what the players left empty have, as the
+        deal was completed (a player who took no trick has none), or else the total less the numbers typed;
+        nothing while the numbers are wrong. With no number typed yet: one player may be left empty."""
+        total = question.total
+        if total is None:
+            return ""
+        numbers = {field.html_name: _number(field.value()) for field in fields}
+        empty = [field for field in fields if numbers[field.html_name] is None]
+        if not empty or len(empty) == len(fields):
+            return gettext("Leave one player empty for the rest of %(total)s.") % {"total": total} if empty else ""
+        completed = (self.facts or {}).get(question.key)
+        if isinstance(completed, list):  # as the engine completed the deal
+            shares = [(field.label, completed[self.inputs.seat_of(question.key, field.html_name)]) for field in empty]
+        elif errors or len(empty) > 1:
+            return ""
+        else:
+            shares = [(empty[0].label, total - sum(n for n in numbers.values() if n is not None))]
+        said = say(COMMA).join(gettext("%(name)s %(points)s") % {"name": name, "points": points}
+                               for name, points in shares)
+        return gettext("%(shares)s: the rest of %(total)s") % {"shares": said, "total": total}
 
     @property
     def main_rows(self) -> list[Bound]:
@@ -398,9 +452,14 @@ class ChangeNote(forms.Form):
     reason = forms.CharField(label=_("Why (optional)"), max_length=200, required=False)
 
 
-def initial_from(facts: Mapping[str, Any], seating: Sequence[int], game: str) -> dict[str, Any]:
-    """A stored deal's facts as the form's initial values (engine seats back to table positions)."""
-    return {"contract": facts.get("contract"), **initial_values(GAMES[game].FIELDS, facts, seating, TAP)}
+def initial_from(facts: Mapping[str, Any], seating: Sequence[int], night: CardNight, dealer: int) -> dict[str, Any]:
+    """A stored deal's facts as the form's initial values: as the table page enters them (`entered`: a
+    Ramsch's taps for who took no trick or every trick, its tricks only where they do not follow), engine
+    seats back to table positions."""
+    game = night.game
+    table = Table(len(seating), ledger.engine_dealer(seating, dealer))
+    shown = entered(game, dict(facts), GAMES[game].parse_rules(night.rules_request), table)
+    return {"contract": facts.get("contract"), **initial_values(GAMES[game].FIELDS, shown, seating, TAP)}
 
 
 # --- a deal in words, and its history ------------------------------------------------------------

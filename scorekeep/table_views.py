@@ -344,7 +344,8 @@ def _explanation(loaded: Loaded, deal: Deal) -> list[str]:
 def _edit_form(request: HttpRequest, loaded: Loaded, deal: Deal, data: Any = None) -> DealForm:
     return DealForm(data, night=loaded.night, names=loaded.names, dealer=deal.dealer, saving=_saving(request),
                     url=loaded.url("deal", deal.sequence), bock=deal.bock, correcting=True,
-                    initial=initial_from(deal.facts, deal.seating, loaded.night.game), scorer=_scorer(request))
+                    initial=initial_from(deal.facts, deal.seating, loaded.night, deal.dealer),
+                    scorer=_scorer(request))
 
 
 def _deleted_meanwhile(deal: Deal) -> str:

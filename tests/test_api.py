@@ -230,6 +230,15 @@ def test_the_games_describe_every_contract_and_its_fields(client: Client) -> Non
     assert "kontra" not in fields and "kontra" in grand["unused"]  # the ISkO has no Kontra
 
 
+def test_a_ramsch_says_what_its_lists_add_up_to_and_publishes_no_page_taps(client: Client) -> None:
+    answer = client.get("/api/games", {"game": "schafkopf", "rules": '{"preset": "bsv"}'}).json()
+    ramsch = next(c for c in answer["games"][0]["rule_sets"][0]["contracts"] if c["contract"] == "ramsch")
+    fields = {field["key"]: field for field in ramsch["fields"]}
+    assert (fields["points"]["total"], fields["tricks"]["total"]) == (120, 8)
+    assert set(fields) == {"points", "tricks", "klopfer"}  # the taps standing in for tricks are the page's own
+    assert "marks" not in fields["tricks"] and fields["tricks"]["need"] == "required"
+
+
 def test_the_words_come_in_the_language_asked_for(client: Client) -> None:
     answer = client.get("/api/games?game=kop", headers={"Accept-Language": "de"}).json()
     assert answer["language"] == "de"

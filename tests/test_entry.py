@@ -140,16 +140,81 @@ def test_the_skat_bid_is_tapped_the_lowest_bids_first_and_the_rest_folded(skat: 
 
 def test_a_ramsch_asks_one_number_per_player_and_the_sitting_dealer_scores_nothing(skat: CardNight) -> None:
     data = {"contract": "ramsch", "points-0": 30, "points-1": 40, "points-2": 50,
-            "tricks-0": 3, "tricks-1": 3, "tricks-2": 4}
+            "tricks-0": 2, "tricks-1": 3, "tricks-2": 5}  # the tricks, folded away, are used when typed
     f = form(skat, data, dealer=3)
     assert "points-3" not in f.fields
-    assert f.facts == {"contract": "ramsch", "points": [30, 40, 50, 0], "tricks": [3, 3, 4, 0]}
+    assert f.facts == {"contract": "ramsch", "points": [30, 40, 50, 0], "tricks": [2, 3, 5, 0]}
     assert f.verdict is not None
 
 
-def test_a_per_player_list_with_a_gap_is_refused_at_the_gap(skat: CardNight) -> None:
+def ramsch_rows(f: DealForm) -> tuple[list[str], list[str]]:
+    return [q.key for q in f.questions if not q.rare], [q.key for q in f.questions if q.rare]
+
+
+def test_a_ramsch_asks_the_card_points_and_taps_the_tricks_are_folded_away(skat: CardNight) -> None:
+    f = form(skat, {"contract": "ramsch"}, dealer=3)
+    assert ramsch_rows(f) == (["points", "no_trick", "every_trick"], ["tricks"])
+    assert [label for _v, label in f.fields["no_trick"].choices] == ["Anna", "Bernd", "Clara"]  # Dieter sits out
+    assert [label for _v, label in f.fields["every_trick"].choices] == ["nobody", "Anna", "Bernd", "Clara"]
+    assert f.more_label == "More: tricks"
+
+
+def test_the_last_player_of_a_ramsch_has_the_rest_of_the_card_points(skat: CardNight) -> None:
+    # Dieter deals and sits out: Anna, Bernd and Clara play (engine seats 0, 1, 2).
     f = form(skat, {"contract": "ramsch", "points-0": 30, "points-1": 40}, dealer=3)
-    assert "points-2" in f.errors and f.facts is None
+    assert f.facts is not None and f.facts["points"] == [30, 40, 50, 0]
+    assert sum(f.facts["tricks"]) == 10 and f.facts["tricks"][3] == 0
+    assert f.verdict is not None and list(f.verdict.scores) == [0, 0, -50, 0]
+    points = next(row for row in f.main_rows if row.question.key == "points")
+    assert points.rest == "Clara 50: the rest of 120"
+    assert next(row for row in form(skat, {"contract": "ramsch"}, dealer=3).main_rows
+                if row.question.key == "points").rest == "Leave one player empty for the rest of 120."
+
+
+def test_a_ramsch_with_two_players_left_empty_asks_for_the_second(skat: CardNight) -> None:
+    f = form(skat, {"contract": "ramsch", "points-0": 30}, dealer=3)
+    assert f.facts is None and list(f.errors) == ["points-2"]
+    assert f.errors["points-2"] == ["enter the card points of every player but one (that one has the rest of the 120)"]
+
+
+def test_a_jungfrau_is_a_tap_on_the_player_and_needs_no_number(skat: CardNight) -> None:
+    # Anna deals and sits out: Bernd, Clara and Dieter are engine seats 0, 1 and 2.
+    f = form(skat, {"contract": "ramsch", "points-1": 30, "no_trick": ["3"]}, dealer=0)
+    assert f.facts is not None and f.facts["points"] == [30, 90, 0, 0] and f.facts["tricks"][2] == 0
+    assert f.verdict is not None and list(f.verdict.scores) == [0, -180, 0, 0]  # Clara's loss doubles
+
+
+def test_a_durchmarsch_is_one_tap(db: None) -> None:
+    night = nights.start_night(game="skat", preset="isko", players=FOUR[:3], house_rules={"passed": "ramsch"})
+    f = form(night, {"contract": "ramsch", "every_trick": "1"}, names=FOUR[:3], dealer=2)
+    assert f.facts == {"contract": "ramsch", "points": [0, 120, 0], "tricks": [0, 10, 0]}
+    assert f.verdict is not None and list(f.verdict.scores) == [0, 120, 0]
+
+
+def test_a_jungfrau_with_card_points_is_refused_at_the_tap(skat: CardNight) -> None:
+    f = form(skat, {"contract": "ramsch", "points-0": 30, "points-1": 40, "no_trick": ["0"]}, dealer=3)
+    assert f.errors["no_trick"] == ["Anna took no trick, so it has no card points, not 30"]
+
+
+def test_a_schafkopf_ramsch_takes_three_numbers_and_save(db: None) -> None:
+    bsv = nights.start_night(game="schafkopf", preset="bsv", players=FOUR)
+    f = form(bsv, {"contract": "ramsch", "points-0": 30, "points-1": 50, "points-2": 25})
+    assert f.facts is not None and f.facts["points"] == [30, 50, 25, 15] and sum(f.facts["tricks"]) == 8
+    assert f.verdict is not None and list(f.verdict.scores) == [10, -30, 10, 10]
+
+
+def test_a_schafkopf_tie_on_points_asks_the_tied_players_tricks_in_the_fold(db: None) -> None:
+    bsv = nights.start_night(game="schafkopf", preset="bsv", players=FOUR)
+    tie = {"contract": "ramsch", "points-0": 40, "points-1": 40, "points-2": 25}
+    f = form(bsv, tie)
+    assert f.facts is None and f.verdict is None
+    assert f.errors["tricks-0"] == ["Anna and Bernd tie on 40 card points, and the tricks decide who loses: "
+                                    "enter their tricks"]
+    assert f.rare_open  # "More: tricks" opens where the message is
+    preview = form(bsv, tie, saving=False)
+    assert preview.still_needed == ["Tricks per seat"] and not preview.impossible
+    f = form(bsv, {**tie, "tricks-0": 3, "tricks-1": 2})
+    assert f.verdict is not None and list(f.verdict.scores) == [-30, 10, 10, 10]  # Anna took more: she loses
 
 
 def test_kop_old_side_by_name_and_doublings_in_order(kop: CardNight) -> None:
@@ -160,6 +225,27 @@ def test_kop_old_side_by_name_and_doublings_in_order(kop: CardNight) -> None:
     assert [label for _v, label in f.fields["old"].choices] == FOUR
 
 
+def test_kop_doublings_are_a_chain_of_taps_in_view_kept_in_one_field_per_call(kop: CardNight) -> None:
+    f = form(kop, {"contract": "normal"})
+    row = next(row for row in f.main_rows if row.question.key == "doublings")  # in view, not under "More"
+    assert row.question.layout == "chain" and row.chain == [] and row.question.empty == "no doubling"
+    assert row.question.names == tuple(f"doublings-{i}" for i in range(6))  # classic: 4 count, and two calls more
+    assert row.question.help == "who doubled, in the order said; at most 4 doublings count"
+    # The chain as the taps leave it in the form: Bernd, Anna, Bernd (positions 1, 0, 1).
+    chained = {"contract": "normal", "old": ["0", "2"], "card_points": 60,
+               "doublings-0": 1, "doublings-1": 0, "doublings-2": 1}
+    f = form(kop, chained)
+    assert f.facts is not None and f.facts["doublings"] == [1, 0, 1]
+    assert next(row for row in f.main_rows if row.question.key == "doublings").chain == ["Bernd", "Anna", "Bernd"]
+    assert f.verdict is not None and f.verdict.to_json()["counted_doublings"] == 3
+
+
+def test_a_kop_chain_the_rules_refuse_is_said_at_the_chain(kop: CardNight) -> None:
+    f = form(kop, {"contract": "normal", "old": ["0", "2"], "card_points": 60, "doublings-0": 1, "doublings-1": 1})
+    assert f.errors["doublings-1"] == ["Bernd doubles twice in a row; the same seat may not call twice running"]
+    assert f.errors_at(next(q for q in f.questions if q.key == "doublings"))
+
+
 def test_schafkopf_defaults_to_a_sauspiel_with_partner_by_name(schafkopf: CardNight) -> None:
     f = form(schafkopf, None)
     assert f.contract == "sauspiel" and "partner" in f.fields
@@ -168,11 +254,23 @@ def test_schafkopf_defaults_to_a_sauspiel_with_partner_by_name(schafkopf: CardNi
     assert f.explanation[0].startswith("Sauspiel: Anna with partner Clara")
 
 
-def test_a_stored_deal_fills_the_form_back_by_position() -> None:
-    facts = {"contract": "ramsch", "points": [30, 40, 50, 0], "tricks": [3, 3, 4, 0]}
-    initial = initial_from(facts, [1, 2, 3, 0], "skat")
-    assert initial == {"contract": "ramsch", "points-1": 30, "points-2": 40, "points-3": 50, "points-0": 0,
-                       "tricks-1": 3, "tricks-2": 3, "tricks-3": 4, "tricks-0": 0}
+def test_a_stored_deal_fills_the_form_back_by_position(skat: CardNight) -> None:
+    facts = {"contract": "grand", "declarer": 1, "bid": 24, "matadors": 1, "card_points": 70}
+    assert initial_from(facts, [1, 2, 3, 0], skat, 0) == {"contract": "grand", "declarer": 2, "bid": 24,
+                                                          "matadors": 1, "card_points": 70}
+
+
+def test_a_stored_ramsch_is_shown_as_entered_its_tricks_only_where_they_do_not_follow(skat: CardNight) -> None:
+    # Anna dealt and sat out: Bernd, Clara and Dieter were engine seats 0, 1 and 2.
+    follows = {"contract": "ramsch", "points": [30, 90, 0, 0], "tricks": [2, 8, 0, 0]}
+    assert initial_from(follows, [1, 2, 3, 0], skat, 0) == {
+        "contract": "ramsch", "points-1": 30, "points-2": 90, "points-3": 0, "points-0": 0, "no_trick": ["3"]}
+    own = {"contract": "ramsch", "points": [30, 90, 0, 0], "tricks": [4, 6, 0, 0]}
+    assert initial_from(own, [1, 2, 3, 0], skat, 0) == {
+        "contract": "ramsch", "points-1": 30, "points-2": 90, "points-3": 0, "points-0": 0,
+        "tricks-1": 4, "tricks-2": 6, "tricks-3": 0, "tricks-0": 0, "no_trick": ["3"]}
+    f = DealForm(None, night=skat, names=FOUR, dealer=0, url="/x/", initial=initial_from(own, [1, 2, 3, 0], skat, 0))
+    assert f.rare_open  # the tricks of its own are shown
 
 
 def test_facts_and_changes_in_words() -> None:
@@ -227,7 +325,7 @@ def test_the_trump_row_has_no_empty_button_and_missing_things_are_asked_in_plain
 
 
 def test_the_more_section_names_what_it_holds_in_each_game(skat: CardNight, kop: CardNight, db: None) -> None:
-    assert form(kop, {"contract": "normal"}).more_label == "More: tricks, doublings"
+    assert form(kop, {"contract": "normal"}).more_label == "More: tricks"  # the doublings are a chain in view
     assert form(skat, {"contract": "clubs"}).more_label == "More: tricks, announced, Ouvert, conceded, cards"
     fipsen = nights.start_night(game="fipsen", preset="classic", players=FOUR)
     assert not form(fipsen, {"contract": "kieker"}).rare_rows  # nothing folded away: no "More" at all

@@ -138,6 +138,45 @@ def test_choosing_another_game_re_renders_the_entry(client: Client, skat: CardNi
     assert 'name="points-1"' in page and 'name="declarer"' not in page and 'name="points-0"' not in page
 
 
+def test_a_ramsch_is_saved_from_two_numbers_and_the_preview_says_the_rest(client: Client, skat: CardNight) -> None:
+    # Anna deals and sits out: Bernd, Clara and Dieter play. Dieter took no trick.
+    typing = {"contract": "ramsch", "points-1": "30", "points-2": "", "points-3": "", "no_trick": "3"}
+    page = html(client.get(url(skat, "deals/new/"), typing, headers={**HX, "HX-Target": "preview"}))
+    assert ('<output class="rest" id="rest-points" aria-live="polite" hx-swap-oob="true">Clara 90, Dieter 0: the rest '
+            'of 120</output>') in page
+    assert "Jungfrau" in page and "<strong>180</strong>" in page  # the loss doubles
+    response = client.post(url(skat, "deals/new/"), {**typing, "key": "r1", "expected": "1"})
+    assert response.status_code == 303
+    deal = Deal.objects.get()
+    assert deal.facts["points"] == [30, 90, 0, 0] and deal.facts["tricks"][2:] == [0, 0]
+    assert deal.result.scores == (0, -180, 0, 0)
+
+
+def test_a_stored_ramsch_is_corrected_with_its_taps_and_its_tricks_kept(client: Client, skat: CardNight) -> None:
+    table = table_of(skat)
+    nights.enter_deal(table, {"contract": "ramsch", "points": [30, 90, 0, 0], "tricks": [4, 6, 0, 0]})
+    page = html(client.get(url(skat, "deals/1/")))
+    assert re.search(r'<input type="checkbox" name="no_trick" value="3"[^>]* checked', page)  # Dieter: no trick
+    assert 'name="tricks-1" value="4"' in page and re.search(r'<details class="more" open>', page)
+    response = client.post(url(skat, "deals/1/"), {"contract": "ramsch", "points-1": "30", "points-2": "90",
+                                                   "points-3": "0", "tricks-1": "4", "tricks-2": "6", "tricks-3": "0",
+                                                   "no_trick": "3", "by": "Anna"})
+    assert response.status_code == 303
+    assert Deal.objects.get().facts == {"contract": "ramsch", "points": [30, 90, 0, 0], "tricks": [4, 6, 0, 0]}
+
+
+def test_kop_doublings_are_taps_on_the_players_with_the_selects_behind_them(client: Client, db: None) -> None:
+    night = nights.start_night(game="kop", preset="classic", players=FOUR)
+    page = html(client.get(url(night)))
+    chain = page[page.index('id="q-doublings"'):page.index("</fieldset>", page.index('id="q-doublings"'))]
+    assert [m for m in re.findall(r'data-chain-add="(\d)"[^>]*>(\w+)<', chain)] == [
+        ("0", "Anna"), ("1", "Bernd"), ("2", "Clara"), ("3", "Dieter")]
+    assert 'class="chain-list" id="chain-doublings" aria-live="polite"' in chain and "no doubling" in chain
+    assert chain.count("<select") == 6 and 'class="per-seat nojs"' in chain
+    assert "data-chain-undo" in chain and "data-chain-clear" in chain
+    assert page.index('id="q-doublings"') < page.index('<details class="more"')  # not folded away under "More"
+
+
 def test_preview_without_javascript_saves_nothing(client: Client, skat: CardNight) -> None:
     response = client.post(url(skat, "deals/new/"), {**GRAND, "preview": "1"})
     assert response.status_code == 200 and "Grand game by Bernd" in html(response)

@@ -10,7 +10,8 @@ values per preset), ``DEFAULT_PRESET``, ``OPTIONS`` (option validators), ``CONTR
 fields each contract uses), ``parse_rules``, ``parse_deal`` and ``score``; and its words and inputs
 (`scorekeep.rules.inputs`): ``NAME``, ``PRESET_LABELS``, ``CONTRACT_LABELS``, ``OPTION_LABELS``,
 ``CHOICE_LABELS``, ``NONE_LABELS``, ``FIELDS``, ``inputs(contract, rules, table)`` (what a contract
-asks of the table) and ``complete(facts, rules, table)`` (what the other facts settle).
+asks of the table), ``complete(facts, rules, table)`` (what the other facts settle: a page's entries as the
+contract's deal) and ``entered(facts, rules, table)`` (a stored deal as a page enters it).
 `describe` puts one game's description together as ``GET /api/games`` publishes it.
 """
 
@@ -29,8 +30,8 @@ from .verdict import Comparison, Table, Verdict, options_json
 _GAME_NAMES = {game: Word(game.capitalize()) for game in GAMES}
 
 __all__ = ["GAMES", "Comparison", "IllegalDeal", "Input", "Kind", "Need", "Step", "Table", "Verdict", "adjudicate",
-           "bock", "complete", "describe_game", "inputs", "judge", "pack", "rules_json", "seating", "settles_bidding",
-           "standing"]
+           "bock", "complete", "describe_game", "entered", "inputs", "judge", "pack", "rules_json", "seating",
+           "settles_bidding", "standing"]
 
 _ENVELOPE = frozenset({"game", "rules", "players", "dealer", "deal"})
 # The request fields each game takes: Fipsen also settles bidding disputes ("compare").
@@ -121,8 +122,17 @@ def pack(game: str) -> tuple[tuple[str, int], ...]:
 
 
 def complete(game: str, facts: dict[str, Any], rules: object, table: Table) -> dict[str, Any]:
-    """The deal's facts with what the others settle filled in (Kop: the old side's tricks from its points)."""
+    """The deal's facts as a page entered them, with what the others settle filled in: Kop's old side's
+    tricks from its points; a Ramsch's tricks from the card points and the players tapped as taking no
+    trick or every trick, and the card points of the player left empty. Raises `IllegalDeal` where the
+    entries cannot be completed."""
     return GAMES[game].complete(facts, rules, table)
+
+
+def entered(game: str, facts: dict[str, Any], rules: object, table: Table) -> dict[str, Any]:
+    """A stored deal's facts as a page enters them (`complete` in reverse): a Ramsch's taps in place of the
+    tricks that follow from them."""
+    return GAMES[game].entered(facts, rules, table)
 
 
 def inputs(game: str, contract: str, rules: object, table: Table) -> tuple[Input, ...]:

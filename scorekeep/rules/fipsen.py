@@ -266,6 +266,11 @@ def complete(facts: dict[str, Any], rules: Rules, table: Table) -> dict[str, Any
     """What the other facts settle, filled in for a page: nothing in this game."""
     return facts
 
+
+def entered(facts: dict[str, Any], rules: Rules, table: Table) -> dict[str, Any]:
+    """A stored deal's facts as a page enters them: as they are in this game."""
+    return facts
+
 # --- at the table: seats -------------------------------------------------------------------------
 
 PLAYERS = range(3, 8)  # three or four play; more sit out in turn

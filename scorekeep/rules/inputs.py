@@ -44,10 +44,18 @@ class Input:
     """One field of a contract's ``deal`` object, as a page asks for it.
 
     `choices` pairs each value with its words: the values of a CHOICE, and for a COUNT whose values
-    players name (Skat's matadors: "with 2", "without 3"). `empty` names leaving a CHOICE out
-    ("nothing announced"). `seldom`: most deals leave it alone, so a page may fold it away. `idle`:
-    the rule set gives it no weight (Laufende paid nothing), so a page need not ask it at all. `common`:
-    of a COUNT's `values`, the ones most deals take, which a page offers first (Skat's lowest bids).
+    players name (Skat's matadors: "with 2", "without 3"). `empty` names leaving a CHOICE, SEAT or
+    SEAT_ORDER out ("nothing announced", "nobody", "no doubling"). `seldom`: most deals leave it alone,
+    so a page may fold it away. `idle`: the rule set gives it no weight (Laufende paid nothing), so a page
+    need not ask it at all. `common`: of a COUNT's `values`, the ones most deals take, which a page offers
+    first (Skat's lowest bids).
+
+    `total`: what a PER_SEAT list adds up to (a Ramsch's card points, 120 with the skat; its tricks), so a
+    page can show a seat's share as the rest of the others'; the contract still checks the sum. `marks`:
+    values of a PER_SEAT list a page may ask by tapping the players who had them instead of typing every
+    seat's number — each the value and its tap row, a SEAT or SEATS input of its own (a Ramsch's "took no
+    trick" for 0, "took every trick" for all). The marks are the page's, not the contract's: the game's
+    `complete` turns them and the numbers typed into the contract's list, and they are not published.
     """
 
     key: str
@@ -65,6 +73,8 @@ class Input:
     seldom: bool = False
     idle: bool = False
     common: tuple[int, ...] = ()
+    total: int | None = None
+    marks: tuple[tuple[int, Input], ...] = ()
 
     @property
     def required(self) -> bool:
@@ -80,6 +90,8 @@ class Input:
             out["values"] = list(self.values)
         if self.common:
             out["common"] = list(self.common)
+        if self.total is not None:
+            out["total"] = self.total
         if self.choices:
             out["choices"] = [{"value": value, "label": in_words(label, translate)} for value, label in self.choices]
         for name in ("empty", "help", "short"):

@@ -342,7 +342,7 @@ FIELDS: dict[str, Input] = {f.key: f for f in (
     Input("old_tricks", Kind.COUNT, Word("Old side's tricks"), hi=TRICKS, seldom=True, short=Word("tricks"),
           help=Word("optional, except for zolo du and where the rule set values a trickless side")),
     Input("doublings", Kind.SEAT_ORDER, Word("Doublings, in the order said"), seldom=True, short=Word("doublings"),
-          help=Word("the seat of each call as numbered on this page, e.g. 2 1 4")),
+          help=Word("the seat of each call as numbered on this page, e.g. 2 1 4"), empty=Word("no doubling")),
 )}
 """Every deal field of Kop as a page asks it; `inputs` adjusts them to a contract and rule set."""
 
@@ -367,6 +367,11 @@ def complete(facts: dict[str, Any], rules: Rules, table: Table) -> dict[str, Any
         return facts
     settled = tricks_for(points)
     return {**facts, "old_tricks": settled[0]} if len(settled) == 1 else facts
+
+
+def entered(facts: dict[str, Any], rules: Rules, table: Table) -> dict[str, Any]:
+    """A stored deal's facts as a page enters them: as they are (the old side's tricks stay shown)."""
+    return facts
 
 
 # --- at the table: seats, rounds -----------------------------------------------------------------

@@ -9,7 +9,7 @@ it to) each of the three others. Every deal's payments sum to zero.
 """
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, cast
@@ -32,6 +32,8 @@ from .fields import (
     words,
 )
 from .inputs import REQUIRED, Input, Kind, Need, ask
+from .ramsch import Pack, as_entered, marks
+from .ramsch import complete as complete_ramsch
 from .sheet import NOTHING, Column, Declared, noted, result, side, spaced
 from .verdict import RulesMemo, Table, Verdict, options_json
 
@@ -360,6 +362,25 @@ SUIT_LABELS = {"C": Word("Clubs · Eichel"), "S": Word("Spades · Gras"), "H": W
                "D": Word("Diamonds · Schellen")}
 """The suits as a Schafkopf table names them (the contract writes C S H D)."""
 
+
+
+def _holds(points: int, tricks: int) -> bool:
+    """Whether a seat can hold `points` card points with `tricks` tricks: 4 cards a trick, no skat."""
+    return points in TOTALS_BY_COUNT[4 * tricks]
+
+
+def _tied_on_most(points: Sequence[int], playing: Sequence[int]) -> tuple[int, ...]:
+    """The players tied on the most card points, whose tricks decide which of them loses (`_ramsch_losers`);
+    none without a tie."""
+    top = max(points[seat] for seat in playing)
+    tied = tuple(seat for seat in playing if points[seat] == top)
+    return tied if len(tied) > 1 else ()
+
+
+RAMSCH = Pack(points=TOTAL_POINTS, tricks=TRICKS, holds=_holds, decides=_tied_on_most)
+"""Schafkopf's Ramsch as a page enters it (`scorekeep.rules.ramsch`): the tricks count for who took none
+(Jungfrau), who took all (Durchmarsch) and, of the players tied on the most card points, who took more."""
+
 FIELDS: dict[str, Input] = {f.key: f for f in (
     Input("declarer", Kind.SEAT, Word("Declarer"), Need.REQUIRED),
     Input("partner", Kind.SEAT, Word("Partner"), Need.REQUIRED),
@@ -376,8 +397,11 @@ FIELDS: dict[str, Input] = {f.key: f for f in (
           short=Word("doublings")),
     Input("klopfer", Kind.COUNT, Word("Players who knocked (Klopfer)"), hi=4),
     Input("bock", Kind.FLAG, Word("Bock deal")),
-    Input("points", Kind.PER_SEAT, Word("Card points per seat"), Need.REQUIRED, hi=TOTAL_POINTS),
-    Input("tricks", Kind.PER_SEAT, Word("Tricks per seat"), Need.REQUIRED, hi=TRICKS),
+    Input("points", Kind.PER_SEAT, Word("Card points per seat"), Need.REQUIRED, hi=TOTAL_POINTS, total=TOTAL_POINTS),
+    Input("tricks", Kind.PER_SEAT, Word("Tricks per seat"), Need.REQUIRED, hi=TRICKS, total=TRICKS,
+          short=Word("tricks (only for a tie on points)"), marks=marks(RAMSCH, 4),
+          help=Word("a Ramsch counts who took no trick, who took every trick and, of the players tied on the most "
+                    "card points, who took more")),
 )}
 """Every deal field of Schafkopf as a page asks it; `inputs` adjusts them to a contract and rule set."""
 
@@ -399,8 +423,20 @@ def inputs(contract: str, rules: Rules, table: Table) -> tuple[Input, ...]:
 
 
 def complete(facts: dict[str, Any], rules: Rules, table: Table) -> dict[str, Any]:
-    """What the other facts settle, filled in for a page: nothing in this game."""
-    return facts
+    """What the other facts settle, filled in for a page: a Ramsch's tricks from its card points, who took
+    no trick or every trick and the tricks of players tied on the most card points, and the card points of
+    the player left empty (`scorekeep.rules.ramsch`)."""
+    if facts.get("contract") != C.RAMSCH:
+        return facts
+    return complete_ramsch(facts, RAMSCH, table.players, range(table.players))
+
+
+def entered(facts: dict[str, Any], rules: Rules, table: Table) -> dict[str, Any]:
+    """A stored deal's facts as a page enters them (`complete` in reverse): a Ramsch's taps in place of
+    the tricks that follow from them."""
+    if facts.get("contract") != C.RAMSCH:
+        return facts
+    return as_entered(facts, RAMSCH, table.players, range(table.players))
 
 # --- at the table: seats, Bock ----------------------------------------------------------------
 
@@ -643,7 +679,7 @@ def _read_ramsch(r: Reader, klopfer: int, bock: bool, table: Table) -> Deal:
     if sum(tricks) != TRICKS:
         raise IllegalDeal("deal.tricks", "the seats' tricks must add up to 8, not {got}", got=sum(tricks))
     for seat in range(seats):
-        if points[seat] not in TOTALS_BY_COUNT[4 * tricks[seat]]:
+        if not _holds(points[seat], tricks[seat]):
             if tricks[seat] == 0:
                 raise IllegalDeal(f"deal.points.{seat}", "{seat} took no trick, so it has no card points, "
                                   "not {got}", seat=Seat(seat), got=points[seat])

@@ -16,6 +16,8 @@ from .errors import IllegalDeal
 from .explain import Explanation, Listing, Phrase, Seat, Seats, Word, signed
 from .fields import Option, Reader, boolean, integer, is_empty, nullable, one_of, read_rules
 from .inputs import REQUIRED, Input, Kind, Need, ask
+from .ramsch import Pack, as_entered, marks
+from .ramsch import complete as complete_ramsch
 from .sheet import NOTHING, Column, Declared, noted, result, side, spaced
 from .verdict import RulesMemo, Table, Verdict, options_json
 
@@ -291,6 +293,18 @@ NONE_LABELS = {"grand_ouvert_fixed": Word("none: computed"), "ramsch_durchmarsch
 # Matadors as players name them, the usual runs first: with 1 … 4, without 1 … 4, then the longer runs.
 _MATADOR_WORDS = tuple((n, Phrase("with {n}", n=n) if n > 0 else Phrase("without {n}", n=-n))
                        for n in (*range(1, 5), *range(-1, -5, -1), *range(5, 12), *range(-5, -12, -1)))
+
+
+def _holds(points: int, tricks: int) -> bool:
+    """Whether a seat can hold `points` card points with `tricks` tricks in a Ramsch: 3 cards a trick, plus
+    the skat's 2 if the skat went to it (a seat with no trick has neither)."""
+    return points in TOTALS_BY_COUNT[3 * tricks] or (tricks > 0 and points in TOTALS_BY_COUNT[3 * tricks + 2])
+
+
+RAMSCH = Pack(points=120, tricks=10, holds=_holds)
+"""Skat's Ramsch as a page enters it (`scorekeep.rules.ramsch`): the tricks count only for who took none
+(Jungfrau) and who took all (Durchmarsch); players tied on the most card points all lose."""
+
 FIELDS: dict[str, Input] = {f.key: f for f in (
     Input("declarer", Kind.SEAT, Word("Declarer"), Need.REQUIRED),
     Input("bid", Kind.COUNT, Word("Bid (the final bid)"), Need.REQUIRED, lo=min(BID_VALUES), hi=max(BID_VALUES),
@@ -315,9 +329,10 @@ FIELDS: dict[str, Input] = {f.key: f for f in (
     Input("kontra", Kind.FLAG, Word("Kontra"), short=Word("Kontra")),
     Input("re", Kind.FLAG, Word("Re"), short=Word("Re")),
     Input("bock", Kind.FLAG, Word("Bock deal")),
-    Input("points", Kind.PER_SEAT, Word("Card points per seat"), Need.REQUIRED, hi=120,
+    Input("points", Kind.PER_SEAT, Word("Card points per seat"), Need.REQUIRED, hi=120, total=120,
           help=Word("skat included where the rule set gives it")),
-    Input("tricks", Kind.PER_SEAT, Word("Tricks per seat"), Need.REQUIRED, hi=10),
+    Input("tricks", Kind.PER_SEAT, Word("Tricks per seat"), Need.REQUIRED, hi=10, total=10, short=Word("tricks"),
+          help=Word("a Ramsch counts only who took no trick and who took every trick"), marks=marks(RAMSCH, 3)),
 )}
 """Every deal field of Skat as a page asks it; `inputs` adjusts them to a contract."""
 
@@ -357,8 +372,24 @@ COMMON_BIDS: dict[Contract | None, tuple[int, ...]] = {
 
 
 def complete(facts: dict[str, Any], rules: Rules, table: Table) -> dict[str, Any]:
-    """What the other facts settle, filled in for a page: nothing in this game."""
-    return facts
+    """What the other facts settle, filled in for a page: a Ramsch's tricks from its card points and who
+    took no trick or every trick, and the card points of the player left empty (`scorekeep.rules.ramsch`)."""
+    if facts.get("contract") != Contract.RAMSCH:
+        return facts
+    return complete_ramsch(facts, RAMSCH, table.players, _playing(table))
+
+
+def entered(facts: dict[str, Any], rules: Rules, table: Table) -> dict[str, Any]:
+    """A stored deal's facts as a page enters them (`complete` in reverse): a Ramsch's taps in place of
+    the tricks that follow from them."""
+    if facts.get("contract") != Contract.RAMSCH:
+        return facts
+    return as_entered(facts, RAMSCH, table.players, _playing(table))
+
+
+def _playing(table: Table) -> list[int]:
+    """The seats that play: at a 4-seat table the dealer sits the deal out."""
+    return [s for s in range(table.players) if not (table.players == 4 and s == table.dealer)]
 
 # --- at the table: seats, Bock, the list --------------------------------------------------------
 
@@ -629,8 +660,7 @@ def _parse_ramsch(r: Reader, rules: Rules, table: Table) -> Deal:
     if sum(tricks) != 10:
         raise IllegalDeal("deal.tricks", "the tricks must add up to 10, not {total}", total=sum(tricks))
     for seat, (p, t) in enumerate(zip(points, tricks, strict=True)):
-        # A seat holds 3 cards a trick, plus the skat's 2 if the skat went to it.
-        if p not in _SUMS[3 * t] and (t == 0 or p not in _SUMS[3 * t + 2]):
+        if not _holds(p, t):
             if t == 0:
                 raise IllegalDeal(f"deal.points.{seat}", "{seat} took no trick, so it has no card points, "
                                   "not {points}", seat=Seat(seat), points=p)
@@ -874,7 +904,7 @@ def _score_ramsch(deal: Deal, rules: Rules, table: Table) -> Verdict:
     say = Explanation()
     points, tricks = deal.points, deal.tricks
     assert points is not None and tricks is not None
-    seats = [s for s in range(table.players) if not (table.players == 4 and s == table.dealer)]
+    seats = _playing(table)
     skat_note = Word("the skat went with the last trick" if rules.ramsch_skat == "last_trick" else
                      "the skat went to the loser")
     first, second, third = seats  # three play: at a 4-seat table the dealer sits out

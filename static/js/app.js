@@ -42,6 +42,11 @@ document.documentElement.classList.add("js");
     var region = event.detail.elt;
     if (!region || region.id !== "table-region") { return; }
     var wrong = region.querySelector('#deal-form [aria-invalid="true"]');
+    if (wrong && !wrong.getClientRects().length) {
+      // An input hidden while JavaScript runs (the selects behind a chain of taps): its question's first tap.
+      var question = wrong.closest(".q");
+      wrong = question && question.querySelector(".jsonly button:not([disabled])");
+    }
     if (wrong) {
       wrong.focus({ preventScroll: true });
       wrong.scrollIntoView({ block: "center" });
@@ -77,4 +82,64 @@ document.documentElement.classList.add("js");
   }
   document.addEventListener("DOMContentLoaded", keepAwake);
   document.addEventListener("visibilitychange", function () { if (!lock || lock.released) { keepAwake(); } });
+})();
+
+/* A chain of taps (Kop's doublings, table.html#question): each tap on a player adds him to the chain, shown in
+   order; "Remove last" and "Clear" take players back. The chain is kept in the selects the server reads, one
+   per call, hidden while JavaScript runs; changing them sends the preview like any input. */
+(function () {
+  "use strict";
+  function selects(chain) { return Array.prototype.slice.call(chain.querySelectorAll(".nojs select")); }
+  function named(chain) { return selects(chain).filter(function (select) { return select.value !== ""; }); }
+  function show(chain) {
+    var filled = named(chain);
+    var list = chain.querySelector(".chain-list");
+    list.textContent = "";
+    filled.forEach(function (select) {
+      var item = document.createElement("li");
+      item.textContent = select.options[select.selectedIndex].text;
+      list.appendChild(item);
+    });
+    if (!filled.length) {
+      var empty = document.createElement("li");
+      empty.className = "empty";
+      empty.textContent = list.dataset.empty;
+      list.appendChild(empty);
+    }
+    var full = filled.length === selects(chain).length;
+    chain.querySelectorAll("[data-chain-add]").forEach(function (button) { button.disabled = full; });
+    chain.querySelectorAll("[data-chain-undo], [data-chain-clear]").forEach(function (button) {
+      button.disabled = !filled.length;
+    });
+  }
+  function write(chain, values) {
+    var all = selects(chain);
+    all.forEach(function (select, index) { select.value = index < values.length ? values[index] : ""; });
+    show(chain);
+    if (all.length) { all[0].dispatchEvent(new Event("input", { bubbles: true })); }
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-chain-add], [data-chain-undo], [data-chain-clear]");
+    var chain = button && button.closest("[data-chain]");
+    if (!chain) { return; }
+    var values = named(chain).map(function (select) { return select.value; });
+    if (button.hasAttribute("data-chain-add")) {
+      values.push(button.dataset.chainAdd);
+    } else if (button.hasAttribute("data-chain-undo")) {
+      values.pop();
+    } else {
+      values = [];
+    }
+    write(chain, values);
+    // A button that became disabled (the chain full or empty) leaves the focus in the chain's row.
+    if (button.disabled) {
+      var next = chain.querySelector(".jsonly button:not([disabled])");
+      if (next) { next.focus(); }
+    }
+  });
+  function showAll(root) {
+    (root || document).querySelectorAll("[data-chain]").forEach(show);
+  }
+  document.addEventListener("DOMContentLoaded", function () { showAll(document); });
+  document.addEventListener("htmx:load", function (event) { showAll(event.detail.elt.parentNode || document); });
 })();

@@ -23,7 +23,9 @@ MINUS = "\N{MINUS SIGN}"
 SUIT_LABELS = {suit: str(label) for suit, label in SUITS}
 
 # A deal as the table declares it, players by name. Keys are the contract's deal fields; "points"
-# and "tricks" (Ramsch) map each playing player to a number.
+# and "tricks" (Ramsch) map each playing player to a number; "doublings" (Kop) lists the players who
+# doubled, in order. The page asks a Ramsch's card points of all players but one and has the players
+# who took no trick or every trick tapped: `fill_deal` enters it so.
 Facts = Mapping[str, Any]
 
 # A Skat series at four (classic rules: Kontra and Re may be said, a deal all pass is played as
@@ -120,8 +122,12 @@ def engine_request(game: str, preset: str, dealer: int, facts: Facts) -> dict[st
     for key, value in facts.items():
         if key in SEAT_KEYS:
             deal[key] = seat(value)
+        elif key == "old":  # Kop's old side
+            deal[key] = sorted(seat(name) for name in value)
         elif key in PER_PLAYER_KEYS:  # whoever sits the deal out took nothing
             deal[key] = [value.get(PLAYERS[position], 0) for position in seats]
+        elif key == "doublings" and isinstance(value, list):  # Kop's calls (Schafkopf's are a count)
+            deal[key] = [seat(name) for name in value]
         else:
             deal[key] = value
     return {"game": game, "rules": {"preset": preset}, "players": 4,
@@ -342,11 +348,15 @@ def fill_deal(page: Page, facts: Facts) -> None:
             show_rare(page, f"#q-{key} label.tap")
             page.locator(f"#q-{key} label.tap").click()
             expect(page.locator(f"#id_{key}")).to_be_checked()
-    for key in PER_PLAYER_KEYS:
-        for name, value in facts.get(key, {}).items():
-            page.locator(f"#id_{key}-{PLAYERS.index(name)}").fill(str(value))
+    if facts["contract"] == "ramsch":
+        fill_ramsch(page, facts)
+    if "old" in facts:
+        for name in facts["old"]:
+            page.locator("#q-old label.tap").filter(has_text=re.compile(f"^{name}$")).click()
+    for name in facts["doublings"] if isinstance(facts.get("doublings"), list) else ():  # Kop: tapped in order
+        page.locator("#q-doublings [data-chain-add]").filter(has_text=re.compile(f"^{name}$")).click()
     for key in TAP_KEYS:
-        if key in facts:
+        if key in facts and not isinstance(facts[key], list):
             show_rare(page, f"#q-{key}")
             tap_choice(page, key, str(facts[key]))
             expect(page.locator(f"#q-{key} input[value='{facts[key]}']")).to_be_checked()
@@ -359,6 +369,24 @@ def fill_deal(page: Page, facts: Facts) -> None:
     # The scorer closes the phone's keyboard and reads the preview before tapping Save.
     page.locator("#entry input:focus").evaluate_all("inputs => inputs.forEach((input) => input.blur())")
     expect(page.locator("#entry.htmx-request")).to_have_count(0)
+
+
+def fill_ramsch(page: Page, facts: Facts) -> None:
+    """A Ramsch as the page asks it: a tap on each player who took no trick, or on the one who took every
+    trick; the card points of the others typed, the last of them left empty (he has the rest)."""
+    tricks, points = facts["tricks"], facts["points"]
+    sweeper = next((name for name, taken in tricks.items() if taken == sum(tricks.values())), None)
+    if sweeper is not None:
+        page.locator("#q-every_trick label.tap").filter(has_text=re.compile(f"^{sweeper}$")).click()
+        return
+    typed = [name for name in points if tricks[name] > 0]
+    for name in points:
+        if tricks[name] == 0:
+            page.locator("#q-no_trick label.tap").filter(has_text=re.compile(f"^{name}$")).click()
+    for name in typed[:-1]:
+        page.locator(f"#id_points-{PLAYERS.index(name)}").fill(str(points[name]))
+    rest = page.locator("#rest-points")
+    expect(rest).to_contain_text(f"{typed[-1]} {points[typed[-1]]}: the rest of 120")
 
 
 def signed(value: int, game: str) -> str:

@@ -119,6 +119,28 @@ def table_with_errors(page: Page, base: str, evening: Evening) -> None:
     expect(page.locator("#deal-form .errors p").first).to_be_visible()
 
 
+def kop_chain(page: Page, base: str, evening: Evening) -> None:
+    """An open Kop table mid-entry: two doublings tapped into the chain."""
+    night = nights.start_night(game="kop", preset="classic", players=["Anna", "Bernd", "Clara", "Dieter"])
+    page.goto(f"{base}/nights/{night.pk}/tables/1/")
+    page.wait_for_function("window.htmx !== undefined")
+    for name in ("Bernd", "Anna"):
+        page.locator("#q-doublings [data-chain-add]").filter(has_text=name).click()
+    expect(page.locator("#q-doublings .chain-list li")).to_have_count(2)
+
+
+def ramsch_entry(page: Page, base: str, evening: Evening) -> None:
+    """The table page with a Ramsch mid-entry: one player's card points typed, another tapped as a Jungfrau."""
+    page.goto(base + evening.table_url)
+    page.wait_for_function("window.htmx !== undefined")
+    with replaced(page, "#entry"):
+        tap(page, "contract", "ramsch")
+    page.locator("#q-points input").first.fill("30")
+    page.locator("#q-no_trick label.tap").last.click()
+    expect(page.locator("#rest-points")).to_contain_text(": ")
+    expect(page.locator("#preview .outcome")).to_have_count(1)
+
+
 def visit(path: Callable[[Evening], str]) -> Callable[[Page, str, Evening], None]:
     def go(page: Page, base: str, evening: Evening) -> None:
         page.goto(base + path(evening))
@@ -145,6 +167,8 @@ PAGES: dict[str, Callable[[Page, str, Evening], None]] = {
     "links": visit(lambda e: f"/nights/{e.night.pk}/links/"),
     "table": table_with_preview,
     "table-refused": table_with_errors,
+    "table-kop": kop_chain,
+    "table-ramsch": ramsch_entry,
     "deal": visit(lambda e: f"{e.table_url}deals/3/"),
     "settings": visit(lambda e: f"/nights/{e.night.pk}/settings/"),
     "settlement": visit(lambda e: f"/nights/{e.demo['schafkopf'].pk}/settlement/"),
@@ -261,7 +285,8 @@ def group_key(focused: dict[str, Any]) -> str:
     return f"radio:{focused['name']}" if focused["type"] == "radio" else focused["key"]
 
 
-@pytest.mark.parametrize("name", ["table", "night", "night-new", "adjudicate", "deal", "settings", "settlement"])
+@pytest.mark.parametrize("name", ["table", "table-kop", "night", "night-new", "adjudicate", "deal", "settings",
+                                  "settlement"])
 def test_every_control_is_reached_with_tab_in_order_and_shows_its_focus(
         page: Page, live_server: Any, evening: Evening, name: str) -> None:
     PAGES[name](page, live_server.url, evening)
@@ -380,7 +405,8 @@ TARGETS_JS = """() => {
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
-@pytest.mark.parametrize("name", ["table", "night", "night-new", "nights", "deal", "adjudicate"])
+@pytest.mark.parametrize("name", ["table", "table-kop", "table-ramsch", "night", "night-new", "nights", "deal",
+                                  "adjudicate"])
 def test_every_tap_target_is_at_least_44_px(page: Page, live_server: Any, evening: Evening, name: str,
                                             viewport: str) -> None:
     page.set_viewport_size(VIEWPORTS[viewport])
@@ -420,7 +446,7 @@ EDGES_JS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("name", ["table", "night-new", "adjudicate", "settlement"])
+@pytest.mark.parametrize("name", ["table", "table-kop", "table-ramsch", "night-new", "adjudicate", "settlement"])
 def test_the_edges_of_inputs_and_tap_buttons_show_at_3_to_1(page: Page, live_server: Any, evening: Evening,
                                                            name: str) -> None:
     PAGES[name](page, live_server.url, evening)

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from scorekeep import nights
 from scorekeep.labels import CONTRACT_LABELS
 from scorekeep.models import Deal
 
@@ -24,6 +25,8 @@ from .steps import (
     SCHAFKOPF_ROUND,
     SKAT_SERIES,
     check_ledger,
+    enter_deal,
+    judged,
     judged_all,
     play,
     replaced,
@@ -39,7 +42,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_a_whole_skat_series_at_four(page: Page, live_server: Any) -> None:
     expected = judged_all("skat", "classic", SKAT_SERIES)
     table_url = start_night(page, live_server, game="skat", preset="classic", series="36")
-    expect(page.locator(".sits-out")).to_have_text("Sits out: Anna")
+    expect(page.locator("#entry .deal-head .who")).to_contain_text("Sits out: Anna")
     play(page, "skat", expected, series=36)
 
     # The series is complete: the form is gone and a 37th deal is refused.
@@ -68,6 +71,58 @@ def test_a_schafkopf_round_in_euros(page: Page, live_server: Any) -> None:
     page.reload()
     assert check_ledger(page, "schafkopf", expected) == totals
     assert sum(totals) == 0 and any(totals)
+
+
+def test_kop_doublings_are_tapped_in_the_order_said(page: Page, live_server: Any) -> None:
+    """The doublings are a row of the players' names under the Kop entry: each tap adds the player to the
+    chain, shown in order; "Remove last" and "Clear" take players back; the keyboard does the same."""
+    start_night(page, live_server, game="kop", preset="classic")
+    chain = page.locator("#q-doublings .chain-list li")
+    expect(chain).to_have_text(["no doubling"])  # in view, nothing to open
+    expect(page.locator("#q-doublings select").first).to_be_hidden()  # the selects are the page without JavaScript
+
+    def tap(name: str) -> None:
+        page.locator("#q-doublings [data-chain-add]").filter(has_text=re.compile(f"^{name}$")).click()
+
+    for name in ("Bernd", "Anna", "Dieter"):
+        tap(name)
+    expect(chain).to_have_text(["Bernd", "Anna", "Dieter"])
+    page.get_by_role("button", name="Remove last").click()
+    expect(chain).to_have_text(["Bernd", "Anna"])
+    page.get_by_role("button", name="Clear").click()
+    expect(chain).to_have_text(["no doubling"])
+    expect(page.get_by_role("button", name="Remove last")).to_be_disabled()
+    page.locator("#q-doublings [data-chain-add]").first.focus()  # Anna's button, then Enter: Anna doubles
+    page.keyboard.press("Enter")
+    expect(chain).to_have_text(["Anna"])
+    page.get_by_role("button", name="Clear").click()
+    # The deal itself: Anna and Clara are the old side; Bernd doubled, Anna answered, Dieter again.
+    facts = {"contract": "normal", "old": ["Anna", "Clara"], "doublings": ["Bernd", "Anna", "Dieter"],
+             "card_points": 60}
+    deal = judged("kop", "classic", 0, facts)
+    page.locator("#entry details.dealer > summary").click()
+    page.get_by_label("Your name").fill("Anna")
+    enter_deal(page, "kop", 1, deal)
+    assert Deal.objects.get().facts == {"contract": "normal", "old": [0, 2], "card_points": 60,
+                                        "doublings": [1, 0, 3]}
+
+
+def test_a_ramsch_is_the_card_points_of_all_but_one_and_a_tap_for_a_jungfrau(page: Page, live_server: Any) -> None:
+    start_night(page, live_server, game="skat", preset="classic", series="")
+    with replaced(page, "#entry"):
+        tap_choice(page, "contract", "Ramsch")
+    expect(page.locator("#rest-points")).to_have_text("Leave one player empty for the rest of 120.")
+    page.locator("#id_points-1").fill("35")  # Bernd; Anna deals and sits out
+    page.locator("#q-no_trick label.tap").filter(has_text="Dieter").click()
+    expect(page.locator("#rest-points")).to_have_text("Clara 85, Dieter 0: the rest of 120")
+    expect(page.locator("#preview .value strong")).to_have_text("170")  # Clara loses 85, doubled by the Jungfrau
+    page.locator("#entry details.dealer > summary").click()
+    page.get_by_label("Your name").fill("Anna")
+    page.get_by_role("button", name="Save deal").click()
+    expect(page.locator("#table-region .saved")).to_contain_text("Deal 1 saved: ")
+    deal = Deal.objects.get()
+    assert deal.facts["points"] == [35, 85, 0, 0] and deal.facts["tricks"][2:] == [0, 0]
+    assert deal.result.scores == (0, -170, 0, 0)
 
 
 def test_correcting_deleting_and_restoring_a_deal(page: Page, live_server: Any) -> None:
@@ -173,6 +228,37 @@ def test_a_save_without_connection_says_nothing_was_saved_and_keeps_the_entry(pa
     expect(page.locator("#table-region .saved")).to_contain_text("Deal 1 saved: Bernd: ")
     expect(page.locator("#connection")).to_be_hidden()
     assert Deal.objects.count() == 1
+
+
+def test_without_javascript_a_kop_chain_and_a_ramsch_are_entered(page_without_js: Page, live_server: Any) -> None:
+    """The chain of taps needs JavaScript; without it, one select per call in the order said does the same,
+    and a Ramsch's taps and the rest of the card points work as plain form fields."""
+    page = page_without_js
+    kop = nights.start_night(game="kop", preset="classic", players=PLAYERS)
+    page.goto(f"{live_server.url}/nights/{kop.pk}/tables/1/")
+    expect(page.locator("#q-doublings [data-chain-add]").first).to_be_hidden()
+    page.locator("#q-old label.tap").filter(has_text="Anna").click()
+    page.locator("#q-old label.tap").filter(has_text="Clara").click()
+    page.locator("#id_card_points").fill("60")
+    page.get_by_label("Call 1").select_option(label="Bernd")
+    page.get_by_label("Call 2").select_option(label="Anna")
+    page.get_by_role("button", name="Save deal").click()
+    expect(page.locator(".saved")).to_have_text("Deal saved.")
+    assert Deal.objects.get().facts["doublings"] == [1, 0]
+
+    skat = nights.start_night(game="skat", preset="classic", players=PLAYERS)
+    page.goto(f"{live_server.url}/nights/{skat.pk}/tables/1/")
+    tap_choice(page, "contract", "Ramsch")
+    page.get_by_role("button", name="Update the form").click()
+    page.locator("#id_points-1").fill("35")
+    page.locator("#id_points-2").fill("85")
+    page.locator("#q-no_trick label.tap").filter(has_text="Dieter").click()
+    page.get_by_role("button", name="Update the form").click()
+    expect(page.locator("#rest-points")).to_have_text("Dieter 0: the rest of 120")
+    page.get_by_role("button", name="Save deal").click()
+    expect(page.locator(".saved")).to_have_text("Deal saved.")
+    deal = Deal.objects.get(table__night=skat)
+    assert deal.facts["points"] == [35, 85, 0, 0] and deal.result.scores == (0, -170, 0, 0)
 
 
 def test_without_javascript_a_night_is_started_and_a_deal_saved_and_corrected(page_without_js: Page,

@@ -25,7 +25,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeep.rules import GAMES, IllegalDeal, Step, cards, fipsen, judge, kop
+from scorekeep.rules import GAMES, IllegalDeal, Step, Table, cards, complete, fipsen, judge, kop
 from scorekeep.rules.explain import AND, COMMA, OR, Listing, Phrase, Seat, Seats, Word
 from scorekeep.rules.fields import describe, names, words
 from tests.rules.vectors import VECTORS
@@ -253,6 +253,30 @@ SAMPLE: list[object] = [
          {"kieker": True, "ruten": True, "seat": 3}, rules={"durch_outranks": True}),
     bids({"kieker": True, "seat": 0}, {"bid": 4, "hand": True, "ruten": True, "durch": True, "seat": 1},
          {"bid": 2, "seat": 2}, players=3),
+    # A Ramsch as a page enters it, completed (`complete`) before it is judged: refusals.
+    *(("complete", request) for request in (
+        sk(contract="ramsch", points=[30, None, None]), sk(contract="ramsch", points=[80, 50, None]),
+        sk(contract="ramsch", points=[30, 40, 60]), sk(contract="ramsch", points=[119, None, None], no_trick=[1]),
+        sk(contract="ramsch", points=[30, 40, None], no_trick=[0]),
+        sk(contract="ramsch", points=[0, 0, None], no_trick=[0, 1, 2]),
+        sk(contract="ramsch", points=[30, 40, None], every_trick=2), sk(contract="ramsch", every_trick=1, no_trick=[1]),
+        sk(players=4, dealer=3, contract="ramsch", points=[30, 40, None, 0], no_trick=[3]),
+        sk(players=4, dealer=3, contract="ramsch", points=[30, 40, None, None], every_trick=3),
+        sk(players=4, dealer=3, contract="ramsch", points=[30, 40, None, 20]),
+        sk(contract="ramsch", points=[30, 40, None], tricks=[0, None, None]),
+        sk(contract="ramsch", points=[60, 20, None], tricks=[1, None, None], no_trick=[0]),
+        sk(contract="ramsch", points=[0, 120, None], tricks=[None, 8, None], every_trick=1),
+        sk(contract="ramsch", points=[0, 120, None], tricks=[1, None, None], every_trick=1),
+        sk(contract="ramsch", points=[None, 100, 20], tricks=[0, 10, 2]),
+        sk(contract="ramsch", points=[None, 0, 4], tricks=[10, None, None]),
+        sk(contract="ramsch", points=[None, 60, 0], tricks=[2, 2, None]),
+        sf("bsv", contract="ramsch", points=[40, 40, 25, None]),
+        sf("bsv", contract="ramsch", points=[None, 4, 90, 25], tricks=[None, 1, 1, 1]),
+        sf("bsv", contract="ramsch", points=[100, 10, 10, None], tricks=[2, None, None, None]),
+        # … and deals it completes.
+        sk(contract="ramsch", points=[30, None, None], no_trick=[2]), sk(contract="ramsch", every_trick=0),
+        sf("bsv", contract="ramsch", points=[40, 40, 25, None], tricks=[3, 2, None, None]),
+    )),
 ]
 
 # Values a mutation puts into a field: every JSON type, in range and out of it.
@@ -287,12 +311,23 @@ def vectors() -> list[object]:
 
 
 def judged(requests: list[object]) -> Iterator[tuple[Step | IllegalDeal, ...]]:
-    """Each request's steps, or its refusal."""
+    """Each request's steps, or its refusal; a request marked ("complete", request) holds a deal as a page
+    enters it, completed first (`scorekeep.rules.complete`)."""
     for request in requests:
         try:
+            if isinstance(request, tuple):
+                request = _completed(request[1])
             yield judge(request).steps
         except IllegalDeal as err:
             yield (err,)
+
+
+def _completed(request: dict[str, Any]) -> dict[str, Any]:
+    module = GAMES[request["game"]]
+    players = request.get("players", module.DEFAULT_SEATS)
+    table = Table(players, request.get("dealer", players - 1))
+    deal = complete(request["game"], request["deal"], module.parse_rules(request.get("rules")), table)
+    return {**request, "deal": deal}
 
 
 ALL = [*SAMPLE, *mutations(6, 1500), *vectors()]
