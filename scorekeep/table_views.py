@@ -207,11 +207,13 @@ def _new_form(request: HttpRequest, loaded: Loaded, data: Any = None) -> DealFor
                     bock=loaded.standing.next_is_bock)
 
 
-def _table_context(request: HttpRequest, loaded: Loaded, form: DealForm, preview: bool = False) -> dict[str, Any]:
-    """The table page's context; a preview's without the ledger, which only the whole region shows.
+def _table_context(request: HttpRequest, loaded: Loaded, form: DealForm | None,
+                   preview: bool = False) -> dict[str, Any]:
+    """The table page's context; a preview's without the ledger, which only the whole region shows; a poll's
+    and a viewer's without the entry form (None), which they do not show.
     `key` is the idempotency key of the form on the page: the one it was sent with while it stays on
     the page (a refused save), a new one for a new form."""
-    key = (_key(request) if form.is_bound else None) or uuid.uuid4().hex
+    key = (_key(request) if form is not None and form.is_bound else None) or uuid.uuid4().hex
     context = {"night": loaded.night, "table": loaded.table, "form": form, "closed": _closed(loaded),
                "number": loaded.count + 1, "count": loaded.count, "names": loaded.names,
                "action": loaded.url("deal-new"), "table_url": loaded.url("table"),
@@ -227,16 +229,17 @@ def _table_context(request: HttpRequest, loaded: Loaded, form: DealForm, preview
 @night_access(VIEW)
 def table_page(request: HttpRequest, night_id: int, table_number: int) -> HttpResponse:
     """The table: the entry form (for scorers) and the ledger, which the page polls for changes."""
-    if live.polled(request, LIVE):
+    polled = live.polled(request, LIVE)
+    if polled:
         unchanged = live.not_modified(request, LIVE, live.current_table_tag(request, night_id, table_number))
         if unchanged is not None:
             return unchanged
     loaded = _load(night_id, table_number)
-    context = _table_context(request, loaded, _new_form(request, loaded))
-    if live.polled(request, LIVE):
-        context["polled"] = True  # the strip, and the latest deals out of band
+    if polled:  # the strip, and the latest deals out of band: no entry form
+        context = {**_table_context(request, loaded, None), "polled": True}
         return live.mark(_render(request, "table.html", context, "live"), context["etag"])
-    return _render(request, "table.html", context)
+    form = _new_form(request, loaded) if _can_score(request) else None
+    return _render(request, "table.html", _table_context(request, loaded, form))
 
 
 @night_access(SCORE)
