@@ -66,7 +66,7 @@ LIST_PAGE = 50  # deals a page of the whole list shows
 class Loaded:
     """A table with everything its page needs, loaded in a fixed number of queries: where it stands (kept on
     the table, `ledger.Standing`) and its latest live deals — or, for a deal's page and the whole list, every
-    live deal (`every`)."""
+    live deal (`every`), whose ledger is then built from the deals alone."""
 
     night: CardNight
     table: CardTable
@@ -100,11 +100,10 @@ def _load(night_id: int, table_number: int, every: bool = False) -> Loaded:
     table = get_object_or_404(CardTable.objects.select_related("night"), night__pk=night_id, number=table_number)
     names = [place.player.name for place in table.places.select_related("player")]
     live = table.deals.filter(deleted=False)
-    if every:
+    standing = ledger.Standing.of(table, len(names))
+    if every:  # the ledger is built from these deals (`Loaded.ledger`), not from the standing
         deals = list(live.order_by("sequence"))
-        standing = ledger.walk(table.night, len(names), deals)[0]
     else:
-        standing = ledger.Standing.of(table, len(names))
         if standing.last_sequence is not None:  # a deal saved since the standing was read waits for the next poll
             live = live.filter(sequence__lte=standing.last_sequence)
         deals = list(live.order_by("-sequence")[:min(RECENT, standing.deals)])[::-1]
