@@ -2,7 +2,7 @@
 view and the floor: a plain template rendering the same rows from memory (issue 12).
 
     .venv/bin/python bench/table_page.py [--sizes 50 200 1000] [--games skat schafkopf] [--repeat 20]
-                                         [--database-url postgres://…] [--profile page|poll|save|…]
+                                         [--database-url postgres://…] [--profile NAME]
 
 Run by hand, never by the test suite; results go to docs/PERFORMANCE.md ("Table page, poll and save at 1,000
 deals"). One process, a throw-away database (a SQLite file; with --database-url a temporary PostgreSQL
@@ -23,10 +23,12 @@ Stoß or a 60:60 game), then each request `--repeat` times after one warm-up:
 - ``save plain``: the same without JavaScript (POST, then 303 to the table page; the redirect not followed);
 - ``list first`` / ``list last``: the whole list's first and last page (`table_views.LIST_PAGE` deals).
 
-Each saved deal is deleted again untimed, so the table keeps its size. The figures are wall-clock
-milliseconds (the minimum and the median of the repeats) and the queries one request makes; the ratio is
-the median over the floor's median. `--profile NAME` runs that request under cProfile at the largest size
-instead and prints where the time goes.
+Each saved deal is deleted again untimed, so the table keeps its size. DEBUG is off, as served (templates
+without their debug information, no query log); the test client skips the CSRF check, the middleware runs.
+The figures are wall-clock milliseconds (the minimum and the median of the repeats) and the queries one
+request makes; the ratio to the floor and the targets are taken on the minimum, as issue 12 measured (the
+median moves with whatever else the machine runs). `--profile "save htmx"` (any request's name) runs that
+request under cProfile at the largest size instead and prints where the time goes.
 """
 
 from __future__ import annotations
@@ -368,13 +370,13 @@ def vars_of(value: Any) -> dict[str, Any]:
 
 
 def report(game: str, size: int, figures: dict[str, Figures]) -> None:
-    floor = figures["floor"].median
+    floor = figures["floor"].low
     print(f"\n{game}, {size} deals")
     print(f"{'request':<14} {'min':>8} {'median':>8} {'queries':>8} {'× floor':>8} {'target':>8}")
     for name, f in figures.items():
         target = TARGETS.get(name)
-        verdict = "" if target is None or size < 1000 else ("met" if f.median <= target else "MISSED")
-        print(f"{name:<14} {f.low:>8.1f} {f.median:>8.1f} {f.queries:>8} {f.median / floor:>8.1f} "
+        verdict = "" if target is None or size < 1000 else ("met" if f.low <= target else "MISSED")
+        print(f"{name:<14} {f.low:>8.1f} {f.median:>8.1f} {f.queries:>8} {f.low / floor:>8.1f} "
               f"{(f'≤ {target:.0f} ' + verdict) if target else '':>8}")
 
 
