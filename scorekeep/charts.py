@@ -13,6 +13,7 @@ Use::
     {{ chart }}  with  chart = running_totals_svg(ledger)                # a `ledger.Ledger`
     running_totals_svg(Series(["Anna", "Bernd"], [[10, -10], [30, -30]]), format_value=str)
     points(ledger)  # [[(0, 0), (1, 48), …] per player]: what is drawn, in the ledger's numbers
+    running_totals_rows(ledger, format_value)  # the same numbers as the rows of a table, for screen readers
 
 Every gridline carries its value (``data-value``) and every deal tick its number (``data-deal``),
 and each player's line is a `<polyline class="series-line">` in table order, so a test — or a
@@ -224,3 +225,16 @@ def running_totals_svg(data: Ledger | Series, *, format_value: Callable[[int], s
     out.append("</g>")
     out.append("</svg>")
     return mark_safe("\n".join(out))  # every name and label above went through escape()
+
+
+def running_totals_rows(ledger: Ledger, format_value: Callable[[int], str]) -> SafeString:
+    """The chart's numbers as table rows (``_chart.html`` puts them in its table): a row per deal, its number
+    and each player's running total written by `format_value`, a negative one marked ``class="negative"``.
+    Written here rather than by a template loop: a table of 1,000 deals has 4,000 cells, about 20 ms
+    through the template language and 2 ms here."""
+    rows = []
+    for row in ledger.rows:
+        cells = "".join(f'<td class="negative">{escape(format_value(total))}</td>' if total < 0
+                        else f"<td>{escape(format_value(total))}</td>" for total in row.totals)
+        rows.append(f'<tr><th scope="row">{row.number}</th>{cells}</tr>')
+    return mark_safe("\n".join(rows))  # every value above went through escape()

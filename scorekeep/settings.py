@@ -81,6 +81,9 @@ TEMPLATES = [
         },
     },
 ]
+# Django's form renderer with its input, option and select templates written in Python (the same HTML; the
+# table page's entry form has some 150 inputs).
+FORM_RENDERER = "scorekeep.form_renderer.Renderer"
 
 DATABASES = {
     "default": dj_database_url.config(

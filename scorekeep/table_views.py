@@ -66,7 +66,7 @@ LIST_PAGE = 50  # deals a page of the whole list shows
 class Loaded:
     """A table with everything its page needs, loaded in a fixed number of queries: where it stands (kept on
     the table, `ledger.Standing`) and its latest live deals — or, for a deal's page and the whole list, every
-    live deal (`every`)."""
+    live deal (`every`), whose ledger is then built from the deals alone."""
 
     night: CardNight
     table: CardTable
@@ -100,11 +100,10 @@ def _load(night_id: int, table_number: int, every: bool = False) -> Loaded:
     table = get_object_or_404(CardTable.objects.select_related("night"), night__pk=night_id, number=table_number)
     names = [place.player.name for place in table.places.select_related("player")]
     live = table.deals.filter(deleted=False)
-    if every:
+    standing = ledger.Standing.of(table, len(names))
+    if every:  # the ledger is built from these deals (`Loaded.ledger`), not from the standing
         deals = list(live.order_by("sequence"))
-        standing = ledger.walk(table.night, len(names), deals)[0]
     else:
-        standing = ledger.Standing.of(table, len(names))
         if standing.last_sequence is not None:  # a deal saved since the standing was read waits for the next poll
             live = live.filter(sequence__lte=standing.last_sequence)
         deals = list(live.order_by("-sequence")[:min(RECENT, standing.deals)])[::-1]
@@ -207,11 +206,13 @@ def _new_form(request: HttpRequest, loaded: Loaded, data: Any = None) -> DealFor
                     bock=loaded.standing.next_is_bock)
 
 
-def _table_context(request: HttpRequest, loaded: Loaded, form: DealForm, preview: bool = False) -> dict[str, Any]:
-    """The table page's context; a preview's without the ledger, which only the whole region shows.
+def _table_context(request: HttpRequest, loaded: Loaded, form: DealForm | None,
+                   preview: bool = False) -> dict[str, Any]:
+    """The table page's context; a preview's without the ledger, which only the whole region shows; a poll's
+    and a viewer's without the entry form (None), which they do not show.
     `key` is the idempotency key of the form on the page: the one it was sent with while it stays on
     the page (a refused save), a new one for a new form."""
-    key = (_key(request) if form.is_bound else None) or uuid.uuid4().hex
+    key = (_key(request) if form is not None and form.is_bound else None) or uuid.uuid4().hex
     context = {"night": loaded.night, "table": loaded.table, "form": form, "closed": _closed(loaded),
                "number": loaded.count + 1, "count": loaded.count, "names": loaded.names,
                "action": loaded.url("deal-new"), "table_url": loaded.url("table"),
@@ -227,15 +228,17 @@ def _table_context(request: HttpRequest, loaded: Loaded, form: DealForm, preview
 @night_access(VIEW)
 def table_page(request: HttpRequest, night_id: int, table_number: int) -> HttpResponse:
     """The table: the entry form (for scorers) and the ledger, which the page polls for changes."""
-    if live.polled(request, LIVE):
+    polled = live.polled(request, LIVE)
+    if polled:
         unchanged = live.not_modified(request, LIVE, live.current_table_tag(request, night_id, table_number))
         if unchanged is not None:
             return unchanged
     loaded = _load(night_id, table_number)
-    context = _table_context(request, loaded, _new_form(request, loaded))
-    if live.polled(request, LIVE):
-        context["polled"] = True  # the strip, and the latest deals out of band
+    if polled:  # the strip, and the latest deals out of band: no entry form
+        context = {**_table_context(request, loaded, None), "polled": True}
         return live.mark(_render(request, "table.html", context, "live"), context["etag"])
+    form = _new_form(request, loaded) if _can_score(request) else None
+    context = _table_context(request, loaded, form)
     just = _int(request.GET.get("saved"))  # after a save without JavaScript (deal_new's redirect)
     if just is not None and context["can_score"] and loaded.deals and loaded.deals[-1].sequence == just:
         deal = loaded.deals[-1]

@@ -256,19 +256,41 @@ def test_fipsen_ledger_shows_running_scores_and_the_value(client: Client, db: No
     assert "4 Hand" in page and '<span class="running">+8</span>' in page
 
 
-def test_ledger_query_count_does_not_grow_with_deals(client: Client, skat: CardNight) -> None:
+def reads_every_deal(sql: str) -> bool:
+    """A query reading a table's deals without a bound: no LIMIT, not an aggregate."""
+    return sql.startswith("SELECT") and 'FROM "scorekeep_deal"' in sql and "LIMIT" not in sql and "MAX(" not in sql
+
+
+@pytest.mark.parametrize("what", ["page", "poll", "htmx save", "plain save"])
+def test_the_page_its_poll_and_a_save_cost_the_same_queries_at_any_size_and_read_no_whole_list(
+        client: Client, skat: CardNight, what: str) -> None:
+    """Issue 12: at 30 deals (or 1,000) the table page, a poll with a change and a save make the queries they
+    make at 3, and none of them reads every deal (where the table stands is kept on its row)."""
     table = table_of(skat)
 
+    def request(sent: dict[str, Any]) -> Any:
+        if what == "page":
+            return client.get(url(skat))
+        if what == "poll":  # a phone whose page is older than the table
+            return client.get(url(skat), headers={**HX, "HX-Target": "live-ledger", "If-None-Match": 'W/"old"'})
+        return client.post(url(skat, "deals/new/"), sent, headers={**HX, "HX-Target": "table-region"}
+                           if what == "htmx save" else {})
+
     def queries() -> int:
+        dealer, count = nights.next_dealer(table), table.deals.count()  # the dealer sits out at four
+        sent = {**GRAND, "declarer": (dealer + 1) % 4, "key": f"key-{count}", "expected": count + 1}
         with CaptureQueriesContext(connection) as captured:
-            assert client.get(url(skat)).status_code == 200
+            response = request(sent)
+        assert response.status_code == (303 if what == "plain save" else 200)
+        assert what != "htmx save" or b'<p class="saved' in response.content
+        assert [query["sql"] for query in captured if reads_every_deal(query["sql"])] == []
         return len(captured)
 
     for _ in range(3):
-        nights.enter_deal(table, GRAND if nights.next_dealer(table) == 0 else {**GRAND, "declarer": 0})
+        nights.enter_deal(table, {**GRAND, "declarer": 0})  # engine seat 0: forehand
     few = queries()
     for _ in range(27):
-        nights.enter_deal(table, GRAND if nights.next_dealer(table) == 0 else {**GRAND, "declarer": 0})
+        nights.enter_deal(table, {**GRAND, "declarer": 0})
     assert queries() == few
 
 

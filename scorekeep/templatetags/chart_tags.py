@@ -1,4 +1,5 @@
-"""The running-totals chart for templates: ``{% load chart_tags %}{{ ledger|running_totals_chart }}``.
+"""The running-totals chart for templates: ``{% load chart_tags %}{{ ledger|running_totals_chart }}``, and its
+numbers as table rows, ``{{ ledger|running_totals_rows:night }}``.
 
 The drawing is `scorekeep.charts`'; this only makes it reachable from `_chart.html`.
 """
@@ -10,6 +11,8 @@ from django.utils.safestring import SafeString
 
 from .. import charts
 from ..ledger import Ledger
+from ..models import CardNight
+from .ledger_tags import signed_amount
 
 register = template.Library()
 
@@ -18,3 +21,9 @@ register = template.Library()
 def running_totals_chart(ledger: Ledger) -> SafeString:
     """The table's running totals as an inline SVG (names escaped by `charts`)."""
     return charts.running_totals_svg(ledger)
+
+
+@register.filter
+def running_totals_rows(ledger: Ledger, night: CardNight) -> SafeString:
+    """The chart's numbers, a row per deal, each total as the ledger writes it (`signed_amount`)."""
+    return charts.running_totals_rows(ledger, lambda total: signed_amount(total, night))
