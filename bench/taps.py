@@ -113,17 +113,15 @@ SKAT = Game("skat", "classic", FOUR[:3], (
     Deal("grand hand", (tap("Game", "Grand"), tap("Declarer", "Anna"), tap("Bid", "Other"), tap("Bid", "30"),
                         tap("Matadors", "with 1"), tap("Hand"), type_("Declarer's card points", "71")), "Won"),
     Deal("null ouvert", (tap("Game", "Null"), tap("Declarer", "Bernd"), tap("Bid", "46"),
-                         tap("Declarer's tricks", "0"), tap("More:"), tap("Ouvert")), "Won"),
+                         tap("Declarer's tricks", "0"), tap("Ouvert")), "Won"),
     Deal("overbid", (tap("Game", "Diamonds"), tap("Declarer", "Clara"), tap("Bid", "27"),
                      tap("Matadors", "without 1"), type_("Declarer's card points", "70")), "Lost"),
     Deal("Kontra and Re", (tap("Game", "Grand"), tap("Declarer", "Anna"), tap("Bid", "24"), tap("Matadors", "with 1"),
-                           type_("Declarer's card points", "58"), tap("More:"), tap("Kontra"), tap("Re")), "Lost"),
-    # The page as it is now: each seat's card points and tricks typed (issue 14 plans the last seat derived).
+                           type_("Declarer's card points", "58"), tap("Kontra"), tap("Re")), "Lost"),
+    # The last player's points are the rest of the pack (38); nobody took no trick or every trick.
     Deal("Ramsch", (tap("Game", "Ramsch"),
-                    type_("Card points per seat", "30", "Anna"), type_("Card points per seat", "52", "Bernd"),
-                    type_("Card points per seat", "38", "Clara"),
-                    type_("Tricks per seat", "3", "Anna"), type_("Tricks per seat", "4", "Bernd"),
-                    type_("Tricks per seat", "3", "Clara")), "No declaring side", ramsch=True),
+                    type_("Card points per seat", "30", "Anna"), type_("Card points per seat", "52", "Bernd")),
+         "No declaring side", ramsch=True),
 ))
 
 SCHAFKOPF = Game("schafkopf", "bsv", FOUR, (
@@ -138,19 +136,21 @@ SCHAFKOPF = Game("schafkopf", "bsv", FOUR, (
                   tap("Trump suit", "Clubs · Eichel"), tap("Declaring side's tricks", "8")), "Won"),
     Deal("Ramsch", (tap("Game", "Ramsch"),
                     type_("Card points per seat", "30", "Anna"), type_("Card points per seat", "50", "Bernd"),
-                    type_("Card points per seat", "25", "Clara"), type_("Card points per seat", "15", "Dieter"),
-                    type_("Tricks per seat", "2", "Anna"), type_("Tricks per seat", "3", "Bernd"),
-                    type_("Tricks per seat", "2", "Clara"), type_("Tricks per seat", "1", "Dieter")),
+                    type_("Card points per seat", "25", "Clara")),
+         "No declaring side", ramsch=True),
+    # A Jungfrau: Anna took no trick (her points need no typing), Dieter's are the rest.
+    Deal("Ramsch with a Jungfrau", (tap("Game", "Ramsch"), tap("Took no trick", "Anna"),
+                                    type_("Card points per seat", "60", "Bernd"),
+                                    type_("Card points per seat", "40", "Clara")),
          "No declaring side", ramsch=True),
 ))
 
 KOP = Game("kop", "classic", FOUR, (
     Deal("normal", (tap("Old side", "Anna"), tap("Old side", "Clara"), type_("Old side's card points", "60")),
          "Won", typical=True),
-    # The page as it is now: one select per call, in the order said (issue 14 plans a chain of taps on players).
+    # The doublings as a chain: a tap on each player who doubled, in the order said.
     Deal("doubled", (tap("Old side", "Bernd"), tap("Old side", "Dieter"), type_("Old side's card points", "45"),
-                     tap("More:"), choose("Doublings", "Call 1", "Anna"), choose("Doublings", "Call 2", "Bernd")),
-         "Lost"),
+                     tap("Doublings", "Anna"), tap("Doublings", "Bernd")), "Lost"),
     Deal("Wesele", (tap("Game", "Wesele"), tap("Old side", "Clara"), tap("Old side", "Anna"),
                     type_("Old side's card points", "70")), "Won"),
     Deal("Zolo", (tap("Game", "Zolo"), tap("Old side", "Dieter"), type_("Old side's card points", "58")), "Won"),
@@ -388,7 +388,7 @@ def run(games: list[Game], screenshots: Path, warm_up: int = RECENT) -> list[Mea
                 page.set_default_timeout(TIMEOUT_MS)
                 page.goto(f"{site.url}/join/{made[game.key]['scorer']}/")
                 page.goto(f"{site.url}/nights/{made[game.key]['night']}/tables/1/")
-                page.wait_for_function("window.htmx !== undefined")
+                page.locator("html.js").wait_for(state="attached")
                 scorer = Scorer(page)
                 # A night in progress: the latest deals under the standings and the last save's line above
                 # the form push the form down. Warm up with the typical deal until the page looks so, unmeasured.

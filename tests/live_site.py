@@ -37,7 +37,7 @@ NAMES = ["Anna", "Bernd", "Clara"]
 # What the pages say (English: the app's language unless a catalogue is chosen).
 ENTERED_MEANWHILE = "was entered meanwhile on another phone"
 CHANGED_MEANWHILE = "Changed meanwhile"
-SAVED = '<p class="saved">'  # "Deal 3 saved: Anna: Grand · won 72" (htmx), "Deal saved." (after a redirect)
+SAVED = '<p class="saved'  # "Deal 3 saved: Anna: Grand · won 72" (htmx: said, the row marked), a message
 SAVED_ALREADY = "This deal was saved already"
 
 

@@ -281,7 +281,9 @@ def replaced(page: Page, selector: str) -> Iterator[None]:
 def start_night(page: Page, live_server: Any, *, game: str, preset: str, series: str = "") -> str:
     """Start a night of four on /nights/new/ as a host does; Anna deals first. Returns the table's URL."""
     page.goto(f"{live_server.url}/nights/new/")
-    page.wait_for_function("window.htmx !== undefined")
+    # htmx is there once app.js (deferred after it) marks <html> "js". Never page.wait_for_function: it runs its
+    # predicate through eval, which the site's CSP refuses — on a busy machine, when the first try came too early.
+    page.locator("html.js").wait_for(state="attached")
     if game != "skat":
         with replaced(page, "#night-form-body"):
             page.get_by_label("Game", exact=True).select_option(game)
@@ -295,7 +297,7 @@ def start_night(page: Page, live_server: Any, *, game: str, preset: str, series:
         page.get_by_label("Series").select_option(series)
     page.get_by_role("button", name="Start the night").click()
     expect(page).to_have_url(re.compile(r"/nights/\d+/tables/1/$"))
-    page.wait_for_function("window.htmx !== undefined")
+    page.locator("html.js").wait_for(state="attached")
     return page.url
 
 
@@ -322,6 +324,8 @@ def fill_deal(page: Page, facts: Facts) -> None:
     contract = str(CONTRACT_LABELS[facts["contract"]])
     radio = page.locator(f"#q-contract input[value='{facts['contract']}']")
     if not radio.is_checked():  # choosing the game re-renders the inputs it needs
+        if not radio.is_visible():  # a seldom played game is folded under "Other"
+            page.locator("#q-contract details.more-choices > summary").click()
         with replaced(page, "#entry"):
             tap_choice(page, "contract", contract)
     expect(radio).to_be_checked()

@@ -94,7 +94,7 @@ def show_verdict(page: Page, base: str, evening: Evening) -> None:
 def table_with_preview(page: Page, base: str, evening: Evening) -> None:
     """The table page mid-entry: a deal tapped in, its preview shown, "More" open."""
     page.goto(base + evening.table_url)
-    page.wait_for_function("window.htmx !== undefined")
+    page.locator("html.js").wait_for(state="attached")
     # Tapped by value and by player name: the same in every language the page may be read in.
     with replaced(page, "#entry"):
         tap(page, "contract", NEXT_DEAL["contract"])
@@ -114,7 +114,7 @@ def tap(page: Page, key: str, value: object) -> None:
 def table_with_errors(page: Page, base: str, evening: Evening) -> None:
     """The table page after tapping Save with nothing entered: the engine's messages at the inputs."""
     page.goto(base + evening.table_url)
-    page.wait_for_function("window.htmx !== undefined")
+    page.locator("html.js").wait_for(state="attached")
     page.locator("#deal-form button[type=submit]:not([name])").click()
     expect(page.locator("#deal-form .errors p").first).to_be_visible()
 
@@ -123,7 +123,7 @@ def kop_chain(page: Page, base: str, evening: Evening) -> None:
     """An open Kop table mid-entry: two doublings tapped into the chain."""
     night = nights.start_night(game="kop", preset="classic", players=["Anna", "Bernd", "Clara", "Dieter"])
     page.goto(f"{base}/nights/{night.pk}/tables/1/")
-    page.wait_for_function("window.htmx !== undefined")
+    page.locator("html.js").wait_for(state="attached")
     for name in ("Bernd", "Anna"):
         page.locator("#q-doublings [data-chain-add]").filter(has_text=name).click()
     expect(page.locator("#q-doublings .chain-list li")).to_have_count(2)
@@ -132,7 +132,7 @@ def kop_chain(page: Page, base: str, evening: Evening) -> None:
 def ramsch_entry(page: Page, base: str, evening: Evening) -> None:
     """The table page with a Ramsch mid-entry: one player's card points typed, another tapped as a Jungfrau."""
     page.goto(base + evening.table_url)
-    page.wait_for_function("window.htmx !== undefined")
+    page.locator("html.js").wait_for(state="attached")
     with replaced(page, "#entry"):
         tap(page, "contract", "ramsch")
     page.locator("#q-points input").first.fill("30")
@@ -309,7 +309,7 @@ def test_every_control_is_reached_with_tab_in_order_and_shows_its_focus(
 def test_a_whole_deal_is_entered_and_saved_with_the_keyboard_alone(
         page: Page, live_server: Any, evening: Evening) -> None:
     page.goto(live_server.url + evening.table_url)
-    page.wait_for_function("window.htmx !== undefined")
+    page.locator("html.js").wait_for(state="attached")
     expect(page.locator("#entry .deal-head")).to_contain_text("Deal 7")
 
     def focus_into(selector: str) -> None:

@@ -18,7 +18,7 @@ def open_page(page: Page, live_server: object) -> list[Request]:
     """Open /adjudicate/ and record every request made after it loaded."""
     page.goto(f"{live_server.url}/adjudicate/")  # type: ignore[attr-defined]
     expect(page.locator("#id_game")).to_be_visible()
-    page.wait_for_function("window.htmx !== undefined")
+    page.locator("html.js").wait_for(state="attached")
     page.evaluate("window.noPageLoad = 'still here'")
     requests: list[Request] = []
     page.on("request", lambda request: requests.append(request))

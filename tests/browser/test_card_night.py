@@ -243,7 +243,7 @@ def test_without_javascript_a_kop_chain_and_a_ramsch_are_entered(page_without_js
     page.get_by_label("Call 1").select_option(label="Bernd")
     page.get_by_label("Call 2").select_option(label="Anna")
     page.get_by_role("button", name="Save deal").click()
-    expect(page.locator(".saved")).to_have_text("Deal saved.")
+    expect(page.locator(".saved")).to_contain_text("Deal 1 saved: Anna + Clara: Normal game · 2 doubled")
     assert Deal.objects.get().facts["doublings"] == [1, 0]
 
     skat = nights.start_night(game="skat", preset="classic", players=PLAYERS)
@@ -256,7 +256,7 @@ def test_without_javascript_a_kop_chain_and_a_ramsch_are_entered(page_without_js
     page.get_by_role("button", name="Update the form").click()
     expect(page.locator("#rest-points")).to_have_text("Dieter 0: the rest of 120")
     page.get_by_role("button", name="Save deal").click()
-    expect(page.locator(".saved")).to_have_text("Deal saved.")
+    expect(page.locator(".saved")).to_contain_text("Deal 1 saved: Ramsch")
     deal = Deal.objects.get(table__night=skat)
     assert deal.facts["points"] == [35, 85, 0, 0] and deal.result.scores == (0, -170, 0, 0)
 

@@ -98,7 +98,7 @@ FIRST_DEALS = {
 def start_night(page: Page, live_server: Any, lang: str, game: str, preset: str) -> str:
     """Start a night of four on /nights/new/ in `lang`, inputs found by id. Returns the table page's URL."""
     page.goto(f"{live_server.url}/nights/new/")
-    page.wait_for_function("window.htmx !== undefined")
+    page.locator("html.js").wait_for(state="attached")
     expect(page.locator("h1")).to_have_text(said(lang, "Start a card night"))
     if page.locator("#id_game").input_value() != game:
         with replaced(page, "#night-form-body"):
@@ -111,7 +111,7 @@ def start_night(page: Page, live_server: Any, lang: str, game: str, preset: str)
     page.locator("#id_first_dealer").select_option(index=0)
     page.get_by_role("button", name=said(lang, "Start the night")).click()
     expect(page).to_have_url(re.compile(r"/nights/\d+/tables/1/$"))
-    page.wait_for_function("window.htmx !== undefined")
+    page.locator("html.js").wait_for(state="attached")
     return page.url
 
 

@@ -46,7 +46,7 @@ def phones(browser: Any) -> Iterator[list[Page]]:
 
 def open_link(page: Page, live_server: Any, token: str) -> None:
     page.goto(f"{live_server.url}/join/{token}/")
-    page.wait_for_function("window.htmx !== undefined")
+    page.locator("html.js").wait_for(state="attached")
 
 
 def test_two_scorers_and_a_viewer_stay_in_step(phones: list[Page], live_server: Any) -> None:
@@ -57,7 +57,7 @@ def test_two_scorers_and_a_viewer_stay_in_step(phones: list[Page], live_server: 
         expect(page).to_have_url(re.compile(r"/nights/\d+/tables/1/$"))
     open_link(viewer, live_server, night.viewer_token)
     viewer.get_by_role("link", name="Open the table").click()
-    viewer.wait_for_function("window.htmx !== undefined")
+    viewer.locator("html.js").wait_for(state="attached")
     expect(viewer.locator("#deal-form")).to_have_count(0)  # a viewer has nothing to enter
     expect(viewer.locator(".viewer-note")).to_be_visible()
 
