@@ -207,7 +207,8 @@ class DealInputs:
                                               required=False, widget=forms.RadioSelect)
                 self.fields[key] = made
                 made.label = label
-                question("radios", common=common if len(choices) > common else 0, count_words=True)
+                # "None: count them from the cards" is the last choice: folded with the rarer ones.
+                question("radios", common=common if len(choices) + 1 > common else 0, count_words=True)
                 return
             made = forms.TypedChoiceField(choices=[("", empty), *choices], coerce=int, empty_value=None, required=False)
         elif field.kind is Kind.COUNT and field.values and tap:
@@ -226,13 +227,17 @@ class DealInputs:
                                           empty_value=None, required=False)
         elif field.kind is Kind.COUNT and tap and field.hi - field.lo <= TAP_MAX:
             choices = [(str(n), str(n)) for n in range(field.lo, field.hi + 1)]
+            # The engine's common values first (a Null's tricks: 0 won, a few lost), the rest under "Other".
+            first = [c for v in field.common for c in choices if c[0] == str(v)]
+            choices = [*first, *(c for c in choices if c not in first)]
             if rare:  # optional: "not given" must stay choosable once a number was tapped
                 choices.insert(0, ("", "—"))
+            common = len(first) + rare if first and len(first) + rare < len(choices) else 0
             made = forms.TypedChoiceField(choices=choices, coerce=int, empty_value=None, required=False,
                                           widget=forms.RadioSelect)
             made.label = label
             self.fields[key] = made
-            question("radios", short_taps=True)  # numbers: narrow taps, up to seven a row
+            question("radios", short_taps=True, common=common)  # numbers: narrow taps, up to seven a row
             return
         elif field.kind is Kind.COUNT:
             number = {"inputmode": "numeric", "min": field.lo, "max": field.hi, "autocomplete": "off"}

@@ -343,7 +343,9 @@ def inputs(contract: str, rules: Rules, table: Table) -> tuple[Input, ...]:
     keys = tuple(sorted(deal_fields(contract, rules, table), key=_ASKED.index))
     if contract == Contract.NULL:
         # Null Ouvert is a game of its own, not a rarity: asked beside Hand.
-        return ask(FIELDS, keys, declarer_tricks={**REQUIRED, "unless": ("conceded",), "seldom": False},
+        # A Null is won with no trick and lost with the first: most lost ones end within a few tricks.
+        return ask(FIELDS, keys, declarer_tricks={**REQUIRED, "unless": ("conceded",), "seldom": False,
+                                                  "common": (0, 1, 2, 3, 4, 5)},
                    bid={"common": COMMON_BIDS[Contract.NULL]}, ouvert={"seldom": False})
     if contract in _CONTRACT_BY_NAME and _CONTRACT_BY_NAME[contract] in TRUMP_GAMES:
         top = MAX_MATADORS[_CONTRACT_BY_NAME[contract]]
