@@ -239,6 +239,17 @@ def test_a_ramsch_says_what_its_lists_add_up_to_and_publishes_no_page_taps(clien
     assert "marks" not in fields["tricks"] and fields["tricks"]["need"] == "required"
 
 
+def test_the_seldom_played_contracts_and_the_common_values_are_said(client: Client) -> None:
+    answer = client.get("/api/games", {"game": "schafkopf", "rules": '{"preset": "bsv"}'}).json()
+    contracts = {c["contract"]: c for c in answer["games"][0]["rule_sets"][0]["contracts"]}
+    assert contracts["solo_tout"]["seldom_played"] is True and "seldom_played" not in contracts["sauspiel"]
+    skat = client.get("/api/games", {"game": "skat", "rules": '{"preset": "classic"}'}).json()
+    clubs = next(c for c in skat["games"][0]["rule_sets"][0]["contracts"] if c["contract"] == "clubs")
+    fields = {field["key"]: field for field in clubs["fields"]}
+    assert fields["bid"]["common"] == [18, 20, 22, 23, 24, 27] and fields["matadors"]["common"][:2] == [1, 2]
+    assert all("seldom_played" not in c for c in skat["games"][0]["rule_sets"][0]["contracts"])
+
+
 def test_the_words_come_in_the_language_asked_for(client: Client) -> None:
     answer = client.get("/api/games?game=kop", headers={"Accept-Language": "de"}).json()
     assert answer["language"] == "de"

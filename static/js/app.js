@@ -65,12 +65,13 @@ document.documentElement.classList.add("js");
     var fold = row && row.querySelector("details.more-choices");
     if (!fold) { return; }
     var summary = fold.querySelector("summary");
+    var label = summary.querySelector(".fold-label");
     if (fold.contains(input)) {
-      summary.textContent = input.closest("label").textContent.trim();
+      label.textContent = input.closest("label").textContent.trim();
       summary.classList.add("chosen");
       fold.open = false;
     } else {
-      summary.textContent = summary.dataset.other;
+      label.textContent = label.dataset.other;
       summary.classList.remove("chosen");
     }
   });
