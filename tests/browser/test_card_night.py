@@ -42,7 +42,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_a_whole_skat_series_at_four(page: Page, live_server: Any) -> None:
     expected = judged_all("skat", "classic", SKAT_SERIES)
     table_url = start_night(page, live_server, game="skat", preset="classic", series="36")
-    expect(page.locator("#entry .deal-head .who")).to_contain_text("Sits out: Anna")
+    expect(page.locator("#entry .deal-head")).to_contain_text("Sits out: Anna")  # and beside "Game"
+    expect(page.locator("#q-contract legend .sits-out")).to_have_text("Sits out: Anna")
     play(page, "skat", expected, series=36)
 
     # The series is complete: the form is gone and a 37th deal is refused.
