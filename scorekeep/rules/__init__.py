@@ -161,9 +161,10 @@ def describe_game(game: str, rules: object = None, players: int | None = None,
         contracts = []
         for contract in module.contracts(parsed):
             asked = module.inputs(str(contract), parsed, table)
-            described = {"contract": str(contract), "label": translate(module.CONTRACT_LABELS[contract]),
-                         "fields": [field.to_json(translate) for field in asked],
-                         "unused": sorted(every_field - {field.key for field in asked})}
+            described: dict[str, Any] = {
+                "contract": str(contract), "label": translate(module.CONTRACT_LABELS[contract]),
+                "fields": [field.to_json(translate) for field in asked],
+                "unused": sorted(every_field - {field.key for field in asked})}
             if contract in module.SELDOM_PLAYED:  # issue 14: a page may offer it behind "Other"
                 described["seldom_played"] = True
             contracts.append(described)
