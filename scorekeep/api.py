@@ -1,25 +1,28 @@
 """The adjudication contract over HTTP: ``POST /api/adjudicate`` (shared/spec/ADJUDICATION.md), and the
 games' own description of their inputs: ``GET /api/games`` (docs/API.md).
 
-One JSON object in; the verdict out with 200, or the rejection with 400. Stateless: no login, no
-session, no CSRF token, no cookies. Whatever arrives — a wrong method, a wrong content type, an
-empty, oversized or non-UTF-8 body, text that is not JSON — the answer is a JSON rejection that
-names the field and says what is allowed, never a server error.
+One JSON object in; the verdict out with 200, or the rejection with 400, its explanation lines and
+rejection messages in the language asked for (Accept-Language, or the language cookie), English when none
+is. Stateless: no login, no session, no CSRF token, no cookies set. Whatever arrives — a wrong method, a
+wrong content type, an empty, oversized or non-UTF-8 body, text that is not JSON — the answer is a JSON
+rejection that names the field and says what is allowed, never a server error.
 
 `loads`, `dumps`, `rejection` and `adjudicate_safely` (`scorekeep.contract_io`) are shared with ``manage.py
 adjudicate``, so the command line and the API read JSON and refuse it in the same words.
 """
 
 import json
+from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, JsonResponse
 from django.utils.translation import get_language, gettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
 from . import rules
-from .contract_io import Refused, adjudicate_safely, dumps, loads, rejection
+from .contract_io import Refused, adjudicate_safely, adjudicating_in, dumps, loads, rejection
 
 __all__ = ["MAX_BODY", "Refused", "adjudicate", "adjudicate_safely", "dumps", "games", "loads", "rejection"]
 
@@ -74,7 +77,17 @@ def adjudicate(request: HttpRequest) -> JsonResponse:
                                  f"send one JSON object such as {EXAMPLE}"))
     except ValueError as err:
         return _answer(rejection(f"is not valid JSON for a request: {err}"))
-    return _answer(adjudicate_safely(obj))
+    return _answer(_in_language()(obj))
+
+
+def _in_language() -> Callable[[object], dict[str, Any]]:
+    """The engine in the language the request asks for (LocaleMiddleware read Accept-Language and the language
+    cookie): its explanation lines and rejection messages translated, the keys, fields and codes the
+    contract's; in English, the contract's own text."""
+    language = get_language()
+    if language is None or language == settings.LANGUAGE_CODE:
+        return adjudicate_safely
+    return adjudicating_in(gettext)
 
 
 @require_safe

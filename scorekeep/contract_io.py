@@ -8,9 +8,11 @@ No Django here (as in `scorekeep.rules`): the command line answers without start
 import json
 import logging
 import re
+from collections.abc import Callable
 from typing import Any
 
 from . import rules
+from .rules.explain import Translate
 
 logger = logging.getLogger(__name__)
 
@@ -97,6 +99,41 @@ def adjudicate_safely(request: object) -> dict[str, Any]:
     try:
         return rules.adjudicate(request)
     except Exception:
-        logger.exception("the rules engine raised instead of answering; request: %.500r", request)
-        return rejection("could not be adjudicated because of an internal error in scorekeep; "
-                         "please report this request to the maintainers")
+        return _internal_error(request)
+
+
+def _internal_error(request: object) -> dict[str, Any]:
+    logger.exception("the rules engine raised instead of answering; request: %.500r", request)
+    return rejection("could not be adjudicated because of an internal error in scorekeep; "
+                     "please report this request to the maintainers")
+
+
+def adjudicating_in(catalogue: Translate) -> Callable[[object], dict[str, Any]]:
+    """`adjudicate_safely` in another language: the verdict's explanation lines and each rejection's message
+    go through `catalogue` (its gettext), as the web pages write them; the keys, field paths, codes
+    and numbers are the contract's. Seats are named as the contract numbers them, from 0, in the catalogue's
+    words ("Platz 0")."""
+
+    def translate(text: str) -> str:
+        # Python's gettext answers "" with the catalogue's header; Django's gettext keeps it "".
+        return catalogue(text) if text else text
+
+    seat_word = translate("Seat %(number)s")
+
+    def seat_name(seat: int) -> str:
+        return seat_word % {"number": seat}
+
+    def adjudicate(request: object) -> dict[str, Any]:
+        try:
+            try:
+                verdict = rules.judge(request)
+            except rules.IllegalDeal as err:
+                message = err.render(seat_name, translate(err.text), translate)
+                return {"ok": False, "errors": [{"field": err.field, "message": message}]}
+            answer = verdict.to_json()
+            answer["explanation"] = verdict.explain(seat_name, translate)
+            return answer
+        except Exception:
+            return _internal_error(request)
+
+    return adjudicate

@@ -19,7 +19,9 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
-from .contract_io import Refused, adjudicate_safely, dumps, loads, rejection
+from .contract_io import Refused, adjudicate_safely, adjudicating_in, dumps, loads, rejection
+
+Adjudicate = Callable[[object], dict[str, Any]]
 
 JSON_LINES = "each line must be one JSON object (JSON Lines), or the whole input a single JSON object"
 CHUNK = 64 * 1024
@@ -35,14 +37,14 @@ def _line_rejection(number: int, err: ValueError) -> dict[str, Any]:
     return rejection(f"is not valid JSON for a request (input line {number}): {err}")
 
 
-def _answer_line(number: int, line: bytes) -> dict[str, Any]:
+def _answer_line(number: int, line: bytes, adjudicate: Adjudicate) -> dict[str, Any]:
     """The verdict for one line read on its own."""
     try:
         text = line.decode("utf-8").rstrip("\r\n")  # so a column past the end is still on this line
     except UnicodeDecodeError as err:
         return rejection(f"is not UTF-8 text (input line {number}, byte {err.start + 1}); {JSON_LINES}")
     try:
-        return adjudicate_safely(loads(text))
+        return adjudicate(loads(text))
     except ValueError as err:
         return _line_rejection(number, err)
 
@@ -59,7 +61,7 @@ def _unfinished(line: bytes) -> bool:
     return False
 
 
-def verdicts(lines: Iterable[bytes]) -> Iterator[dict[str, Any]]:
+def verdicts(lines: Iterable[bytes], adjudicate: Adjudicate = adjudicate_safely) -> Iterator[dict[str, Any]]:
     """One verdict (or rejection) per request in `lines`, in order, each as soon as it is read.
 
     The first non-blank line decides the format. If it is a JSON value on its own, or broken
@@ -73,7 +75,7 @@ def verdicts(lines: Iterable[bytes]) -> Iterator[dict[str, Any]]:
         if not line.strip():
             continue
         if not _unfinished(line):
-            yield _answer_line(number, line)
+            yield _answer_line(number, line, adjudicate)
             break
         rest = [(number, line), *numbered]
         try:
@@ -86,11 +88,11 @@ def verdicts(lines: Iterable[bytes]) -> Iterator[dict[str, Any]]:
             yield rejection(f"is not valid JSON for a request: {err}")
             return
         else:
-            yield adjudicate_safely(request)
+            yield adjudicate(request)
             return
         numbered = iter(rest)
         number, line = next(numbered)
-        answer = _answer_line(number, line)
+        answer = _answer_line(number, line, adjudicate)
         if broken is not None and broken.lineno > 1:
             where = f"line {number + broken.lineno - 1}, column {broken.colno}: {broken.msg}"
             answer["errors"][0]["message"] += f" (read as one JSON object, it breaks at {where})"
@@ -98,7 +100,7 @@ def verdicts(lines: Iterable[bytes]) -> Iterator[dict[str, Any]]:
         break
     for number, line in numbered:
         if line.strip():
-            yield _answer_line(number, line)
+            yield _answer_line(number, line, adjudicate)
 
 
 class Lines:
@@ -134,13 +136,14 @@ class Lines:
             yield b"".join(tail)
 
 
-def answer(source: IO[bytes], write: Callable[[str], object], flush: Callable[[], object]) -> bool:
+def answer(source: IO[bytes], write: Callable[[str], object], flush: Callable[[], object],
+           adjudicate: Adjudicate = adjudicate_safely) -> bool:
     """Write a verdict line for each request in `source` through `write`, flushing whenever the input read
     so far is answered; True when at least one was rejected."""
     lines = Lines(source)
     rejected = False
     batch: list[str] = []
-    for verdict in verdicts(lines):
+    for verdict in verdicts(lines, adjudicate):
         if verdict["ok"] is False:
             rejected = True
         batch.append(dumps(verdict))
@@ -156,15 +159,16 @@ def answer(source: IO[bytes], write: Callable[[str], object], flush: Callable[[]
     return rejected
 
 
-def run(source: IO[bytes], name: str, out: IO[str]) -> int:
-    """Answer `source` (named `name` in a complaint) onto `out`; the exit status (ADJUDICATION.md): 0 when
-    every input was adjudicated, 1 when one was rejected (or the reader went away), 2 when `source` could
-    not be read; 130 on Ctrl-C. A read error is said on standard error as Django says a `CommandError`."""
+def run(source: IO[bytes], name: str, out: IO[str], adjudicate: Adjudicate = adjudicate_safely) -> int:
+    """Answer `source` (named `name` in a complaint) onto `out` through `adjudicate` (`in_language` for
+    another language); the exit status (ADJUDICATION.md): 0 when every input was adjudicated, 1 when one
+    was rejected (or the reader went away), 2 when `source` could not be read; 130 on Ctrl-C. A read
+    error is said on standard error as Django says a `CommandError`."""
     reconfigure = getattr(out, "reconfigure", None)
     if reconfigure is not None:
         reconfigure(encoding="utf-8")  # JSON Lines are UTF-8 whatever the locale says
     try:
-        return 1 if answer(source, out.write, out.flush) else 0
+        return 1 if answer(source, out.write, out.flush, adjudicate) else 0
     except BrokenPipeError:
         # The reader went away (`| head`): stop quietly, and keep Python's exit-time flush quiet too.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -177,3 +181,25 @@ def run(source: IO[bytes], name: str, out: IO[str]) -> int:
 
 class CannotRead(OSError):
     """The input could not be read: a usage error (exit 2), said in one line."""
+
+
+def in_language(language: str, localedirs: Iterable[str | os.PathLike[str]]) -> Adjudicate:
+    """How ``--language`` adjudicates: English as the contract writes it (`adjudicate_safely`, the fast path,
+    untouched), or the explanation lines and rejection messages through the compiled catalogue
+    ``<localedir>/<language>/LC_MESSAGES/django.mo`` — Python's own gettext, so Django need not start.
+    Raises `NoCatalogue` when no localedir has one."""
+    if language == "en":
+        return adjudicate_safely
+    import gettext  # only here: English never needs it
+
+    for localedir in localedirs:
+        try:
+            catalogue = gettext.translation("django", os.fspath(localedir), languages=[language])
+        except OSError:
+            continue
+        return adjudicating_in(catalogue.gettext)
+    raise NoCatalogue(f"no compiled catalogue for --language {language}: run manage.py compiletranslations")
+
+
+class NoCatalogue(OSError):
+    """A language has no compiled catalogue (``.mo``): a usage error (exit 2), said in one line."""

@@ -34,3 +34,14 @@ DEALER_DECLARES = {"game": "skat", "players": 4, "dealer": 1,
                    "deal": {"contract": "clubs", "declarer": 1, "bid": 18, "matadors": 1, "card_points": 70}}
 SAUSPIEL = {"game": "schafkopf", "deal": {"contract": "sauspiel", "declarer": 2, "partner": 0, "called_ace": "C",
                                           "card_points": 70}}
+
+# The same two answers in each catalogue's words (--language, Accept-Language): the first explanation line of
+# conftest's grand_with_two, and the rejection of DEALER_DECLARES, seats still counted from 0.
+IN_OTHER_LANGUAGES = [
+    pytest.param("de", "Grandspiel von Platz 0, mit 2: Grundwert 24",
+                 "Platz 1 gibt an diesem Vierertisch und setzt aus, kann also nicht Alleinspieler sein; "
+                 "der Alleinspieler ist einer von Platz 0, Platz 2 und Platz 3", id="de"),
+    pytest.param("ja", "席0のグランドゲーム、マタドール2枚あり：基本値 24",
+                 "この4人卓では席1がディーラーでこの回は休みのため、宣言者にはなれません。"
+                 "宣言者は席0、席2と席3のいずれかです", id="ja"),
+]

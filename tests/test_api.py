@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from scorekeep import rules
 from scorekeep.api import MAX_BODY
-from tests.contract_cases import BAD_FIELDS, DEALER_DECLARES, SAUSPIEL
+from tests.contract_cases import BAD_FIELDS, DEALER_DECLARES, IN_OTHER_LANGUAGES, SAUSPIEL
 
 URL = "/api/adjudicate"
 ANYONE = Client()  # one client for the Hypothesis examples: the API keeps no state between requests
@@ -256,6 +256,48 @@ def test_the_words_come_in_the_language_asked_for(client: Client) -> None:
     [kop] = answer["games"]
     normal = kop["rule_sets"][0]["contracts"][0]
     assert {f["key"]: f["label"] for f in normal["fields"]}["old_tricks"] == "Stiche der alten Partei"
+
+
+@pytest.mark.parametrize(("language", "first_line", "message"), IN_OTHER_LANGUAGES)
+def test_accept_language_translates_explanations_and_rejections_only(client: Client, grand_with_two: dict,
+                                                                      language: str, first_line: str,
+                                                                      message: str) -> None:
+    english = rules.adjudicate(grand_with_two)
+    asked = {"Accept-Language": f"{language},en;q=0.5"}
+
+    verdict = client.post(URL, grand_with_two, content_type="application/json", headers=asked)
+    rejected = client.post(URL, DEALER_DECLARES, content_type="application/json", headers=asked)
+
+    assert verdict.status_code == 200
+    answer = verdict.json()
+    assert answer["explanation"][0] == first_line
+    assert list(answer) == list(english)
+    assert {**answer, "explanation": None} == {**english, "explanation": None}
+    assert rejected.status_code == 400
+    assert rejected.json() == {"ok": False, "errors": [{"field": "deal.declarer", "message": message}]}
+
+
+def test_the_language_cookie_is_honoured_and_nothing_asked_is_english(grand_with_two: dict, settings: Any) -> None:
+    chooser = Client()
+    chooser.cookies[settings.LANGUAGE_COOKIE_NAME] = "de"
+
+    assert post_json(chooser, grand_with_two).json()["explanation"][0] == "Grandspiel von Platz 0, mit 2: Grundwert 24"
+    assert post_json(Client(), grand_with_two).json() == rules.adjudicate(grand_with_two)
+    assert post_json(Client(headers={"Accept-Language": "fr"}), grand_with_two).json() == rules.adjudicate(
+        grand_with_two)
+
+
+def test_an_engine_bug_in_another_language_is_a_rejection_too(client: Client, monkeypatch, grand_with_two: dict,
+                                                              caplog) -> None:
+    def broken(request: object) -> dict:
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(rules, "judge", broken)
+
+    response = client.post(URL, grand_with_two, content_type="application/json", headers={"Accept-Language": "ja"})
+
+    assert "internal error" in the_error(response)["message"]
+    assert "KeyError" in caplog.text
 
 
 def test_house_rules_and_a_table_size_describe_one_rule_set(client: Client) -> None:

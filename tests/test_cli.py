@@ -18,7 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeep import rules
-from tests.contract_cases import BAD_FIELDS, DEALER_DECLARES, SAUSPIEL
+from scorekeep.contract_io import dumps
+from tests.contract_cases import BAD_FIELDS, DEALER_DECLARES, IN_OTHER_LANGUAGES, SAUSPIEL
 
 from .conftest import REPO, Run
 
@@ -145,7 +146,11 @@ def test_a_pretty_printed_object_with_a_typo_says_where_it_breaks(manage: Run) -
     (["one.jsonl", "two.jsonl"], b"unrecognized arguments: two.jsonl"),
     (["no-such-file.jsonl"], b"cannot read no-such-file.jsonl: No such file or directory"),
     (["scorekeep"], b"cannot read scorekeep: Is a directory"),
-], ids=["unknown-flag", "bad-verbosity", "two-files", "missing-file", "directory"])
+    (["--language", "fr"], b"argument --language: invalid choice: 'fr' (choose from 'en', 'de', 'ja')"),
+    (["--language=EN"], b"argument --language: invalid choice: 'EN' (choose from 'en', 'de', 'ja')"),
+    (["--language"], b"argument --language: expected one argument"),
+], ids=["unknown-flag", "bad-verbosity", "two-files", "missing-file", "directory", "unknown-language",
+        "language-in-capitals", "language-without-value"])
 def test_usage_errors_exit_2_with_one_line_and_no_traceback(manage: Run, args: list[str],
                                                             complaint: bytes) -> None:
     result = manage("adjudicate", *args)
@@ -213,6 +218,49 @@ def test_seats_are_written_as_the_contract_numbers_them_from_0() -> None:
     assert the_error(rejected)["message"].startswith("seat 1 deals at this 4-seat table")
     assert the_error(rejected)["message"].endswith("the declarer is one of seats 0, 2 and 3")
     assert verdict["explanation"][0].startswith("Sauspiel: seat 2 called the Sau of Eichel (clubs), partner seat 0")
+
+
+# --- in another language -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("language", "first_line", "message"), IN_OTHER_LANGUAGES)
+def test_language_writes_explanations_and_rejections_from_the_catalogue(
+        manage: Run, grand_with_two: dict, language: str, first_line: str, message: str) -> None:
+    english = [rules.adjudicate(grand_with_two), rules.adjudicate(DEALER_DECLARES)]
+
+    result = manage("adjudicate", "--language", language, input=line(grand_with_two) + line(DEALER_DECLARES))
+
+    assert result.returncode == 1, result.stderr
+    verdict, rejected = verdict_lines(result.stdout)
+    assert verdict["explanation"][0] == first_line
+    assert len(verdict["explanation"]) == len(english[0]["explanation"])
+    # Only the words change: every key, number and code is the contract's, in the contract's order.
+    assert list(verdict) == list(english[0])
+    assert {**verdict, "explanation": None} == {**english[0], "explanation": None}
+    assert rejected == {"ok": False, "errors": [{"field": "deal.declarer", "message": message}]}
+
+
+@pytest.mark.parametrize(("language", "first_line", "message"), IN_OTHER_LANGUAGES)
+def test_call_command_takes_the_language_too(grand_with_two: dict, language: str, first_line: str,
+                                             message: str) -> None:
+    out = io.StringIO()
+    with pytest.raises(SystemExit) as exit:
+        call_command("adjudicate", language=language, stdin=io.BytesIO(line(grand_with_two) + line(DEALER_DECLARES)),
+                     stdout=out)
+
+    assert exit.value.code == 1
+    verdict, rejected = [json.loads(text) for text in out.getvalue().splitlines()]
+    assert verdict["explanation"][0] == first_line
+    assert the_error(rejected)["message"] == message
+
+
+def test_english_is_the_default_and_the_contracts_text_byte_for_byte(manage: Run, grand_with_two: dict) -> None:
+    requests = [grand_with_two, DEALER_DECLARES, SAUSPIEL]
+    data = b"".join(line(request) for request in requests)
+    contract = "".join(dumps(rules.adjudicate(request)) + "\n" for request in requests).encode()
+
+    assert manage("adjudicate", input=data).stdout == contract
+    assert manage("adjudicate", "--language", "en", input=data).stdout == contract
 
 
 @pytest.mark.parametrize(("text", "says"), [
@@ -288,13 +336,16 @@ def test_a_lone_surrogate_is_refused_in_one_line_and_the_lines_after_it_are_answ
 # --- without Django, and in batches --------------------------------------------------------------
 
 
-def test_the_command_line_with_a_file_answers_without_starting_django(tmp_path, grand_with_two: dict) -> None:
-    """`manage.py adjudicate FILE` needs no database, templates or translations: manage.py runs it without
-    importing Django (a third of a second before the first line), with the same answers."""
+@pytest.mark.parametrize("options", [[], ["--language", "de"], ["--language=ja"]], ids=["english", "de", "ja"])
+def test_the_command_line_with_a_file_answers_without_starting_django(tmp_path, grand_with_two: dict,
+                                                                      options: list[str]) -> None:
+    """`manage.py adjudicate [--language LANG] FILE` needs no database or templates, and reads a catalogue with
+    Python's own gettext: manage.py runs it without importing Django (a third of a second before the first
+    line), with the same answers."""
     deals = tmp_path / "deals.jsonl"
     deals.write_bytes(line(grand_with_two) * 2)
     probe = ("import runpy, sys\n"
-             f"sys.argv = ['manage.py', 'adjudicate', {str(deals)!r}]\n"
+             f"sys.argv = ['manage.py', 'adjudicate', *{options!r}, {str(deals)!r}]\n"
              "try:\n    runpy.run_path('manage.py', run_name='__main__')\n"
              "except SystemExit as exit:\n    status = exit.code\n"
              "print(status, sorted(m for m in sys.modules if m.split('.')[0] == 'django'), file=sys.stderr)\n")
