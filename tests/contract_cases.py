@@ -41,7 +41,7 @@ IN_OTHER_LANGUAGES = [
     pytest.param("de", "Grandspiel von Platz 0, mit 2: Grundwert 24",
                  "Platz 1 gibt an diesem Vierertisch und setzt aus, kann also nicht Alleinspieler sein; "
                  "der Alleinspieler ist einer von Platz 0, Platz 2 und Platz 3", id="de"),
-    pytest.param("ja", "席0のグランドゲーム、マタドール2枚あり：基本値 24",
-                 "この4人卓では席1がディーラーでこの回は休みのため、宣言者にはなれません。"
+    pytest.param("ja", "席0のグランドゲーム、ウィズ2：基本点 24",
+                 "この4人卓では席1がディーラーでこのディールは休みのため、宣言者にはなれません。"
                  "宣言者は席0、席2と席3のいずれかです", id="ja"),
 ]
