@@ -291,9 +291,10 @@ class Browser:
         return _Gone(f"Chromium exited with status {self.status} without a PDF {last}".strip())
 
     def close(self) -> None:
-        """End it with every process it started, and remove its directory."""
+        """End it with every process it started, and remove its directory. The session is ended even when its
+        first process is gone already (reaped elsewhere, or exited): what it started may still run."""
+        _end(self.pid)
         if self.status is None:
-            _end(self.pid)
             try:
                 os.waitpid(self.pid, 0)
             except ChildProcessError:
