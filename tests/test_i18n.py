@@ -204,4 +204,4 @@ def test_explanations_name_options_in_words_not_by_their_codes(language: str) ->
                 # The Schafkopf bonuses' codes, which are English words too: a German or Japanese line says them
                 # in its own words.
                 assert language == "en" or not re.search(r"[(（](schneider|schwarz)[)）]", line), line
-    assert lines > 500
+    assert lines > (500 if VECTORS.exists() else 300)  # the vectors sit beside the clone (../shared) when present
