@@ -50,11 +50,6 @@ class Bound:
     rest: str = ""  # a per-seat list with a total: what the player left empty has (`DealForm.rest_of`)
 
     @property
-    def fold_open(self) -> bool:
-        """Whether the value chosen is among the folded-away choices."""
-        return bool(self.folded_choice)
-
-    @property
     def folded_choice(self) -> str:
         """The words of the value chosen when it is among the folded-away choices ("" otherwise): the fold
         stays closed and its "Other" says it ("Other: 30"), so the inputs below keep their place."""

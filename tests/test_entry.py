@@ -380,10 +380,10 @@ def test_matadors_are_tapped_the_common_runs_in_view_the_rest_folded(skat: CardN
     assert choices[:8] == ["with 1", "with 2", "with 3", "with 4", "without 1", "without 2", "without 3", "without 4"]
     assert "with 11" in choices and choices[-1] == "none: count them from the cards"
     row = next(row for row in f.main_rows if row.question.key == "matadors")
-    assert row.question.common == 8 and not row.fold_open
+    assert row.question.common == 8 and not row.folded_choice
     six = next(row for row in form(skat, {"contract": "clubs", "matadors": "-6"}).main_rows
                if row.question.key == "matadors")
-    assert six.fold_open  # the choice made is shown, not hidden in the fold
+    assert six.folded_choice == "without 6"  # the fold's "Other" names the choice made in it
 
 
 def test_a_number_out_of_range_gets_one_message_not_also_a_prompt(skat: CardNight) -> None:
