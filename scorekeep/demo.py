@@ -23,6 +23,7 @@ Facts = dict[str, Any]
 
 PLAYERS = ["Anna", "Bernd", "Clara", "Dieter"]
 PLACE_PREFIX = "Demo"  # marks demo nights, so `loaddemo --replace` finds them
+CLUB = "Demo club"  # the club of the demo nights (removed with them by `loaddemo --replace` once it is empty)
 
 SKAT_BIDS = sorted(skat.BID_VALUES)
 

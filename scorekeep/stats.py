@@ -354,8 +354,3 @@ def _count_row(row: ledger.Row, tallies: list[tuple[Tally, NightScore]]) -> None
         elif won is False:
             tally.lost += 1
             by_contract.lost += 1
-
-
-def appears_in(player: Player, nights: QuerySet[CardNight]) -> bool:
-    """Whether the player sat at a table of any of these nights."""
-    return TablePlayer.objects.filter(player=player, table__night__in=nights).exists()

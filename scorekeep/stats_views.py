@@ -1,7 +1,8 @@
 """Statistics pages (per player across nights) and a night's ledger as CSV.
 
-The statistics cover only the nights the request may see: a logged-in host's own nights (every night
-for the site owner, `access.visible_nights`); anyone else is sent to log in. They are filtered by a
+The statistics cover only the nights the request may see: the nights of the clubs a logged-in host runs
+(every night for the site owner, `access.visible_nights`), and a player's page only a player of those
+clubs; anyone else is sent to log in. They are filtered by a
 plain GET form (game, period), so a filtered page has its own URL and works without JavaScript.
 
 The CSV is for spreadsheets: comma-separated (RFC 4180, what every spreadsheet and the `csv` module
@@ -23,7 +24,7 @@ from urllib.parse import urlencode
 
 from django import forms
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.http import content_disposition_header
@@ -34,7 +35,7 @@ from django.utils.translation import gettext_lazy as _
 from . import access, ledger, stats
 from .access import VIEW, night_access
 from .labels import CONTRACT_LABELS
-from .models import GAME_CHOICES, CardNight, Player
+from .models import GAME_CHOICES, CardNight
 from .rules import GAMES
 from .rules.explain import in_words
 
@@ -120,10 +121,9 @@ def stats_page(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def player_stats(request: HttpRequest, player_id: int) -> HttpResponse:
-    player = get_object_or_404(Player, pk=player_id)
+    # Another club's player: no sign that the name exists.
+    player = get_object_or_404(access.visible_players(request), pk=player_id)
     visible = access.visible_nights(request)
-    if not stats.appears_in(player, visible):  # another host's player: no sign that the name exists
-        raise Http404("No such player.")
     form = StatsFilter(request.GET)
     player_stats = None
     if form.is_valid():

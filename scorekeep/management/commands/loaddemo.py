@@ -2,9 +2,9 @@
 
 Prints each night's viewer and scorer links (anyone who opens one reaches the night, no account
 needed), its page, ledger JSON and printout URL. `--host NAME` makes an existing account the
-nights' host (otherwise only the links and the site owner reach them). Everything is created in one transaction:
-a deal the engine refuses leaves nothing behind. `--replace` first removes the earlier demo nights
-(those whose place starts with "Demo").
+owner of the nights' club, "Demo club" (otherwise only the links and the site owner reach them). Everything
+is created in one transaction: a deal the engine refuses leaves nothing behind. `--replace` first removes the
+earlier demo nights (those whose place starts with "Demo") and the demo clubs they leave empty.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scorekeep import demo, nights
-from scorekeep.models import CardNight, DealRevision
+from scorekeep.models import CardNight, Club, DealRevision
 from scorekeep.rules import IllegalDeal
 
 EVENING_START = datetime.time(19, 0)
@@ -49,8 +49,10 @@ class Command(BaseCommand):
             with transaction.atomic():
                 if replace:
                     removed, _detail = CardNight.objects.filter(place__startswith=demo.PLACE_PREFIX).delete()
+                    Club.objects.filter(name=demo.CLUB, nights__isnull=True).delete()
                     if removed:
                         self.stdout.write("Removed the earlier demo nights.")
+                self.club = Club.objects.create(name=demo.CLUB, owner=self.host)
                 created = [(spec, self._create(spec)) for spec in demo.nights()]
         except IllegalDeal as err:  # a demo deal the engine refuses: a bug in scorekeep/demo.py
             raise CommandError(f"a demo deal was refused: {err.field}: {err}") from err
@@ -68,6 +70,7 @@ class Command(BaseCommand):
         night = nights.start_night(game=spec.game, preset=spec.preset, players=spec.players,
                                    first_dealer=spec.first_dealer, house_rules=spec.house_rules,
                                    date=datetime.date.fromisoformat(spec.date), place=spec.place, host=self.host,
+                                   club=self.club,
                                    **spec.settings)
         table = night.tables.get()
         start = timezone.make_aware(datetime.datetime.combine(night.date, EVENING_START))
