@@ -29,12 +29,14 @@ from .models import Club
 
 
 class ClubNameForm(forms.Form):
-    name = forms.CharField(label=_("Name of the club"), max_length=clubs.LONGEST_NAME)
+    name = forms.CharField(label=_("Name of the club"), max_length=clubs.LONGEST_NAME,
+                           error_messages={"required": _("A club needs a name.")})
 
 
 class CohostForm(forms.Form):
     username = forms.CharField(label=_("Account name"), max_length=150,
-                               help_text=_("the co-host signs up first; a co-host has the same rights as you"))
+                               help_text=_("the co-host signs up first; a co-host has the same rights as you"),
+                               error_messages={"required": _("Enter the account name of the co-host.")})
 
 
 def _see_other(url: str) -> HttpResponse:

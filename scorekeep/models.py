@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from .rules import GAMES
 from .rules.verdict import Recorded
@@ -93,7 +94,8 @@ class Player(models.Model):
     """A person who plays in a club; kept across the club's card nights so statistics can follow them.
     The same person in two clubs is two players: no club learns who plays in another."""
 
-    club = models.ForeignKey(Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="players")
+    club = models.ForeignKey(Club, verbose_name=pgettext_lazy("association", "club"), on_delete=models.CASCADE,
+                             related_name="players")
     name = models.CharField(_("name"), max_length=40)
     # The name case-folded, so "Jürgen" and "jürgen" are one player of a club on every database (SQLite's
     # case-insensitive matching knows only ASCII). Folding can lengthen a name ("ß" becomes "ss"; one
@@ -151,7 +153,8 @@ class CardNight(models.Model):
     host = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("host"), null=True, blank=True,
                              on_delete=models.SET_NULL, related_name="card_nights")
     # The club the night belongs to: its hosts run the night, and its players sit at the night's tables.
-    club = models.ForeignKey(Club, verbose_name=_("club"), on_delete=models.PROTECT, related_name="nights")
+    club = models.ForeignKey(Club, verbose_name=pgettext_lazy("association", "club"), on_delete=models.PROTECT,
+                             related_name="nights")
     scorer_token = models.CharField(max_length=43, unique=True, default=new_token, editable=False)
     viewer_token = models.CharField(max_length=43, unique=True, default=new_token, editable=False)
     created = models.DateTimeField(auto_now_add=True)

@@ -28,7 +28,7 @@ from django.forms.utils import ErrorDict
 from django.http import QueryDict
 from django.utils import timezone
 from django.utils.functional import Promise
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from . import ledger
@@ -542,7 +542,8 @@ class NightForm(SeatingMixin, SettingsFields):
             # The club the night belongs to (its hosts run it, its players sit at it); the host's first
             # club unless another was asked for. A host without a club gets one at the first night.
             self.fields["club"] = forms.ChoiceField(
-                label=_("Club"), choices=[(key, club.name) for key, club in self.clubs.items()],
+                label=pgettext_lazy("association", "Club"),
+                choices=[(key, club.name) for key, club in self.clubs.items()],
                 error_messages={"invalid_choice": gettext("Choose one of your clubs: %(clubs)s.")
                                 % {"clubs": ", ".join(club.name for club in self.clubs.values())}})
             self.data.setdefault("club", next(iter(self.clubs)))
