@@ -43,7 +43,7 @@ def _see_other(url: str) -> HttpResponse:
     return HttpResponseRedirect(url, status=303)
 
 
-def _club(request: HttpRequest, club_id: int) -> Club:
+def club_of(request: HttpRequest, club_id: int) -> Club:
     """The club, for one of its hosts (or the site owner); 404 for anyone else, as for a club that does not exist."""
     club = clubs.hosted_by(request.user).filter(pk=club_id).select_related("owner").first()
     if club is None:
@@ -72,6 +72,7 @@ def _club_context(request: HttpRequest, club: Club, **forms_: Any) -> dict[str, 
     invite = request.build_absolute_uri(reverse("club-join", args=[club.invite_token]))
     nights = [(night, GAME_LABELS[night.game]) for night in club.nights.all()[:100]]
     return {"club": club, "cohosts": list(club.cohosts.order_by("username")),
+            "seasons": [(season, GAME_LABELS[season.game]) for season in club.seasons.all()],
             "players": list(club.players.annotate(night_count=Count("places__table__night", distinct=True))),
             "nights": nights, "invite_url": invite, "invite_qr": qr_svg(invite),
             "name_form": forms_.get("name_form") or ClubNameForm(initial={"name": club.name}),
@@ -82,7 +83,7 @@ def _club_context(request: HttpRequest, club: Club, **forms_: Any) -> dict[str, 
 @require_http_methods(["GET", "POST"])
 def club_page(request: HttpRequest, club_id: int) -> HttpResponse:
     """A club: its name (renamed here), hosts, invitation link, players and nights."""
-    club = _club(request, club_id)
+    club = club_of(request, club_id)
     name_form = None
     if request.method == "POST":
         name_form = ClubNameForm(request.POST)
@@ -101,7 +102,7 @@ def club_page(request: HttpRequest, club_id: int) -> HttpResponse:
 @require_POST
 def club_cohost_add(request: HttpRequest, club_id: int) -> HttpResponse:
     """Make an account a co-host, by its name."""
-    club = _club(request, club_id)
+    club = club_of(request, club_id)
     form = CohostForm(request.POST)
     if form.is_valid():
         try:
@@ -118,7 +119,7 @@ def club_cohost_add(request: HttpRequest, club_id: int) -> HttpResponse:
 @require_POST
 def club_cohost_remove(request: HttpRequest, club_id: int, user_id: int) -> HttpResponse:
     """Take a co-host off the club (a co-host may also leave). The owner stays."""
-    club = _club(request, club_id)
+    club = club_of(request, club_id)
     user = get_user_model().objects.filter(pk=user_id).first()
     if user is None or not club.cohosts.filter(pk=user_id).exists():
         raise Http404("No such co-host.")
@@ -133,7 +134,7 @@ def club_cohost_remove(request: HttpRequest, club_id: int, user_id: int) -> Http
 @require_POST
 def club_invitation_renew(request: HttpRequest, club_id: int) -> HttpResponse:
     """A new invitation link; the old one stops working."""
-    club = _club(request, club_id)
+    club = club_of(request, club_id)
     clubs.renew_invitation(club)
     messages.success(request, gettext("A new invitation link was made; the old one no longer works."))
     return _see_other(reverse("club", args=[club.pk]))

@@ -200,6 +200,37 @@ class CardNight(models.Model):
         return bool(GAMES[self.game].SEEGER_FABIAN)
 
 
+class Season(models.Model):
+    """A named period of one game's nights of a club, ranked by the club's rules (`scorekeep.seasons`).
+
+    The basis is one the game's engine module offers (`rules.season`: Skat's Seeger-Fabian points or their
+    average per series, Schafkopf's money, Kop's placing points …). Only nights within the period count;
+    standings are derived from the stored verdicts whenever asked, never kept."""
+
+    club = models.ForeignKey(Club, verbose_name=pgettext_lazy("association", "club"), on_delete=models.CASCADE,
+                             related_name="seasons")
+    name = models.CharField(_("name"), max_length=80)
+    game = models.CharField(_("game"), max_length=12, choices=GAME_CHOICES)
+    start = models.DateField(_("first day"))
+    end = models.DateField(_("last day"))
+    basis = models.CharField(_("ranked by"), max_length=40)
+    # To be ranked, a player has played at least this many of the season's nights (fewer: listed, unranked).
+    min_nights = models.PositiveSmallIntegerField(_("nights needed to be ranked"), default=0)
+    # Count only the best n results of each player (null: all) …
+    best_of = models.PositiveSmallIntegerField(_("count the best results"), null=True, blank=True)
+    # … or drop the worst result for every k results (null: none dropped).
+    drop_every = models.PositiveSmallIntegerField(_("drop the worst result every"), null=True, blank=True)
+    # A night of the season a ranked player missed counts as a result of minus this (0: no penalty).
+    absence_penalty = models.PositiveIntegerField(_("absence penalty"), default=0)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-start", "name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class CardTable(models.Model):
     """A table of a night: its players in seating order (clockwise) and who deals first.
 

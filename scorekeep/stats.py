@@ -307,7 +307,7 @@ def collect(nights: Iterable[CardNight]) -> Statistics:
         key = (night.game, night.currency if night.money else None)
         scores: dict[int, NightScore] = {}
         for table in night.tables.all():
-            deals = _live_deals(table)
+            deals = live_deals(table)
             if not deals:
                 continue
             places = list(table.places.all())
@@ -331,7 +331,8 @@ def collect(nights: Iterable[CardNight]) -> Statistics:
     return Statistics(sorted(players.values(), key=lambda p: p.player.name.casefold()), counted)
 
 
-def _live_deals(table: CardTable) -> list[Deal]:
+def live_deals(table: CardTable) -> list[Deal]:
+    """The table's live deals in order (prefetched by `with_ledgers`, or read)."""
     deals: Any = getattr(table, "live_deals", None)
     return list(deals) if deals is not None else list(table.deals.filter(deleted=False).order_by("sequence"))
 

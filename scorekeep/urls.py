@@ -2,7 +2,18 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import access_views, api, club_views, night_views, print_views, settlement_views, stats_views, table_views, views
+from . import (
+    access_views,
+    api,
+    club_views,
+    night_views,
+    print_views,
+    season_views,
+    settlement_views,
+    stats_views,
+    table_views,
+    views,
+)
 
 TABLE = "nights/<int:night_id>/tables/<int:table_number>/"
 
@@ -34,6 +45,11 @@ urlpatterns = [
     path("clubs/<int:club_id>/hosts/<int:user_id>/remove/", club_views.club_cohost_remove, name="club-cohost-remove"),
     path("clubs/<int:club_id>/invitation/renew/", club_views.club_invitation_renew, name="club-invitation-renew"),
     path("clubs/join/<str:token>/", club_views.club_join, name="club-join"),
+    path("clubs/<int:club_id>/seasons/new/", season_views.season_new, name="season-new"),
+    path("clubs/<int:club_id>/seasons/<int:season_id>/", season_views.season_page, name="season"),
+    path("clubs/<int:club_id>/seasons/<int:season_id>/print/", season_views.season_print, name="season-print"),
+    path("clubs/<int:club_id>/seasons/<int:season_id>/season.pdf", season_views.season_pdf, name="season-pdf"),
+    path("clubs/<int:club_id>/seasons/<int:season_id>/season.csv", season_views.season_csv, name="season-csv"),
     path("nights/", night_views.night_list, name="nights"),
     path("nights/new/", night_views.night_new, name="night-new"),
     path("nights/<int:night_id>/", night_views.night_page, name="night"),

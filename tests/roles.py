@@ -6,6 +6,7 @@ the `world` fixture is in tests/conftest.py.
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scorekeep import nights
-from scorekeep.models import Attempt, CardNight, Deal, Player
+from scorekeep.models import Attempt, CardNight, Deal, Player, Season
 from scorekeep.night_forms import NightForm, SettingsForm
 
 ANONYMOUS, OTHER_HOST, VIEWER, SCORER, HOST, COHOST, SITE_OWNER = (
@@ -66,6 +67,11 @@ ACCESS: dict[str, tuple[str, str]] = {
     "club-cohost-remove": (NONE, CLUB_HOST),
     "club-invitation-renew": (NONE, CLUB_HOST),
     "club-join": (ACCOUNT, ACCOUNT),  # whoever has the invitation link and an account may accept it
+    "season-new": (CLUB_HOST, CLUB_HOST),
+    "season": (CLUB_HOST, READS),
+    "season-print": (CLUB_HOST, READS),
+    "season-pdf": (CLUB_HOST, READS),
+    "season-csv": (CLUB_HOST, READS),
     "nights": (ACCOUNT_OR_LINK, READS),
     "night-new": (ACCOUNT, ACCOUNT),
     "night": (VIEW, READS),
@@ -227,7 +233,8 @@ def url_of(name: str, world: World, night_id: int | None = None) -> str:
     values = {"night_id": night_id or world.night.pk, "table_number": 1,
               "sequence": 2 if name == "deal-restore" else 1, "player_id": world.player.pk,
               "token": world.night.club.invite_token if name == "club-join" else world.night.viewer_token,
-              "uidb64": "MQ", "game": "skat", "club_id": world.night.club_id, "user_id": world.cohost.pk}
+              "uidb64": "MQ", "game": "skat", "club_id": world.night.club_id, "user_id": world.cohost.pk,
+              "season_id": Season.objects.filter(club_id=world.night.club_id).values_list("pk", flat=True).first()}
     kwargs = {}
     for arg in re.findall(r"<(?:\w+:)?(\w+)>", route):
         assert arg in values, f"no value for <{arg}> of URL {name}: add one to url_of"
@@ -260,6 +267,8 @@ POSTS: dict[str, Callable[[World], dict[str, Any]]] = {
     "clubs": lambda w: {"name": "Skatfreunde Nord"},
     "club": lambda w: {"name": "Skatfreunde Süd"},
     "club-cohost-add": lambda w: {"username": "otherhost"},
+    "season-new": lambda w: {"name": "2026", "basis": "skat:seeger_fabian", "start": "2026-01-01", "end": "2026-12-31",
+                             "min_nights": "3", "absence_penalty": "0"},
     "night-links-renew": lambda w: {"which": "score"},
     "night-settings": lambda w: settings_data(w.night),
     "night-finish": lambda w: {"finished": "1"},
@@ -272,7 +281,7 @@ POSTS: dict[str, Callable[[World], dict[str, Any]]] = {
     "deal-restore": lambda w: {"reason": "was played", "key": "restore-key-1"},
     "night-settlement": lambda w: {"rate": "0.10", "currency": "EUR", "basis": "list", "step": "10"},
 }
-CLUB_WRITES = {"clubs", "club", "club-cohost-add", "club-cohost-remove", "club-invitation-renew"}
+CLUB_WRITES = {"clubs", "club", "season-new", "club-cohost-add", "club-cohost-remove", "club-invitation-renew"}
 NIGHT_WRITES = {"night-settlement", "night-links-renew", "night-settings", "night-finish", "table-new", "deal-new",
                 "deal", "deal-delete", "deal-restore"}
 
@@ -302,6 +311,8 @@ def make_world(django_user_model: Any) -> World:
     owner = django_user_model.objects.create_superuser("siteowner", "owner@example.org", None)
     night = nights.start_night(game="skat", preset="classic", players=FOUR, place=PLACE, series_length=36, host=host)
     night.club.cohosts.add(cohost)
+    Season.objects.create(club=night.club, name="2025", game="skat", start=datetime.date(2025, 1, 1),
+                          end=datetime.date(2025, 12, 31), basis="seeger_fabian")
     table = night.tables.get()
     for facts in SEED:
         nights.enter_deal(table, facts, by="Anna")

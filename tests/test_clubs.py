@@ -20,7 +20,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scorekeep import nights
-from scorekeep.models import CardNight, Club, Player
+from scorekeep.models import CardNight, Club, Player, Season
 from tests.roles import every_pattern
 
 # Club A's night: the names and place that must never reach anyone outside club A. Club B has an Anna too.
@@ -57,6 +57,8 @@ def two_clubs(db: None) -> dict[str, Any]:
     nights.enter_deal(night_b.tables.get(), GRAND, by="Xaver")
     night_a.refresh_from_db()
     night_b.refresh_from_db()
+    Season.objects.create(club=night_a.club, name="Saison", game="skat", start=night_a.date, end=night_a.date,
+                          basis="seeger_fabian")
     clients = {STRANGER: Client(), OTHER_CLUB_HOST: logged_in(host_b), OTHER_VIEWER: joined(night_b.viewer_token),
                OTHER_SCORER: joined(night_b.scorer_token)}
     return {"host_a": host_a, "host_b": host_b, "night_a": night_a, "night_b": night_b, "clients": clients,
@@ -75,7 +77,7 @@ def club_a_urls(world: dict[str, Any]) -> list[str]:
     night = world["night_a"]
     values = {"night_id": night.pk, "table_number": 1, "sequence": 1, "club_id": night.club_id,
               "player_id": Player.objects.get(club=night.club, name="Bernhard").pk,
-              "user_id": world["host_a"].pk}
+              "user_id": world["host_a"].pk, "season_id": Season.objects.get(club=night.club).pk}
     urls = []
     for pattern in every_pattern():
         args = re.findall(r"<(?:\w+:)?(\w+)>", pattern.route)
@@ -89,7 +91,8 @@ def test_every_url_of_a_club_s_night_player_or_club_is_covered(two_clubs: dict[s
     urls = club_a_urls(two_clubs)
     night, club = two_clubs["night_a"], two_clubs["night_a"].club_id
     for expected in (f"/nights/{night.pk}/", f"/nights/{night.pk}/ledger.json", f"/nights/{night.pk}/ledger.csv",
-                     f"/nights/{night.pk}/print.pdf", f"/clubs/{club}/"):
+                     f"/nights/{night.pk}/print.pdf", f"/clubs/{club}/",
+                     f"/clubs/{club}/seasons/{Season.objects.get().pk}/season.csv"):
         assert expected in urls
     assert any(url.startswith("/stats/") for url in urls)
 
