@@ -25,7 +25,7 @@ def season_value(value: Fraction | None, table: Table) -> str:
         return signed_money(rounded(value), table.currency)
     if table.basis.measure == Measure.PLACING:
         return placing(value)
-    if value.denominator != 1:
+    if table.basis.per_series:
         return average(float(value))
     return signed(int(value))
 
