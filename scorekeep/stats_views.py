@@ -32,7 +32,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from . import access, ledger, stats
+from . import access, journey, ledger, stats
 from .access import VIEW, night_access
 from .labels import CONTRACT_LABELS
 from .models import GAME_CHOICES, CardNight
@@ -126,11 +126,14 @@ def player_stats(request: HttpRequest, player_id: int) -> HttpResponse:
     visible = access.visible_nights(request)
     form = StatsFilter(request.GET)
     player_stats = None
+    journeys: list[journey.Journey] = []
     if form.is_valid():
         nights = stats.filtered(visible, **form.filters).filter(tables__places__player=player).distinct()
-        player_stats = stats.collect(stats.with_ledgers(nights)).get(player.pk) or stats.PlayerStats(player)
-    return render(request, "player_stats.html", {**_context(form), "player": player,
-                                                 "stats": player_stats})
+        loaded = list(stats.with_ledgers(nights))
+        player_stats = stats.collect(loaded).get(player.pk) or stats.PlayerStats(player)
+        journeys = journey.journeys(player, loaded)
+    return render(request, "player_stats.html", {**_context(form), "player": player, "stats": player_stats,
+                                                 "journeys": [(item, item.chart(player)) for item in journeys]})
 
 
 # --- a night's ledger as CSV ---------------------------------------------------------------------
