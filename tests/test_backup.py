@@ -28,7 +28,7 @@ from django.db.models import Max, Model
 from django.test import Client
 from django.urls import reverse
 
-from scorekeep import ledger, nights
+from scorekeep import ledger, nights, seasons
 from scorekeep.models import Attempt, CardNight, CardTable, Club, Deal, DealRevision, NightRevision, Player
 
 pytestmark = pytest.mark.django_db
@@ -136,6 +136,8 @@ def odd_night() -> CardNight:
     nights.seat_table(night, ODD_NAMES[1:])
     night = nights.change_settings(night, place=ODD_PLACE + " 2", by="山田 太郎", reason="umgezogen <→>")
     a_host_with_a_group(night)
+    seasons.start_season(night.club, name="Saison <2026> 🂡", game="skat", start=night.date, end=night.date,
+                         basis="seeger_fabian_per_series", best_of=10, absence_penalty=50)
     return night
 
 
