@@ -22,7 +22,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import clubs, throttle
+from . import clubs, ratings, throttle
 from .access_views import TOKEN_LIMIT, _wait_message, qr_svg
 from .labels import GAME_LABELS
 from .models import Club
@@ -73,6 +73,7 @@ def _club_context(request: HttpRequest, club: Club, **forms_: Any) -> dict[str, 
     nights = [(night, GAME_LABELS[night.game]) for night in club.nights.all()[:100]]
     return {"club": club, "cohosts": list(club.cohosts.order_by("username")),
             "seasons": [(season, GAME_LABELS[season.game]) for season in club.seasons.all()],
+            "rated_after": ratings.RATED_AFTER,
             "players": list(club.players.annotate(night_count=Count("places__table__night", distinct=True))),
             "nights": nights, "invite_url": invite, "invite_qr": qr_svg(invite),
             "name_form": forms_.get("name_form") or ClubNameForm(initial={"name": club.name}),
@@ -127,6 +128,18 @@ def club_cohost_remove(request: HttpRequest, club_id: int, user_id: int) -> Http
     messages.success(request, gettext("%(name)s no longer hosts this club.") % {"name": user.get_username()})
     if user_id == request.user.pk and not request.user.is_superuser:
         return _see_other(reverse("clubs"))
+    return _see_other(reverse("club", args=[club.pk]))
+
+
+@login_required
+@require_POST
+def club_ratings(request: HttpRequest, club_id: int) -> HttpResponse:
+    """Turn the ratings (OpenSkill) on or off for the club."""
+    club = club_of(request, club_id)
+    on = request.POST.get("ratings") == "1"
+    clubs.set_ratings(club, on)
+    messages.success(request, gettext("Ratings are shown beside the figures.") if on
+                     else gettext("Ratings are no longer shown."))
     return _see_other(reverse("club", args=[club.pk]))
 
 

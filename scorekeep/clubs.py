@@ -135,3 +135,12 @@ def renew_invitation(club: Club) -> Club:
     club.invite_token = new_token()
     club.save(update_fields=["invite_token"])
     return club
+
+
+@transaction.atomic
+def set_ratings(club: Club, on: bool) -> Club:
+    """Show the players' ratings (`scorekeep.ratings`) beside the plain figures, or not."""
+    club = Club.objects.select_for_update().get(pk=club.pk)
+    club.ratings = on
+    club.save(update_fields=["ratings"])
+    return club

@@ -73,6 +73,8 @@ class Club(models.Model):
                               on_delete=models.SET_NULL, related_name="owned_clubs")
     cohosts = models.ManyToManyField(settings.AUTH_USER_MODEL, verbose_name=_("co-hosts"), blank=True,
                                      related_name="cohosted_clubs")
+    # Ratings (OpenSkill, `scorekeep.ratings`) beside the plain figures: off until the club's hosts turn them on.
+    ratings = models.BooleanField(_("show ratings"), default=False)
     # The co-host invitation link: whoever opens it logged in becomes a host. A new token revokes the old link.
     invite_token = models.CharField(max_length=43, unique=True, default=new_token, editable=False)
     created = models.DateTimeField(auto_now_add=True)

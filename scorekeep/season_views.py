@@ -23,7 +23,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
-from . import pdf, seasons
+from . import pdf, ratings, seasons
 from .club_views import club_of
 from .labels import GAME_LABELS, translated
 from .models import Season
@@ -118,9 +118,15 @@ def _table(request: HttpRequest, season: Season) -> tuple[AsOf, seasons.Table]:
 def _context(request: HttpRequest, club_id: int, season_id: int) -> dict[str, Any]:
     season = _season(request, club_id, season_id)
     form, table = _table(request, season)
+    if season.club.ratings:  # beside the figures: each player's rating in the game, where it is shown yet
+        rated = ratings.of_club(season.club, season.game)
+        for line in table.lines:
+            found = rated.get(line.player.pk)
+            line.rating = found.ordinal if found is not None and found.shown else None
     query = f"?as_of={table.as_of:%Y-%m-%d}"
     return {"club": season.club, "season": season, "table": table, "form": form, "query": query,
-            "game_label": GAME_LABELS[season.game], "basis_label": translated(table.basis.label)}
+            "game_label": GAME_LABELS[season.game], "basis_label": translated(table.basis.label),
+            "ratings": season.club.ratings}
 
 
 @login_required

@@ -71,6 +71,7 @@ class Line:
     rank: int | None = None
     score: Fraction = Fraction(0)  # the counted results' sum (or their average per series)
     before: int | None = None  # the rank before the latest night; None: not ranked then
+    rating: float | None = None  # the OpenSkill ordinal beside it, where the club shows ratings (`ratings`)
 
     @property
     def played(self) -> list[Result]:

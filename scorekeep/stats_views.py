@@ -32,10 +32,10 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from . import access, journey, ledger, stats
+from . import access, journey, ledger, ratings, stats
 from .access import VIEW, night_access
 from .labels import CONTRACT_LABELS
-from .models import GAME_CHOICES, CardNight
+from .models import GAME_CHOICES, CardNight, Player
 from .rules import GAMES
 from .rules.explain import in_words
 
@@ -122,7 +122,7 @@ def stats_page(request: HttpRequest) -> HttpResponse:
 @login_required
 def player_stats(request: HttpRequest, player_id: int) -> HttpResponse:
     # Another club's player: no sign that the name exists.
-    player = get_object_or_404(access.visible_players(request), pk=player_id)
+    player = get_object_or_404(access.visible_players(request).select_related("club"), pk=player_id)
     visible = access.visible_nights(request)
     form = StatsFilter(request.GET)
     player_stats = None
@@ -132,8 +132,16 @@ def player_stats(request: HttpRequest, player_id: int) -> HttpResponse:
         loaded = list(stats.with_ledgers(nights))
         player_stats = stats.collect(loaded).get(player.pk) or stats.PlayerStats(player)
         journeys = journey.journeys(player, loaded)
+    shown = [(item, item.chart(player), _rating(player, item.game)) for item in journeys]
     return render(request, "player_stats.html", {**_context(form), "player": player, "stats": player_stats,
-                                                 "journeys": [(item, item.chart(player)) for item in journeys]})
+                                                 "journeys": shown, "rated_after": ratings.RATED_AFTER})
+
+
+def _rating(player: Player, game: str) -> ratings.Rating | None:
+    """The player's rating in the game, where the club shows ratings (off: None)."""
+    if not player.club.ratings:
+        return None
+    return ratings.of_club(player.club, game).get(player.pk)
 
 
 # --- a night's ledger as CSV ---------------------------------------------------------------------

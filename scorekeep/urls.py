@@ -43,6 +43,7 @@ urlpatterns = [
     path("clubs/<int:club_id>/", club_views.club_page, name="club"),
     path("clubs/<int:club_id>/hosts/", club_views.club_cohost_add, name="club-cohost-add"),
     path("clubs/<int:club_id>/hosts/<int:user_id>/remove/", club_views.club_cohost_remove, name="club-cohost-remove"),
+    path("clubs/<int:club_id>/ratings/", club_views.club_ratings, name="club-ratings"),
     path("clubs/<int:club_id>/invitation/renew/", club_views.club_invitation_renew, name="club-invitation-renew"),
     path("clubs/join/<str:token>/", club_views.club_join, name="club-join"),
     path("clubs/<int:club_id>/seasons/new/", season_views.season_new, name="season-new"),

@@ -66,6 +66,7 @@ ACCESS: dict[str, tuple[str, str]] = {
     "club-cohost-add": (NONE, CLUB_HOST),
     "club-cohost-remove": (NONE, CLUB_HOST),
     "club-invitation-renew": (NONE, CLUB_HOST),
+    "club-ratings": (NONE, CLUB_HOST),
     "club-join": (ACCOUNT, ACCOUNT),  # whoever has the invitation link and an account may accept it
     "season-new": (CLUB_HOST, CLUB_HOST),
     "season": (CLUB_HOST, READS),
@@ -267,6 +268,7 @@ POSTS: dict[str, Callable[[World], dict[str, Any]]] = {
     "clubs": lambda w: {"name": "Skatfreunde Nord"},
     "club": lambda w: {"name": "Skatfreunde Süd"},
     "club-cohost-add": lambda w: {"username": "otherhost"},
+    "club-ratings": lambda w: {"ratings": "1"},
     "season-new": lambda w: {"name": "2026", "basis": "skat:seeger_fabian", "start": "2026-01-01", "end": "2026-12-31",
                              "min_nights": "3", "absence_penalty": "0"},
     "night-links-renew": lambda w: {"which": "score"},
@@ -281,7 +283,8 @@ POSTS: dict[str, Callable[[World], dict[str, Any]]] = {
     "deal-restore": lambda w: {"reason": "was played", "key": "restore-key-1"},
     "night-settlement": lambda w: {"rate": "0.10", "currency": "EUR", "basis": "list", "step": "10"},
 }
-CLUB_WRITES = {"clubs", "club", "season-new", "club-cohost-add", "club-cohost-remove", "club-invitation-renew"}
+CLUB_WRITES = {"clubs", "club", "season-new", "club-ratings", "club-cohost-add", "club-cohost-remove",
+               "club-invitation-renew"}
 NIGHT_WRITES = {"night-settlement", "night-links-renew", "night-settings", "night-finish", "table-new", "deal-new",
                 "deal", "deal-delete", "deal-restore"}
 
