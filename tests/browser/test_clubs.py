@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
-from scorekeep import seasons
+from scorekeep import ratings, seasons
 from scorekeep.models import Club, Season
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -62,8 +62,19 @@ def test_the_season_table_as_of_a_date_and_a_player_s_page(page: Page, live_serv
     page.get_by_role("link", name="Printout").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Demo club · Frühjahr 2025")
     page.go_back()
+    # The demo club shows ratings: a column beside the figures, each the OpenSkill ordinal or – until 5 matches.
+    rated = ratings.of_club(demo_club, "skat")
+    cells = table.locator("tbody td:last-child").all_inner_texts()
+    for line, cell in zip(expected.lines, cells, strict=True):
+        rating = rated[line.player.pk]
+        assert cell == (f"{rating.ordinal:.1f}" if rating.shown else "–"), line.player.name
     table.locator("tbody th a").first.click()
     expect(page.get_by_role("heading", level=1)).to_contain_text(names[0])
+    skat = page.get_by_role("region", name="Skat over the nights")
+    expect(skat.locator("svg")).to_be_visible()
+    expect(skat).to_contain_text("Partners and opponents")
+    expect(skat).to_contain_text("OpenSkill")
+    fits_the_phone(page)
 
 
 def test_starting_a_club_and_its_page_in_japanese(page: Page, live_server: Any, demo_club: Club) -> None:

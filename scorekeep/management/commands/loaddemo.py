@@ -5,7 +5,8 @@ needed), its page, ledger JSON and printout URL. `--host NAME` makes an existing
 owner of the nights' club, "Demo club" (otherwise only the links and the site owner reach them). Everything
 is created in one transaction: a deal the engine refuses leaves nothing behind. `--replace` first removes the
 earlier demo nights (those whose place starts with "Demo") and the demo clubs they leave empty.
-`--seasons` adds twelve Skat nights of the demo club and its two seasons (autumn 2024, spring 2025).
+`--seasons` adds twelve Skat nights of the demo club and its two seasons (autumn 2024, spring 2025), and turns
+the club's ratings on.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from scorekeep import demo, nights
+from scorekeep import clubs, demo, nights
 from scorekeep import seasons as club_seasons
 from scorekeep.models import CardNight, Club, DealRevision
 from scorekeep.rules import IllegalDeal
@@ -69,6 +70,7 @@ class Command(BaseCommand):
                                                       drop_every=item.drop_every,
                                                       absence_penalty=item.absence_penalty)
                             for item in demo.SEASONS]
+                    self.club = clubs.set_ratings(self.club, True)  # the demo shows them; a new club starts without
         except IllegalDeal as err:  # a demo deal the engine refuses: a bug in scorekeep/demo.py
             raise CommandError(f"a demo deal was refused: {err.field}: {err}") from err
         for spec, night in created:
