@@ -197,8 +197,8 @@ def _rank(lines: list[Line], season: Season) -> None:
         line.rank = rank
 
 
-def _lines(season: Season, basis: Basis, nights: list[CardNight]) -> list[Line]:
-    per_night = [_night_results(night, basis) for night in nights]
+def _lines(season: Season, nights: list[CardNight], per_night: list[dict[int, tuple[Player, Fraction, int]]],
+           basis: Basis) -> list[Line]:
     lines: dict[int, Line] = {}
     first_played: dict[int, int] = {}
     for index, results in enumerate(per_night):
@@ -224,10 +224,12 @@ def standings(season: Season, as_of: datetime.date | None = None) -> Table:
     as_of = min(as_of or season.end, season.end)
     basis = basis_of(season)
     nights = season_nights(season, as_of)
-    lines = _lines(season, basis, nights)
+    # Each night's lists are read once, for the table now and the table before the latest night.
+    per_night = [_night_results(night, basis) for night in nights]
+    lines = _lines(season, nights, per_night, basis)
     if nights:
-        earlier = [night for night in nights if night.date < nights[-1].date]
-        before = _lines(season, basis, earlier)
+        earlier = sum(night.date < nights[-1].date for night in nights)
+        before = _lines(season, nights[:earlier], per_night[:earlier], basis)
         rank_before = {line.player.pk: line.rank for line in before}
         for line in lines:
             line.before = rank_before.get(line.player.pk)
