@@ -127,7 +127,7 @@ def night_list(request: HttpRequest) -> HttpResponse:
     joined = access.joined_nights(request)
     if not request.user.is_authenticated and not joined:
         return HttpResponseRedirect(f"{reverse('login')}?next={reverse('nights')}")
-    nights = (access.visible_nights(request)
+    nights = (access.visible_nights(request).select_related("club")
               .annotate(deals_played=Count("tables__deals", filter=Q(tables__deals__deleted=False)))
               .prefetch_related(Prefetch("tables__places", queryset=TablePlayer.objects.select_related("player")))
               [:100])

@@ -19,23 +19,25 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlencode
 
 from django import forms
 from django.contrib.auth.decorators import login_required
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from . import access, journey, ledger, ratings, stats
+from . import access, clubs, journey, ledger, ratings, stats
 from .access import VIEW, night_access
 from .labels import CONTRACT_LABELS
-from .models import GAME_CHOICES, CardNight, Player
+from .models import GAME_CHOICES, CardNight, Club, Player
 from .rules import GAMES
 from .rules.explain import in_words
 
@@ -51,8 +53,14 @@ class StatsFilter(forms.Form):
     until = forms.DateField(label=_("To"), required=False, input_formats=[DATE_FORMAT],
                             widget=forms.DateInput(attrs={"type": "date"}, format=DATE_FORMAT))
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, clubs: Sequence[Club] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if len(clubs) > 1:  # a host of several clubs: one club's players and nights, or all of them
+            self.fields["club"] = forms.TypedChoiceField(
+                label=pgettext_lazy("association", "Club"), required=False, coerce=int, empty_value=None,
+                choices=[("", _("All clubs")), *((str(club.pk), club.name) for club in clubs)])
+            self.fields["club"].error_messages["invalid_choice"] = gettext(
+                "Choose one of your clubs: %(clubs)s.") % {"clubs": ", ".join(club.name for club in clubs)}
         games = ", ".join(str(label) for _key, label in GAME_CHOICES)
         self.fields["game"].error_messages["invalid_choice"] = gettext(
             "Choose a game: %(games)s, or all games.") % {"games": games}
@@ -74,6 +82,11 @@ class StatsFilter(forms.Form):
         return {"game": self.cleaned_data["game"] or None, "since": self.cleaned_data["since"],
                 "until": self.cleaned_data["until"]}
 
+    def of_club(self, nights: QuerySet[CardNight]) -> QuerySet[CardNight]:
+        """The nights of the club chosen (the form is valid; without a choice, all)."""
+        club = self.cleaned_data.get("club")
+        return nights if club is None else nights.filter(club_id=club)
+
     @property
     def query(self) -> str:
         """The filter as typed, for links to the other statistics pages (so they keep it)."""
@@ -94,11 +107,11 @@ def periods(form: StatsFilter, today: datetime.date) -> list[dict[str, Any]]:
     choices = [(_("This year"), datetime.date(today.year, 1, 1), datetime.date(today.year, 12, 31)),
                (_("Last 12 months"), _year_ago(today), today),
                (_("All"), None, None)]
-    game = form.data.get("game", "")
+    game, club = form.data.get("game", ""), form.data.get("club", "")
     since, until = form.data.get("since", ""), form.data.get("until", "")
     out = []
     for label, start, end in choices:
-        params = {"game": game, "since": start.strftime(DATE_FORMAT) if start else "",
+        params = {"club": club, "game": game, "since": start.strftime(DATE_FORMAT) if start else "",
                   "until": end.strftime(DATE_FORMAT) if end else ""}
         out.append({"label": label, "query": urlencode({k: v for k, v in params.items() if v}),
                     "current": (since, until) == (params["since"], params["until"])})
@@ -111,10 +124,10 @@ def _context(form: StatsFilter) -> dict[str, Any]:
 
 @login_required
 def stats_page(request: HttpRequest) -> HttpResponse:
-    form = StatsFilter(request.GET)
+    form = StatsFilter(request.GET, clubs=list(clubs.hosted_by(request.user).order_by("name", "pk")))
     statistics = None
     if form.is_valid():
-        nights = stats.with_ledgers(stats.filtered(access.visible_nights(request), **form.filters))
+        nights = stats.with_ledgers(form.of_club(stats.filtered(access.visible_nights(request), **form.filters)))
         statistics = stats.collect(nights)
     return render(request, "stats.html", {**_context(form), "statistics": statistics})
 

@@ -292,3 +292,20 @@ def test_the_migration_gives_each_host_a_club_and_splits_a_shared_player() -> No
     assert NewPlayer.objects.filter(key="clara").count() == 3
     assert NewPlayer.objects.get(key="nobody").club.name == "Without a host"  # nothing lost
     assert NewPlace.objects.count() == 9
+
+
+def test_a_host_of_two_clubs_filters_the_statistics_by_club(two_clubs: dict[str, Any]) -> None:
+    host = two_clubs["host"]
+    second = Club.objects.create(name="Nord", owner=two_clubs["host_a"])
+    nights.enter_deal(nights.start_night(game="skat", preset="classic", players=["Anna", "Dora", "Emil"],
+                                         club=second).tables.get(), GRAND)
+    every = host.get(reverse("stats")).context["statistics"]
+    assert sorted(p.player.name for p in every.players) == ["ANNA", "Anna", "Bernhard", "Cordula", "Dora", "Emil"]
+    north = host.get(reverse("stats"), {"club": str(second.pk)})
+    assert sorted(p.player.name for p in north.context["statistics"].players) == ["Anna", "Dora", "Emil"]
+    assert 'name="club"' in north.content.decode()
+    refused = host.get(reverse("stats"), {"club": str(two_clubs["night_b"].club_id)})
+    assert refused.context["form"].errors["club"] == ["Choose one of your clubs: Nord, host-a."]
+    assert refused.context["statistics"] is None
+    # A host of one club is not asked which.
+    assert 'name="club"' not in two_clubs["clients"][OTHER_CLUB_HOST].get(reverse("stats")).content.decode()

@@ -360,9 +360,9 @@ def test_queries_do_not_grow_with_the_deals(host_client: Client, host: User,
         nights.enter_deal(table, GRAND)
     skat_night(host, "2025-01-11", [GRAND, LOST_CLUBS] * 5)
     assert (queries("/stats/"), queries(f"/stats/{anna.pk}/")) == few
-    # The session, the user; the nights, their tables, players and deals (the player page: the player, and
-    # whether the host's nights have them).
-    with django_assert_max_num_queries(6):
+    # The session, the user, the host's clubs (whether to offer a choice of club); the nights, their tables,
+    # players and deals (the player page: the player, and whether the host's nights have them).
+    with django_assert_max_num_queries(7):
         host_client.get("/stats/")
     with django_assert_max_num_queries(8):
         host_client.get(f"/stats/{anna.pk}/")
