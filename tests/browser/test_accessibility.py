@@ -60,7 +60,8 @@ def evening(live_server: Any) -> Evening:
     finished = {night.game: night for night in CardNight.objects.all()}
     skat = next(spec for spec in demo.nights() if spec.game == "skat")
     night = nights.start_night(game="skat", preset=skat.preset, players=skat.players, series_length=36,
-                               date=datetime.date(2025, 4, 4), place="Skatclub Herz Dame")
+                               date=datetime.date(2025, 4, 4), place="Skatclub Herz Dame",
+                               club=finished["skat"].club)  # the demo club's players, Anna among them
     table = night.tables.get()
     for number, facts in enumerate(skat.deals[:6]):
         nights.enter_deal(table, facts, by=skat.players[number % 4])
