@@ -29,7 +29,7 @@ from . import skat as skat_rules
 from . import tricks
 from .cards import CARD_POINTS, RANKS, SUITS
 from .errors import IllegalDeal
-from .explain import Explanation, Listing, Phrase, Seat, Seats, Step, Word
+from .explain import Explanation, Listing, Phrase, Seat, Seats, Step, Word, signed
 from .fields import describe
 from .games import Game
 from .verdict import Table, Verdict
@@ -48,7 +48,8 @@ _NO_POINTS = dict.fromkeys(FIPSEN_PACK, 0)
 SIDES = {True: Word("the declaring side"), False: Word("the defending side")}
 _ISKO = Word("ISkO: a side that breaks a rule of play loses the game")
 _THE_SKAT = Word("the skat")
-_UNSAID = Word("the rule page does not say what a broken rule of play costs")
+_UNSAID = Word("The rule page does not say what a broken rule of play costs")
+_WON = {True: Word("wins"), False: Word("loses")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -614,8 +615,12 @@ def _verdict(module: Game, game: str, facts: dict[str, Any], p: Played, ctx: Con
 
     offender_declares = broken.seat in ctx.side if ctx.side else None
     play_json["break"] = broken.to_json(offender_declares)
-    say("Trick {trick}: {seat} played {card} on {led} led, but {rule}", trick=broken.trick + 1,
-        seat=Seat(broken.seat), card=broken.card, led=broken.led, rule=broken.rule)
+    if broken.position == 0:
+        say("Trick {trick}: {seat} led {card}, but {rule}", trick=broken.trick + 1, seat=Seat(broken.seat),
+            card=broken.card, rule=broken.rule)
+    else:
+        say("Trick {trick}: {seat} played {card} on {led} led, but {rule}", trick=broken.trick + 1,
+            seat=Seat(broken.seat), card=broken.card, led=broken.led, rule=broken.rule)
     forced = _forced(game, contract, scored, rules, not offender_declares) if offender_declares is not None \
         else None
     if forced is None:  # a Ramsch: no side to lose the game
@@ -625,17 +630,20 @@ def _verdict(module: Game, game: str, facts: dict[str, Any], p: Played, ctx: Con
                               "trick to score it as the cards fell")
         return _with_play(as_played, say, play_json)
     verdict = module.score(module.parse_deal(forced, rules, table), rules, table)
-    outcome = Word("wins") if not offender_declares else Word("loses")
+    outcome = _WON[not offender_declares]
     if game == "skat":
         say("{why}: {side} broke it, so the declarer {outcome}", why=_ISKO, side=SIDES[bool(offender_declares)],
             outcome=outcome)
     else:
-        say("{why}: shown first as the offending side losing ({side} broke it, so the declarer {outcome}); "
-            "as the cards fell, see play.as_played", why=_UNSAID, side=SIDES[bool(offender_declares)],
-            outcome=outcome)
+        say("{why}: scored first as the offending side losing ({side} broke it, so the declarer {outcome})",
+            why=_UNSAID, side=SIDES[bool(offender_declares)], outcome=outcome)
         if as_played is not None:
+            say("As the cards fell instead: the declarer {outcome}, value {value}, scores {scores}",
+                outcome=_WON[bool(as_played.won)], value=as_played.value,
+                scores=Listing([signed(n) for n in as_played.scores], last=None))
             play_json["as_played"] = as_played.to_json()
         else:
+            say("The play stopped at the broken rule: there is no scoring as the cards fell")
             play_json["as_played"] = None
     play_json["scored"] = {k: v for k, v in forced.items() if k in ("card_points", "declarer_tricks",
                                                                      "old_tricks", "tricks_taken")}

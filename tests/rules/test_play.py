@@ -1,0 +1,268 @@
+"""Played deals (issue 19, docs/PLAY.md): every card checked against the game's play rules, the facts
+derived from the cards, contradictions refused with the field.
+
+Deals come from shuffled packs played out by a simple rule-following player (tests/played_deals.py).
+"""
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorekeep.rules import adjudicate
+from tests.played_deals import SETUPS, Outcome, Setup, play_out, request_of
+
+GAMES = sorted(SETUPS)
+SEEDS = st.integers(0, 2**32 - 1)
+
+
+def dealt(game: str, seed: int, break_at: int | None = None) -> tuple[Setup, Outcome, dict[str, Any]]:
+    rnd = random.Random(seed)
+    setup = SETUPS[game](rnd)
+    outcome = play_out(setup, rnd, break_at)
+    return setup, outcome, request_of(setup, outcome)
+
+
+def side_count(setup: Setup, outcome: Outcome, points: dict[str, int]) -> tuple[int, int]:
+    won = [(trick, w) for trick, w in zip(outcome.tricks, outcome.winners, strict=True) if w in setup.side]
+    return sum(points.get(c, 0) for trick, _ in won for c in trick), len(won)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=60, deadline=None)
+@given(seed=SEEDS)
+def test_a_legal_deal_is_accepted_and_its_totals_are_the_cards_counted(game: str, seed: int) -> None:
+    setup, outcome, request = dealt(game, seed)
+    verdict = adjudicate(request)
+
+    assert verdict["ok"] is True, (verdict, request)
+    p = verdict["play"]
+    assert p["break"] is None
+    assert [t["winner"] for t in p["tricks"]] == outcome.winners
+    assert "Every card follows the rules of play" in verdict["explanation"]
+    derived = p["derived"]
+    contract = request["deal"]["contract"]
+    from scorekeep.rules import kop
+    from scorekeep.rules.cards import CARD_POINTS
+    points = ({c: kop.CARD_POINTS[c[1:]] for t in outcome.tricks for c in t} if game == "kop"
+              else {c: CARD_POINTS[c[1:]] for t in outcome.tricks for c in t} if game != "fipsen" else {})
+    if contract == "ramsch":
+        assert sum(derived["points"]) == 120
+        assert sum(derived["tricks"]) == len(outcome.tricks)
+        return
+    side_points, side_tricks = side_count(setup, outcome, points)
+    if game == "skat" and contract != "null":
+        side_points += sum(CARD_POINTS[c[1:]] for c in setup.skat)
+    tricks_key = {"skat": "declarer_tricks", "schafkopf": "declarer_tricks", "kop": "old_tricks",
+                  "fipsen": "tricks_taken"}[game]
+    assert derived[tricks_key] == side_tricks
+    if "card_points" in derived:
+        assert derived["card_points"] == side_points
+    assert p["disagreements"] == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=80, deadline=None)
+@given(seed=SEEDS, at=st.integers(0, 40))
+def test_every_single_card_rule_break_is_named_at_that_card(game: str, seed: int, at: int) -> None:
+    setup, outcome, request = dealt(game, seed, break_at=at)
+    verdict = adjudicate(request)
+
+    assert verdict["ok"] is True, (verdict, request)
+    broken = verdict["play"]["break"]
+    if outcome.broken is None:
+        assert broken is None
+        return
+    trick, position, seat, card = outcome.broken
+    assert broken is not None, request
+    assert (broken["trick"], broken["seat"], broken["card"]) == (trick, seat, card)
+    assert broken["field"] == f"deal.play.tricks.{trick}.{position}"
+    said = " ".join(verdict["explanation"])
+    assert f"Trick {trick + 1}: seat {seat} {'led' if position == 0 else 'played'} {card}" in said
+    contract = request["deal"]["contract"]
+    if contract == "ramsch":
+        assert broken.get("side") is None
+    elif game == "skat":  # ISkO: the offending side loses the game
+        assert verdict["won"] is (seat not in setup.side)
+        assert "ISkO: a side that breaks a rule of play loses the game" in said
+    else:  # the rule pages do not say: the offending side losing first, and the cards as they fell
+        assert verdict["won"] is (seat not in setup.side)
+        assert "The rule page does not say what a broken rule of play costs" in said
+        assert "as_played" in verdict["play"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=25, deadline=None)
+@given(seed=SEEDS)
+def test_a_card_played_twice_is_refused_at_its_second_place(game: str, seed: int) -> None:
+    _, outcome, request = dealt(game, seed)
+    tricks = request["deal"]["play"]["tricks"]
+    if len(tricks) < 2:
+        return
+    tricks[1][1] = tricks[0][0]
+    answer = adjudicate(request)
+    assert answer == {"ok": False, "errors": [{"field": "deal.play.tricks.1.1",
+                                                "message": f"{tricks[0][0]} was played already (trick 1)"}]}
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=25, deadline=None)
+@given(seed=SEEDS)
+def test_a_trick_of_the_wrong_size_is_refused(game: str, seed: int) -> None:
+    _, _, request = dealt(game, seed)
+    request["deal"]["play"]["tricks"][0].pop()
+    [error] = adjudicate(request)["errors"]
+    assert error["field"] == "deal.play.tricks.0"
+    assert "a trick holds" in error["message"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=25, deadline=None)
+@given(seed=SEEDS)
+def test_a_card_of_another_pack_is_refused(game: str, seed: int) -> None:
+    _, _, request = dealt(game, seed)
+    request["deal"]["play"]["tricks"][0][0] = "X9"
+    [error] = adjudicate(request)["errors"]
+    assert error["field"] == "deal.play.tricks.0.0"
+    assert "is not a card of this game's pack" in error["message"]
+
+
+FACTS = {"skat": ("card_points", "declarer_tricks"), "schafkopf": ("card_points", "declarer_tricks"),
+         "kop": ("card_points", "old_tricks")}
+
+
+@pytest.mark.parametrize("game", ["skat", "schafkopf", "kop"])
+@settings(max_examples=25, deadline=None)
+@given(seed=SEEDS)
+def test_play_stopped_early_takes_each_hand_and_the_facts_entered(game: str, seed: int) -> None:
+    setup, outcome, request = dealt(game, seed)
+    if setup.stop is not None or request["deal"]["contract"] in ("ramsch", "null"):
+        return
+    whole = adjudicate(request)
+    play = request["deal"]["play"]
+    last = whole["play"]["tricks"][-1]
+    play["tricks"].pop()
+    [error] = adjudicate(request)["errors"]
+    assert error["field"] == "deal.play.hands"
+
+    play["hands"] = {str(seat): [card] for seat, card in zip(_rotation(request, last["leader"]), last["cards"],
+                                                              strict=False)}
+    for key in FACTS[game]:
+        request["deal"][key] = whole["play"]["derived"][key]
+    claimed = adjudicate(request)
+    assert claimed["ok"] is True, claimed
+    assert (claimed["won"], claimed["value"], claimed["scores"]) == (whole["won"], whole["value"], whole["scores"])
+    assert claimed["play"]["complete"] is False
+
+    request["deal"]["card_points"] = 0 if whole["play"]["tricks"][0]["winner"] in setup.side else 120
+    taken = sum(t["points"] for t in claimed["play"]["tricks"] if t["winner"] in setup.side)
+    if game == "skat" or taken == 0 and request["deal"]["card_points"] == 0:
+        return
+    [error] = adjudicate(request)["errors"]
+    assert error["field"] == "deal.card_points"
+    assert "the tricks played and the cards still held allow only" in error["message"]
+
+
+def _rotation(request: dict[str, Any], leader: int) -> list[int]:
+    """The seats in play order from `leader` (a 4-seat Skat table's dealer sits out)."""
+    table = request.get("players", 3 if request["game"] == "skat" else 4)
+    skip = request["dealer"] if request["game"] == "skat" and table == 4 else None
+    return [s for k in range(table) if (s := (leader + k) % table) != skip]
+
+
+@pytest.mark.parametrize("game", ["skat", "schafkopf", "kop"])
+@settings(max_examples=25, deadline=None)
+@given(seed=SEEDS)
+def test_entered_card_points_that_disagree_with_the_tricks_are_reported(game: str, seed: int) -> None:
+    _, _, request = dealt(game, seed)
+    if request["deal"]["contract"] in ("ramsch", "null"):
+        return
+    counted = adjudicate(request)["play"]["derived"]["card_points"]
+    entered = 62 if counted != 62 else 58
+    request["deal"]["card_points"] = entered
+    verdict = adjudicate(request)
+    assert verdict["play"]["disagreements"] == [{"field": "deal.card_points", "entered": entered,
+                                                 "cards": counted}]
+    assert f"entered {entered} card points; the tricks hold {counted}" in verdict["explanation"]
+
+
+# --- a Sauspiel's called Sau (schafkopf.ja.txt) ----------------------------------------------------
+
+SAUSPIEL_HANDS = {0: ["CA", "C7", "DA", "D10", "DK", "D9", "D8", "D7"],
+                  1: ["CQ", "SQ", "HQ", "DQ", "C10", "CK", "S7", "S8"],
+                  2: ["CJ", "SJ", "HJ", "DJ", "C9", "C8", "SA", "S10"],
+                  3: ["HA", "H10", "HK", "H9", "H8", "H7", "SK", "S9"]}
+RUNNING_AWAY_HANDS = {**SAUSPIEL_HANDS, 0: ["CA", "C7", "C10", "CK", "DA", "D10", "DK", "D9"],
+                      1: ["CQ", "SQ", "HQ", "DQ", "D8", "D7", "S7", "S8"]}
+
+
+def sauspiel(dealer: int, hands: dict[int, list[str]], forced: tuple[str, ...]) -> dict[str, Any]:
+    """Seat 2 plays a Sauspiel calling the Sau of Eichel (clubs), which seat 0 holds."""
+    from scorekeep.rules import tricks
+    playing = [(dealer + 1 + k) % 4 for k in range(4)]
+    setup = Setup("schafkopf", {"game": "schafkopf", "dealer": dealer,
+                                "deal": {"contract": "sauspiel", "declarer": 2, "called_ace": "C"}},
+                  tricks.schafkopf("sauspiel", None, "CA"), playing, hands, [], 8, {0, 2}, called="CA")
+    return adjudicate(request_of(setup, play_out(setup, random.Random(7), forced=forced)))
+
+
+@pytest.mark.parametrize(("dealer", "hands", "forced", "rule", "where"), [
+    (0, SAUSPIEL_HANDS, ("CQ", "CJ", "HA", "CA"), "the called Sau may not be thrown off on another suit",
+     "deal.play.tricks.0.3"),
+    (0, SAUSPIEL_HANDS, ("C10", "C9", "H7", "C7"), "the called Sau must be played when its suit is led",
+     "deal.play.tricks.0.3"),
+    (3, SAUSPIEL_HANDS, ("C7",), "leading the called suit, its holder must lead the Sau unless he holds four "
+     "or more of the suit (running away)", "deal.play.tricks.0.0"),
+], ids=["thrown-off", "must-fall", "must-lead"])
+def test_the_called_sau_rules(dealer: int, hands: dict[int, list[str]], forced: tuple[str, ...], rule: str,
+                              where: str) -> None:
+    verdict = sauspiel(dealer, hands, forced)
+    assert verdict["play"]["break"]["rule"] == rule
+    assert verdict["play"]["break"]["field"] == where
+    assert verdict["play"]["break"]["seat"] == 0
+    assert verdict["play"]["declaring_side"] == [0, 2]
+
+
+def test_running_away_with_four_of_the_called_suit_is_allowed() -> None:
+    verdict = sauspiel(3, RUNNING_AWAY_HANDS, ("C7",))
+    assert verdict["play"]["break"] is None
+    assert verdict["play"]["tricks"][0]["cards"][0] == "C7"
+
+
+def test_the_partner_follows_from_the_called_sau_and_an_entered_other_is_reported() -> None:
+    from scorekeep.rules import tricks
+    setup = Setup("schafkopf", {"game": "schafkopf", "dealer": 0,
+                                "deal": {"contract": "sauspiel", "declarer": 2, "called_ace": "C", "partner": 1}},
+                  tricks.schafkopf("sauspiel", None, "CA"), [1, 2, 3, 0], SAUSPIEL_HANDS, [], 8, {0, 2}, called="CA")
+    verdict = adjudicate(request_of(setup, play_out(setup, random.Random(3))))
+    assert {"field": "deal.partner", "entered": 1, "cards": 0} in verdict["play"]["disagreements"]
+    assert "entered the partner seat 1; the called Sau was held by seat 0" in verdict["explanation"]
+
+
+def test_a_declarer_cannot_call_the_sau_he_holds() -> None:
+    from scorekeep.rules import tricks
+    hands = {**SAUSPIEL_HANDS, 0: SAUSPIEL_HANDS[2], 2: SAUSPIEL_HANDS[0]}
+    setup = Setup("schafkopf", {"game": "schafkopf", "dealer": 0,
+                                "deal": {"contract": "sauspiel", "declarer": 2, "called_ace": "C"}},
+                  tricks.schafkopf("sauspiel", None, "CA"), [1, 2, 3, 0], hands, [], 8, {2}, called="CA")
+    answer = adjudicate(request_of(setup, play_out(setup, random.Random(3))))
+    assert answer["errors"][0]["field"] == "deal.called_ace"
+
+
+def test_old_requests_without_play_and_with_play_null_are_answered_as_before() -> None:
+    request = {"game": "skat", "deal": {"contract": "grand", "declarer": 0, "bid": 48, "matadors": 2,
+                                        "card_points": 70}}
+    assert adjudicate({**request, "deal": {**request["deal"], "play": None}}) == adjudicate(request)
+    assert "play" not in adjudicate(request)
+
+
+def test_the_play_object_refuses_unknown_fields_and_fipsen_needs_its_trump() -> None:
+    request = {"game": "skat", "deal": {"contract": "grand", "declarer": 0, "bid": 48,
+                                        "play": {"tricks": [], "cut": 1}}}
+    assert adjudicate(request)["errors"][0]["field"] == "deal.play.cut"
+    fipsen = {"game": "fipsen", "deal": {"contract": "tricks", "declarer": 0, "bid": 2,
+                                         "play": {"tricks": [["CA", "C7", "C8", "C9"]]}}}
+    error = adjudicate(fipsen)["errors"][0]
+    assert error["field"] == "deal.play.trump"
