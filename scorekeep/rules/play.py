@@ -328,7 +328,7 @@ def read_play(obj: object, ctx: Context, table: Table) -> Played:
             path = f"deal.play.hands.{key}"
             _card_list(cards, path, ctx.pack)
             if len(cards) != left:
-                raise IllegalDeal(path, "after {played} tricks each player holds {left} cards, not {got}",
+                raise IllegalDeal(path, "with {played} of the tricks played each player holds {left} cards, not {got}",
                                   played=len(played), left=left, got=len(cards))
             for i, card in enumerate(cards):
                 if card in seen:
@@ -635,10 +635,10 @@ def _verdict(module: Game, game: str, facts: dict[str, Any], p: Played, ctx: Con
         say("{why}: {side} broke it, so the declarer {outcome}", why=_ISKO, side=SIDES[bool(offender_declares)],
             outcome=outcome)
     else:
-        say("{why}: scored first as the offending side losing ({side} broke it, so the declarer {outcome})",
+        say("{why}: scored first as the offending side losing ({side} broke it, so the declaring side {outcome})",
             why=_UNSAID, side=SIDES[bool(offender_declares)], outcome=outcome)
         if as_played is not None:
-            say("As the cards fell instead: the declarer {outcome}, value {value}, scores {scores}",
+            say("As the cards fell instead: the declaring side {outcome}, value {value}, scores {scores}",
                 outcome=_WON[bool(as_played.won)], value=as_played.value,
                 scores=Listing([signed(n) for n in as_played.scores], last=None))
             play_json["as_played"] = as_played.to_json()
