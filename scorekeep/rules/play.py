@@ -96,6 +96,7 @@ class Played:
     tricks: list[list[str]]
     seats: list[tuple[int, ...]]  # per trick, the seat of each card
     winners: list[int]  # per trick, the winning seat
+    trick_points: list[int]  # per trick, the card points in it
     held: dict[int, list[str]]  # per seat, every card it held (played and still in hand)
     hands_known: bool
     skat: tuple[str, ...]
@@ -282,36 +283,54 @@ def read_play(obj: object, ctx: Context, table: Table) -> Played:
     if len(raw) > ctx.tricks:
         raise IllegalDeal(f"deal.play.tricks.{ctx.tricks}", "a deal has {count} tricks, not {got}",
                           count=ctx.tricks, got=len(raw))
-    seen: dict[str, object] = {}
-    played: list[list[str]] = []
+    flat: list[str] = []
     for t, trick in enumerate(raw):
-        path = f"deal.play.tricks.{t}"
-        if not isinstance(trick, list) or len(trick) != n:
-            raise IllegalDeal(path, "a trick holds {n} cards, one from each player in the order played, "
-                              "not {got}", n=n, got=describe(trick))
-        _card_list(trick, path, ctx.pack)
-        for i, card in enumerate(trick):
-            if card in seen:
-                raise IllegalDeal(f"{path}.{i}", "{card} was played already ({where})", card=card,
-                                  where=seen[card])
-            seen[card] = Phrase("trick {n}", n=t + 1)
-        played.append(trick)
+        if type(trick) is not list or len(trick) != n:
+            raise IllegalDeal(f"deal.play.tricks.{t}", "a trick holds {n} cards, one from each player in the order "
+                              "played, not {got}", n=n, got=describe(trick))
+        flat += trick
+    try:  # the usual case, checked in C: distinct cards of the pack
+        in_tricks = set(flat)
+        usual = len(in_tricks) == len(flat) and in_tricks <= ctx.pack
+    except TypeError:  # a list or an object among the cards: named below
+        usual = False
+    if not usual:
+        _name_bad_card(raw, ctx.pack)
+    # Where each card not in a trick was seen: a seat's hand (-1 - seat) or the skat; named in words only
+    # when a card turns up twice.
+    seen: dict[str, int] = {}
+    played: list[list[str]] = raw
 
-    # Who played which card: the first leader, then each trick's winner leads the next.
-    rotations = [tuple(ctx.playing[(p + j) % n] for j in range(n)) for p in range(n)]
+    # Who played which card: the first leader, then each trick's winner leads the next. In the same pass:
+    # what each seat holds, takes, and the last trick in which it played a card of each class (a seat that
+    # did not follow held the class led if it plays one later: `_first_break`).
+    rotations = _rotations(ctx.playing)
     pos = ctx.leader
     seats: list[tuple[int, ...]] = []
     winners: list[int] = []
-    for trick in played:
-        order = rotations[pos]
-        w = rules.winner(trick)
-        seats.append(order)
-        winners.append(order[w])
-        pos = (pos + w) % n
+    trick_points: list[int] = []
+    points = ctx.points
+    cls = rules.cls
+    winner_of = rules.winner
+    taken_points = [0] * table.players
+    taken_tricks = [0] * table.players
     held: dict[int, list[str]] = {seat: [] for seat in ctx.playing}
-    for order, trick in zip(seats, played, strict=True):
-        for seat, card in zip(order, trick, strict=True):
+    last: dict[int, dict[str, int]] = {seat: {} for seat in ctx.playing}
+    for t, trick in enumerate(played):
+        order = rotations[pos]
+        w = winner_of(trick)
+        seat_won = order[w]
+        seats.append(order)
+        winners.append(seat_won)
+        pts = sum(map(points.__getitem__, trick))
+        trick_points.append(pts)
+        taken_points[seat_won] += pts
+        taken_tricks[seat_won] += 1
+        for j in range(n):
+            seat, card = order[j], trick[j]
             held[seat].append(card)
+            last[seat][cls[card]] = t
+        pos = (pos + w) % n
 
     left = ctx.tricks - len(played)
     hands = obj.get("hands")
@@ -331,9 +350,10 @@ def read_play(obj: object, ctx: Context, table: Table) -> Played:
                 raise IllegalDeal(path, "with {played} of the tricks played each player holds {left} cards, not {got}",
                                   played=len(played), left=left, got=len(cards))
             for i, card in enumerate(cards):
-                if card in seen:
-                    raise IllegalDeal(f"{path}.{i}", "{card} is also in {where}", card=card, where=seen[card])
-                seen[card] = Phrase("{seat}'s hand", seat=Seat(seat))
+                if card in seen or card in in_tricks:
+                    raise IllegalDeal(f"{path}.{i}", "{card} is also in {where}", card=card,
+                                      where=_where(seen[card] if card in seen else _trick_of(card, raw)))
+                seen[card] = -1 - seat
             remaining[seat] = cards
 
     skat: tuple[str, ...] = ()
@@ -342,9 +362,10 @@ def read_play(obj: object, ctx: Context, table: Table) -> Played:
         if len(cards) != 2:
             raise IllegalDeal("deal.play.skat", "the skat is two cards, not {got}", got=len(cards))
         for i, card in enumerate(cards):
-            if card in seen:
-                raise IllegalDeal(f"deal.play.skat.{i}", "{card} is also in {where}", card=card, where=seen[card])
-            seen[card] = _THE_SKAT
+            if card in seen or card in in_tricks:
+                raise IllegalDeal(f"deal.play.skat.{i}", "{card} is also in {where}", card=card,
+                                  where=_where(seen[card] if card in seen else _trick_of(card, raw)))
+            seen[card] = _SKAT
         skat = tuple(cards)
 
     side_tricks = [1 if winner in ctx.side else 0 for winner in winners]
@@ -361,27 +382,66 @@ def read_play(obj: object, ctx: Context, table: Table) -> Played:
     for seat, cards in remaining.items():
         held[seat].extend(cards)
     if ctx.has_skat and not skat and hands_known:
-        skat = tuple(sorted(ctx.pack - seen.keys()))
+        skat = tuple(sorted(ctx.pack - in_tricks - seen.keys()))
     if ctx.whole_pack and hands_known:
-        missing_cards = ctx.pack - seen.keys() - set(skat)
+        missing_cards = ctx.pack - in_tricks - seen.keys() - set(skat)
         if missing_cards:
             where = "deal.play.skat" if ctx.has_skat and obj.get("skat") is not None else "deal.play"
             raise IllegalDeal(where, "the cards do not make up the pack: {cards} missing",
                               cards=Listing(sorted(missing_cards)))
 
-    points = ctx.points
-    taken_points = [0] * table.players
-    taken_tricks = [0] * table.players
-    for trick, winner in zip(played, winners, strict=True):
-        taken_points[winner] += sum(points[c] for c in trick)
-        taken_tricks[winner] += 1
-    remaining_points = sum(points[c] for cards in remaining.values() for c in cards)
-    out = Played(played, seats, winners, held, hands_known, skat, complete, taken_points, taken_tricks,
-                 remaining_points=remaining_points)
-    out.broken = _first_break(out, ctx, rules, remaining)
+    remaining_points = 0
+    for seat, cards in remaining.items():
+        for card in cards:
+            last[seat][cls[card]] = _LATER
+            remaining_points += points[card]
+    out = Played(played, seats, winners, trick_points, held, hands_known, skat, complete, taken_points,
+                 taken_tricks, remaining_points=remaining_points)
+    out.broken = _first_break(out, ctx, rules, last)
     if not ctx.whole_pack:
         out.facts["trump"] = rules
     return out
+
+
+_SKAT = -99
+
+
+def _name_bad_card(raw: list[list[object]], pack: frozenset[str]) -> None:
+    """Refuse the first card of the tricks that is no card of the pack or was played already."""
+    seen: dict[object, int] = {}
+    for t, trick in enumerate(raw):
+        path = f"deal.play.tricks.{t}"
+        _card_list(trick, path, pack)
+        for i, card in enumerate(trick):
+            if card in seen:
+                raise IllegalDeal(f"{path}.{i}", "{card} was played already ({where})", card=card,
+                                  where=_where(seen[card]))
+            seen[card] = t
+
+
+def _trick_of(card: str, raw: list[list[str]]) -> int:
+    return next(t for t, trick in enumerate(raw) if card in trick)
+
+
+def _where(seen: int) -> object:
+    """Where a card was seen first, in words: a trick, a seat's hand, the skat."""
+    if seen == _SKAT:
+        return _THE_SKAT
+    if seen < 0:
+        return Phrase("{seat}'s hand", seat=Seat(-1 - seen))
+    return Phrase("trick {n}", n=seen + 1)
+
+
+_ROTATIONS: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+
+
+def _rotations(playing: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The seats in play order from each position of `playing` (made once per seating)."""
+    rotations = _ROTATIONS.get(playing)
+    if rotations is None:
+        n = len(playing)
+        rotations = _ROTATIONS[playing] = [tuple(playing[(p + j) % n] for j in range(n)) for p in range(n)]
+    return rotations
 
 
 def _fipsen_trumps(obj: dict[str, Any], ctx: Context) -> tricks.TrickRules:
@@ -395,28 +455,26 @@ def _fipsen_trumps(obj: dict[str, Any], ctx: Context) -> tricks.TrickRules:
 _FIPSEN_RULES = {suit: tricks.fipsen(suit) for suit in SUITS}
 
 
-def _first_break(p: Played, ctx: Context, rules: tricks.TrickRules, remaining: dict[int, list[str]]
+def _first_break(p: Played, ctx: Context, rules: tricks.TrickRules, last: dict[int, dict[str, int]]
                  ) -> Break | None:
-    """The first card that breaks a rule of play, trick by trick in the order the cards fell."""
+    """The first card that breaks a rule of play, trick by trick in the order the cards fell.
+
+    `last`: per seat and class of card, the last trick in which the seat played one (`_LATER`: still
+    held when play stopped). A seat that did not follow the class led held it when it plays one later.
+    """
     cls = rules.cls
-    # The last trick in which each seat played a card of each class (still held: `_LATER`): a seat that
-    # did not follow held the class led if it plays one later.
-    last: dict[int, dict[str, int]] = {seat: {} for seat in p.held}
-    for t, (order, trick) in enumerate(zip(p.seats, p.tricks, strict=True)):
-        for seat, card in zip(order, trick, strict=True):
-            last[seat][cls[card]] = t
-    for seat, cards in remaining.items():
-        for card in cards:
-            last[seat][cls[card]] = _LATER
     called = rules.called
     holder = None
     if called is not None:
         holder = next((seat for seat, cards in p.held.items() if called in cards), None)
     searched = ran_away = False
     count = ctx.tricks
+    key, trump_key = rules.key, tricks.TRUMP_KEY
+    must_beat = rules.must_beat  # Kop: follow, else trump, and beat every card so far when able
     for t, (order, trick) in enumerate(zip(p.seats, p.tricks, strict=True)):
         led = cls[trick[0]]
         lead_card = trick[0]
+        best_key = key[lead_card]
         if holder is not None and called is not None and not searched and not ran_away:
             hand = _hand_at(p, holder, t)
             if order[0] == holder and led == called[0] and lead_card != called and called in hand:
@@ -430,17 +488,23 @@ def _first_break(p: Played, ctx: Context, rules: tricks.TrickRules, remaining: d
             if c != led and last[seat].get(led, -1) > t:
                 return Break(t, j, seat, card, lead_card,
                              tricks.FOLLOW_TRUMP if led == tricks.TRUMP else tricks.FOLLOW_SUIT)
-            if rules.must_trump or rules.must_beat:
-                hand = _hand_at(p, seat, t)
-                allowed = [x for x in hand if cls[x] == led]
-                if not allowed:
-                    trumps = [x for x in hand if cls[x] == tricks.TRUMP]
-                    if trumps and c != tricks.TRUMP:
-                        return Break(t, j, seat, card, lead_card, tricks.KOP_MUST_TRUMP)
-                    allowed = trumps or hand
-                stronger = [x for x in allowed if rules.beats(x, trick[:j])]
-                if stronger and card not in stronger:
-                    return Break(t, j, seat, card, lead_card, tricks.KOP_MUST_BEAT)
+            if must_beat:
+                k = key[card]
+                beats = k > best_key and (k >= trump_key or c == led)
+                # A card of the class led (or a trump on a void) that beats the trick is always right.
+                if not beats or (c != led and c != tricks.TRUMP):
+                    hand = _hand_at(p, seat, t)
+                    allowed = [x for x in hand if cls[x] == led]
+                    if not allowed:
+                        trumps = [x for x in hand if cls[x] == tricks.TRUMP]
+                        if trumps and c != tricks.TRUMP:
+                            return Break(t, j, seat, card, lead_card, tricks.KOP_MUST_TRUMP)
+                        allowed = trumps or hand
+                    if not beats and any(key[x] > best_key and (key[x] >= trump_key or cls[x] == led)
+                                         for x in allowed):
+                        return Break(t, j, seat, card, lead_card, tricks.KOP_MUST_BEAT)
+                if beats:
+                    best_key = k
             if called is not None and seat == holder and not searched and not ran_away:
                 if led == called[0] and card != called:
                     return Break(t, j, seat, card, lead_card, tricks.SAU_MUST_FALL)
@@ -588,9 +652,9 @@ def _verdict(module: Game, game: str, facts: dict[str, Any], p: Played, ctx: Con
         shown = Seat if key == "partner" else _shown
         say(_FACT_WORDS.get(key, _ENTERED), entered=shown(d["entered"]), cards=shown(d["cards"]))
     play_json: dict[str, Any] = {
-        "tricks": [{"leader": order[0], "cards": trick, "winner": winner,
-                    "points": sum(ctx.points[c] for c in trick)}
-                   for order, trick, winner in zip(p.seats, p.tricks, p.winners, strict=True)],
+        "tricks": [{"leader": order[0], "cards": trick, "winner": winner, "points": points}
+                   for order, trick, winner, points in zip(p.seats, p.tricks, p.winners, p.trick_points,
+                                                           strict=True)],
         "complete": p.complete,
         "taken": {"card_points": p.taken_points, "tricks": p.taken_tricks},
         "derived": derived,

@@ -16,10 +16,12 @@ The rules come from the seed rule pages (../shared/seeds) and RULES.md:
   diamond, ♦7), plain must-follow.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cache
 
 from .explain import Word
 
+TRUMP_KEY = 1000
 TRUMP = "T"
 """The class of every trump card: a trump is followed by a trump, whatever its printed suit."""
 
@@ -52,21 +54,23 @@ class TrickRules:
     must_trump: bool = False
     must_beat: bool = False
     called: str | None = None
+    key: dict[str, int] = field(default_factory=dict)  # power, trumps above `TRUMP_KEY`: for `winner`
+
+    def __post_init__(self) -> None:
+        self.key.update({card: p + (TRUMP_KEY if self.cls[card] == TRUMP else 0) for card, p in self.power.items()})
 
     def winner(self, trick: list[str] | tuple[str, ...]) -> int:
         """The position in `trick` (in play order) of the card that takes it: the highest trump, or
         with no trump the highest card of the suit led."""
-        cls, power = self.cls, self.power
+        key, cls = self.key, self.cls
         led = cls[trick[0]]
-        best, best_power, best_trump = 0, power[trick[0]], led == TRUMP
+        best, best_key = 0, key[trick[0]]
         for i in range(1, len(trick)):
             card = trick[i]
-            c = cls[card]
-            if c == TRUMP:
-                if not best_trump or power[card] > best_power:
-                    best, best_power, best_trump = i, power[card], True
-            elif not best_trump and c == led and power[card] > best_power:
-                best, best_power = i, power[card]
+            k = key[card]
+            # A trump's key is above every plain card's: a plain card wins only over its own suit led.
+            if k > best_key and (k >= TRUMP_KEY or cls[card] == led):
+                best, best_key = i, k
         return best
 
     def beats(self, card: str, trick: list[str] | tuple[str, ...]) -> bool:
@@ -98,6 +102,7 @@ _JACKS = ("CJ", "SJ", "HJ", "DJ")
 _OBER = ("CQ", "SQ", "HQ", "DQ")
 
 
+@cache
 def skat(contract: str) -> TrickRules:
     """Skat (ISkO 2.2): the jacks CJ SJ HJ DJ, then in a suit game its A 10 K Q 9 8 7; grand and Ramsch
     the jacks alone; Null no trumps, A K Q J 10 9 8 7."""
@@ -109,6 +114,7 @@ def skat(contract: str) -> TrickRules:
     return ranked(_JACKS + tuple(suit + rank for rank in SKAT_PLAIN), SKAT_PLAIN)
 
 
+@cache
 def schafkopf(contract: str, trump: str | None, called: str | None) -> TrickRules:
     """Schafkopf: Ober and Unter over the trump suit (hearts unless named); Wenz the Unter alone (Farbwenz
     with a suit), Geier the Ober alone; Bettel no trumps. Plain suits run A 10 K (O U) 9 8 7."""
@@ -128,12 +134,14 @@ def schafkopf(contract: str, trump: str | None, called: str | None) -> TrickRule
     return ranked(_OBER + _JACKS + tuple(suit + r for r in suit_cards), suit_cards, called=called)
 
 
+@cache
 def kop(trump_order: tuple[str, ...]) -> TrickRules:
     """Kop: the rule set's trump order; the other cards (clubs and spades) run A 10. Follow, else trump,
     and beat every card so far when able (kop.ja.txt, プレイ 1–4)."""
     return ranked(trump_order, ("A", "10", "Q", "J"), must_trump=True, must_beat=True)
 
 
+@cache
 def fipsen(trump: str) -> TrickRules:
     """Fipsen: A K Q J 10 9 8 7 in every suit, the declarer's suit trump (Ruten: the ♦7 alone)."""
     order = FIPSEN_RANKS if trump != "D" else ("7",)
