@@ -52,6 +52,47 @@ _UNSAID = Word("The rule page does not say what a broken rule of play costs")
 _WON = {True: Word("wins"), False: Word("loses")}
 
 
+# --- what a page offers -----------------------------------------------------------------------------------
+
+PLAY_FIELDS: dict[str, tuple[str, ...]] = {
+    "skat": ("tricks", "skat", "hands"), "schafkopf": ("tricks", "hands"), "kop": ("tricks", "hands"),
+    "fipsen": ("tricks", "trump", "hands"),
+}
+"""The keys of ``deal.play`` each game takes."""
+
+# The suits and ranks as each game's table names them: Schafkopf is played with the German pack (Eichel,
+# Gras, Herz, Schellen; Sau, Ober, Unter), the others with the French one (♣ ♠ ♥ ♦).
+_GERMAN_SUITS = {"C": Word("Eichel"), "S": Word("Gras"), "H": Word("Herz"), "D": Word("Schellen")}
+_FRENCH_SUITS = {"C": Word("♣ Clubs"), "S": Word("♠ Spades"), "H": Word("♥ Hearts"), "D": Word("♦ Diamonds")}
+_GERMAN_RANKS = {"A": Word("Sau"), "10": "10", "K": Word("König"), "Q": Word("Ober"), "J": Word("Unter"),
+                 "9": "9", "8": "8", "7": "7"}
+_FRENCH_RANKS = {"A": Word("A"), "10": "10", "K": Word("K"), "Q": Word("Q"), "J": Word("J"), "9": "9", "8": "8",
+                 "7": "7"}
+_PACKS = {"skat": FULL_PACK, "schafkopf": FULL_PACK, "kop": KOP_PACK, "fipsen": FIPSEN_PACK}
+_ORDER = {"skat": RANKS, "schafkopf": RANKS, "kop": kop_rules.RANKS, "fipsen": tricks.FIPSEN_RANKS}
+
+
+def pack_layout(game: str) -> tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...]:
+    """The pack as a card picker lays it out: per suit (the contract's letter, its name as the game's table
+    says it) the cards high to low, each its code and its rank as the table names it. Names are `Word`s."""
+    german = game == "schafkopf"
+    suits, ranks = (_GERMAN_SUITS, _GERMAN_RANKS) if german else (_FRENCH_SUITS, _FRENCH_RANKS)
+    pack = _PACKS[game]
+    return tuple((suit, suits[suit], tuple((suit + rank, ranks[rank]) for rank in _ORDER[game]
+                                           if suit + rank in pack))
+                 for suit in SUITS if any(card[0] == suit for card in pack))
+
+
+def trick_size(game: str, players: int) -> int:
+    """Cards in a trick: everyone plays, but at a 4-seat Skat table the dealer sits out."""
+    return 3 if game == "skat" else players
+
+
+def suit_name(game: str, suit: str) -> str:
+    """A suit as the game's table names it (a `Word`)."""
+    return (_GERMAN_SUITS if game == "schafkopf" else _FRENCH_SUITS)[suit]
+
+
 @dataclass(frozen=True, slots=True)
 class Context:
     """What the play of one contract needs from the deal: its trick rules, who plays in which order
@@ -652,9 +693,7 @@ def _verdict(module: Game, game: str, facts: dict[str, Any], p: Played, ctx: Con
         shown = Seat if key == "partner" else _shown
         say(_FACT_WORDS.get(key, _ENTERED), entered=shown(d["entered"]), cards=shown(d["cards"]))
     play_json: dict[str, Any] = {
-        "tricks": [{"leader": order[0], "cards": trick, "winner": winner, "points": points}
-                   for order, trick, winner, points in zip(p.seats, p.tricks, p.winners, p.trick_points,
-                                                           strict=True)],
+        "tricks": _tricks_json(p, ctx.side),
         "complete": p.complete,
         "taken": {"card_points": p.taken_points, "tricks": p.taken_tricks},
         "derived": derived,
@@ -712,6 +751,24 @@ def _verdict(module: Game, game: str, facts: dict[str, Any], p: Played, ctx: Con
     play_json["scored"] = {k: v for k, v in forced.items() if k in ("card_points", "declarer_tricks",
                                                                      "old_tricks", "tricks_taken")}
     return _with_play(verdict, say, play_json)
+
+
+def _tricks_json(p: Played, side: frozenset[int]) -> list[dict[str, Any]]:
+    """Each trick as the verdict shows it; with a declaring side, the card points each side has taken so
+    far (`running`, the skat not included) for a trick-by-trick replay."""
+    out = []
+    declaring = defending = 0
+    for order, trick, winner, points in zip(p.seats, p.tricks, p.winners, p.trick_points, strict=True):
+        shown: dict[str, Any] = {"leader": order[0], "seats": list(order), "cards": trick, "winner": winner,
+                                 "points": points}
+        if side:
+            if winner in side:
+                declaring += points
+            else:
+                defending += points
+            shown["running"] = {"declaring": declaring, "defending": defending}
+        out.append(shown)
+    return out
 
 
 def _shown(value: object) -> object:
