@@ -235,4 +235,10 @@ def fipsen(rnd: random.Random) -> Setup:
                  tricks.fipsen(trump), playing, hands, [], 5, {declarer}, stop)
 
 
+# A Sauspiel's hands: seat 2 can call the Sau of Eichel (clubs), which seat 0 holds with one more club.
+SAUSPIEL_HANDS = {0: ["CA", "C7", "DA", "D10", "DK", "D9", "D8", "D7"],
+                  1: ["CQ", "SQ", "HQ", "DQ", "C10", "CK", "S7", "S8"],
+                  2: ["CJ", "SJ", "HJ", "DJ", "C9", "C8", "SA", "S10"],
+                  3: ["HA", "H10", "HK", "H9", "H8", "H7", "SK", "S9"]}
+
 SETUPS = {"skat": skat, "schafkopf": schafkopf, "kop": kop, "fipsen": fipsen}

@@ -108,7 +108,6 @@ class Context:
     has_skat: bool = False
     whole_pack: bool = True  # every card of the pack is dealt (not Fipsen)
     decided: Callable[[list[int], int], bool] | None = None  # (declaring side's trick flags, tricks played)
-    trump: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,8 +306,8 @@ def read_play(obj: object, ctx: Context, table: Table) -> Played:
                           "played), not {got}", got=describe(obj))
     for key in obj:
         if key not in _PLAY_KEYS or (key == "skat" and not ctx.has_skat):
-            allowed = sorted(k for k in _PLAY_KEYS if (k != "skat" or ctx.has_skat)
-                             and (k != "trump" or ctx.trump is not None or not ctx.whole_pack))
+            allowed = sorted(f'"{k}"' for k in _PLAY_KEYS if (k != "skat" or ctx.has_skat)
+                             and (k != "trump" or not ctx.whole_pack))
             raise IllegalDeal(f"deal.play.{key}", "is not a field of the play; its fields are {allowed}",
                               allowed=Listing(allowed))
     if "trump" in obj and ctx.whole_pack:
@@ -424,12 +423,8 @@ def read_play(obj: object, ctx: Context, table: Table) -> Played:
         held[seat].extend(cards)
     if ctx.has_skat and not skat and hands_known:
         skat = tuple(sorted(ctx.pack - in_tricks - seen.keys()))
-    if ctx.whole_pack and hands_known:
-        missing_cards = ctx.pack - in_tricks - seen.keys() - set(skat)
-        if missing_cards:
-            where = "deal.play.skat" if ctx.has_skat and obj.get("skat") is not None else "deal.play"
-            raise IllegalDeal(where, "the cards do not make up the pack: {cards} missing",
-                              cards=Listing(sorted(missing_cards)))
+    # No card can be missing now: every trick and hand has its size, every card is of the pack and distinct
+    # (a card left out shows as a trick or hand of the wrong size), and Skat's skat is two cards.
 
     remaining_points = 0
     for seat, cards in remaining.items():
@@ -635,9 +630,9 @@ def _laufende(p: Played, ctx: Context) -> int:
     return run
 
 
-def _partner(p: Played, ctx: Context) -> int | None:
+def _partner(p: Played, ctx: Context) -> int:
     called = ctx.rules.called
-    return next((seat for seat, cards in p.held.items() if called in cards), None)
+    return next(seat for seat, cards in p.held.items() if called in cards)
 
 
 def _verdict(module: Game, game: str, facts: dict[str, Any], p: Played, ctx: Context, rules: Any,
@@ -648,10 +643,7 @@ def _verdict(module: Game, game: str, facts: dict[str, Any], p: Played, ctx: Con
     scored = dict(facts)
     side = ctx.side
     if ctx.rules.called is not None:  # a Sauspiel: the partner is whoever held the called Sau
-        partner = _partner(p, ctx)
-        if partner is None:
-            raise IllegalDeal("deal.called_ace", "the called Sau ({card}) is not among the cards played or "
-                              "held", card=ctx.rules.called)
+        partner = _partner(p, ctx)  # every card is known in a Sauspiel's play (its tricks and hands)
         if partner in side:
             raise IllegalDeal("deal.called_ace", "the declarer holds the called Sau ({card}) himself, and a Sau "
                               "held cannot be called", card=ctx.rules.called)

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeep.rules import adjudicate
-from tests.played_deals import SETUPS, Outcome, Setup, play_out, request_of
+from tests.played_deals import SAUSPIEL_HANDS, SETUPS, Outcome, Setup, play_out, request_of
 
 GAMES = sorted(SETUPS)
 SEEDS = st.integers(0, 2**32 - 1)
@@ -190,10 +190,6 @@ def test_entered_card_points_that_disagree_with_the_tricks_are_reported(game: st
 
 # --- a Sauspiel's called Sau (schafkopf.ja.txt) ----------------------------------------------------
 
-SAUSPIEL_HANDS = {0: ["CA", "C7", "DA", "D10", "DK", "D9", "D8", "D7"],
-                  1: ["CQ", "SQ", "HQ", "DQ", "C10", "CK", "S7", "S8"],
-                  2: ["CJ", "SJ", "HJ", "DJ", "C9", "C8", "SA", "S10"],
-                  3: ["HA", "H10", "HK", "H9", "H8", "H7", "SK", "S9"]}
 RUNNING_AWAY_HANDS = {**SAUSPIEL_HANDS, 0: ["CA", "C7", "C10", "CK", "DA", "D10", "DK", "D9"],
                       1: ["CQ", "SQ", "HQ", "DQ", "D8", "D7", "S7", "S8"]}
 
