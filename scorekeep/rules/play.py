@@ -618,13 +618,12 @@ def _derive(game: str, facts: dict[str, Any], p: Played, ctx: Context, rules: An
 
 def _laufende(p: Played, ctx: Context) -> int:
     """Schafkopf's Laufende: the top trumps held in unbroken order by one side (either side)."""
-    power, cls = ctx.rules.power, ctx.rules.cls
-    trumps = sorted((c for c in cls if cls[c] == tricks.TRUMP), key=lambda c: -power[c])
-    owner = {card: seat in ctx.side for seat, cards in p.held.items() for card in cards}
-    top = owner[trumps[0]]
+    trumps = ctx.rules.trumps
+    declaring = {card for seat in ctx.side for card in p.held[seat]}
+    top = trumps[0] in declaring
     run = 0
     for card in trumps:
-        if owner[card] != top:
+        if (card in declaring) != top:
             break
         run += 1
     return run

@@ -56,8 +56,11 @@ class TrickRules:
     called: str | None = None
     key: dict[str, int] = field(default_factory=dict)  # power, trumps above `TRUMP_KEY`: for `winner`
 
+    trumps: list[str] = field(default_factory=list)  # the trumps from the highest down
+
     def __post_init__(self) -> None:
         self.key.update({card: p + (TRUMP_KEY if self.cls[card] == TRUMP else 0) for card, p in self.power.items()})
+        self.trumps.extend(sorted((c for c in self.cls if self.cls[c] == TRUMP), key=lambda c: -self.power[c]))
 
     def winner(self, trick: list[str] | tuple[str, ...]) -> int:
         """The position in `trick` (in play order) of the card that takes it: the highest trump, or

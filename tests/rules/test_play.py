@@ -61,6 +61,23 @@ def test_a_legal_deal_is_accepted_and_its_totals_are_the_cards_counted(game: str
     if "card_points" in derived:
         assert derived["card_points"] == side_points
     assert p["disagreements"] == []
+    if "laufende" in derived:  # Schafkopf: the top trumps held in unbroken order by one side
+        assert derived["laufende"] == laufende(setup, request["deal"])
+
+
+def laufende(setup: Setup, deal: dict[str, Any]) -> int:
+    """Counted here from the hands as dealt: Ober, Unter, then the trump suit (Wenz: the Unter alone)."""
+    unter = ["CJ", "SJ", "HJ", "DJ"]
+    if deal["contract"] == "wenz":
+        top = unter
+    else:
+        suit = deal.get("trump", "H")
+        top = ["CQ", "SQ", "HQ", "DQ", *unter, *(suit + r for r in ("A", "10", "K", "9", "8", "7"))]
+    side_cards = {card for seat in setup.side for card in setup.hands[seat]}
+    run = 0
+    while run < len(top) and (top[run] in side_cards) == (top[0] in side_cards):
+        run += 1
+    return run
 
 
 @pytest.mark.parametrize("game", GAMES)
