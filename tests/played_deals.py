@@ -163,11 +163,21 @@ def schafkopf(rnd: random.Random) -> Setup:
     rnd.shuffle(pack)
     hands = {seat: pack[8 * i:8 * i + 8] for i, seat in enumerate(playing)}
     declarer = rnd.randrange(4)
-    contract = rnd.choice(("sauspiel", "sauspiel", "solo", "wenz", "solo_tout"))
+    preset = rnd.choice(("classic", "bsv"))
+    contracts = ("sauspiel", "sauspiel", "solo", "wenz", "solo_tout")
+    if preset == "bsv":  # its variants and Ramsch
+        contracts += ("geier", "farbwenz", "bettel", "ramsch")
+    contract = rnd.choice(contracts)
     deal: dict[str, Any] = {"contract": contract, "declarer": declarer}
     called = trump = None
     side = {declarer}
     stop = None
+    if contract == "ramsch":
+        del deal["declarer"]
+        side = set()
+    if contract == "bettel":
+        def stop(flags: list[int], played: int) -> bool:
+            return any(flags)
     if contract == "sauspiel":
         callable_ = [suit for suit in "CSD" if suit + "A" not in hands[declarer]
                      and any(c[0] == suit and c[1:] not in ("Q", "J") for c in hands[declarer])]
@@ -178,12 +188,12 @@ def schafkopf(rnd: random.Random) -> Setup:
             side.add(next(seat for seat, cards in hands.items() if called in cards))
         else:
             contract = deal["contract"] = "solo"
-    if contract in ("solo", "solo_tout"):
+    if contract in ("solo", "solo_tout", "farbwenz"):
         trump = deal["trump"] = rnd.choice("CSHD")
     if contract == "solo_tout":
         def stop(flags: list[int], played: int) -> bool:
             return not all(flags)
-    return Setup("schafkopf", {"game": "schafkopf", "dealer": dealer, "deal": deal},
+    return Setup("schafkopf", {"game": "schafkopf", "rules": {"preset": preset}, "dealer": dealer, "deal": deal},
                  tricks.schafkopf(contract, trump, called), playing, hands, [], 8, side, stop, called)
 
 

@@ -70,6 +70,10 @@ def laufende(setup: Setup, deal: dict[str, Any]) -> int:
     unter = ["CJ", "SJ", "HJ", "DJ"]
     if deal["contract"] == "wenz":
         top = unter
+    elif deal["contract"] == "geier":
+        top = ["CQ", "SQ", "HQ", "DQ"]
+    elif deal["contract"] == "farbwenz":
+        top = [*unter, *(deal["trump"] + r for r in ("A", "10", "K", "Q", "9", "8", "7"))]
     else:
         suit = deal.get("trump", "H")
         top = ["CQ", "SQ", "HQ", "DQ", *unter, *(suit + r for r in ("A", "10", "K", "9", "8", "7"))]
