@@ -209,7 +209,10 @@ def _skat(module: Game, contract: str, facts: dict[str, Any], rules: Any, table:
     side: frozenset[int] = frozenset()
     decided = None
     if contract != "ramsch":
-        side = frozenset({_seat(module, facts, "declarer", rules, table)})
+        declarer = _seat(module, facts, "declarer", rules, table)
+        if declarer == skip:  # the game's own reading says why the dealer cannot declare
+            raise _pending(module, facts, rules, table, "deal.declarer", "the dealer sits this deal out")
+        side = frozenset({declarer})
     if contract == "null":
         def decided(taken: list[int], played: int) -> bool:  # the declarer's first trick loses a Null
             return any(taken)

@@ -283,3 +283,46 @@ def test_the_play_object_refuses_unknown_fields_and_fipsen_needs_its_trump() -> 
                                          "play": {"tricks": [["CA", "C7", "C8", "C9"]]}}}
     error = adjudicate(fipsen)["errors"][0]
     assert error["field"] == "deal.play.trump"
+
+
+# --- never a crash ------------------------------------------------------------------------------------
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 300) | st.sampled_from(["CJ", "H10", "D7", "x", ""]),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(["0", "1", "9", "a"]),
+                                                                                inner, max_size=3), max_leaves=8)
+PLACES = ["contract", "declarer", "bid", "old", "partner", "called_ace", "trump", "ruten", "durch", "card_points",
+          "play", "play.tricks", "play.skat", "play.hands", "play.trump", "play.tricks.0", "play.tricks.0.0",
+          "play.hands.0", "players", "dealer"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=150, deadline=None)
+@given(seed=SEEDS, place=st.sampled_from(PLACES), value=st.integers(0, 3) | JSON)
+def test_any_value_anywhere_in_a_played_deal_is_answered_never_a_crash(game: str, seed: int, place: str,
+                                                                       value: object) -> None:
+    _, _, request = dealt(game, seed)
+    target: Any = request if place in ("players", "dealer") else request["deal"]
+    *path, last = place.split(".")
+    for key in path:
+        target = target.get(key) if isinstance(target, dict) else target[int(key)] if target else None
+        if target is None:
+            return
+    if isinstance(target, list):
+        target[int(last)] = value
+    else:
+        target[last] = value
+    answer = adjudicate(request)
+    assert answer["ok"] in (True, False)
+    if answer["ok"] is False:
+        assert answer["errors"][0]["field"].split(".")[0] in ("deal", "players", "dealer", "rules")
+
+
+def test_the_dealer_at_a_four_seat_skat_table_cannot_declare_a_played_deal() -> None:
+    for seed in range(200):
+        _, _, request = dealt("skat", seed)
+        if request["players"] == 4 and request["deal"]["contract"] not in ("ramsch", "null"):
+            break
+    request["deal"]["declarer"] = request["dealer"]
+    [error] = adjudicate(request)["errors"]
+    assert error["field"] == "deal.declarer"
+    assert "sits the deal out" in error["message"]
