@@ -11,7 +11,7 @@ that player plays an illegal card there if he holds one (the rest goes on by the
 """
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from scorekeep.rules import play, tricks
@@ -31,7 +31,6 @@ class Setup:
     side: set[int]  # the declaring side (known to the dealer of the test, not to the engine)
     stop: Any = None  # (side's trick flags, tricks played) -> play ends
     called: str | None = None
-    points: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -42,7 +41,7 @@ class Outcome:
     broken: tuple[int, int, int, str] | None  # (trick, position, seat, card) of the one illegal card
 
 
-def _legal(s: Setup, seat: int, hand: list[str], trick: list[str], state: dict[str, bool]) -> list[str]:
+def _legal(s: Setup, hand: list[str], trick: list[str], state: dict[str, bool]) -> list[str]:
     cls = s.rules.cls
     sau = s.called
     holder_bound = sau is not None and sau in hand and not state["searched"] and not state["ran_away"]
@@ -85,7 +84,7 @@ def play_out(s: Setup, rnd: random.Random, break_at: int | None = None, forced: 
         for j in range(n):
             seat = s.playing[(pos + j) % n]
             hand = hands[seat]
-            legal = _legal(s, seat, hand, trick, state)
+            legal = _legal(s, hand, trick, state)
             illegal = [c for c in hand if c not in legal]
             if index < len(forced):
                 card = forced[index]
