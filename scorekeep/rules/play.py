@@ -614,8 +614,13 @@ def _derive(game: str, facts: dict[str, Any], p: Played, ctx: Context, rules: An
         return {"card_points": side_points, "old_tricks": side_tricks}
     out["tricks_taken"] = side_tricks
     bid = facts.get("bid")
-    if contract == "tricks" and type(bid) is int and bid < 5 and len(p.tricks) > bid and side_tricks > bid:
-        out["durch"] = True  # play went on after the bid was made: that is Durch (fipsen.ja.txt, プレイ)
+    if contract == "tricks" and type(bid) is int and bid < 5:
+        taken = 0
+        for t, winner in enumerate(p.winners):
+            taken += winner in side
+            if taken == bid and t < len(p.winners) - 1:
+                out["durch"] = True  # play went on after the bid was made: that is Durch (fipsen.ja.txt, プレイ)
+                break
     return out
 
 

@@ -326,3 +326,20 @@ def test_the_dealer_at_a_four_seat_skat_table_cannot_declare_a_played_deal() -> 
     [error] = adjudicate(request)["errors"]
     assert error["field"] == "deal.declarer"
     assert "sits the deal out" in error["message"]
+
+
+def test_fipsen_play_going_on_after_the_bid_is_made_is_durch() -> None:
+    """fipsen.ja.txt (プレイ): the deal ends when the bid is made; playing on is Durch, lost with a trick given."""
+    from scorekeep.rules import tricks as trick_rules
+    hands = {0: ["HA", "HK", "HQ", "CA", "C7"], 1: ["H7", "H8", "H9", "SA", "CK"],
+             2: ["SK", "SQ", "SJ", "S10", "CQ"], 3: ["S9", "S8", "S7", "D7", "CJ"]}
+    setup = Setup("fipsen", {"game": "fipsen", "players": 4, "dealer": 3,
+                             "deal": {"contract": "tricks", "declarer": 0, "bid": 2, "_trump": "H"}},
+                  trick_rules.fipsen("H"), [0, 1, 2, 3], hands, [], 5, {0}, stop=lambda flags, played: played == 3)
+    # HA, HK win; the bid of 2 is made; the declarer plays on with C7, which seat 1's CK takes.
+    outcome = play_out(setup, random.Random(1), forced=("HA", "H7", "SK", "S9", "HK", "H8", "SQ", "S8",
+                                                        "C7", "CK", "CQ", "CJ"))
+    verdict = adjudicate(request_of(setup, outcome))
+    assert verdict["play"]["derived"] == {"tricks_taken": 2, "durch": True}
+    assert verdict["won"] is False  # Durch needs all five
+    assert verdict["value"] == 4  # 2 × 2^1 (Durch)
