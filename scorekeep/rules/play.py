@@ -369,8 +369,7 @@ def read_play(obj: object, ctx: Context, table: Table) -> Played:
         trick_points.append(pts)
         taken_points[seat_won] += pts
         taken_tricks[seat_won] += 1
-        for j in range(n):
-            seat, card = order[j], trick[j]
+        for seat, card in zip(order, trick, strict=False):  # both of length n (checked above)
             held[seat].append(card)
             last[seat][cls[card]] = t
         pos = (pos + w) % n
@@ -510,6 +509,15 @@ def _first_break(p: Played, ctx: Context, rules: tricks.TrickRules, last: dict[i
     count = ctx.tricks
     key, trump_key = rules.key, tricks.TRUMP_KEY
     must_beat = rules.must_beat  # Kop: follow, else trump, and beat every card so far when able
+    if called is None and not must_beat:  # follow the suit led, nothing more (Skat, most Schafkopf, Fipsen)
+        for t, (order, trick) in enumerate(zip(p.seats, p.tricks, strict=True)):
+            led = cls[trick[0]]
+            for j in range(1, len(trick)):
+                card = trick[j]
+                if cls[card] != led and last[order[j]].get(led, -1) > t:
+                    return Break(t, j, order[j], card, trick[0],
+                                 tricks.FOLLOW_TRUMP if led == tricks.TRUMP else tricks.FOLLOW_SUIT)
+        return None
     for t, (order, trick) in enumerate(zip(p.seats, p.tricks, strict=True)):
         led = cls[trick[0]]
         lead_card = trick[0]
@@ -654,6 +662,7 @@ def _verdict(module: Game, game: str, facts: dict[str, Any], p: Played, ctx: Con
         if partner in side:
             raise IllegalDeal("deal.called_ace", "the declarer holds the called Sau ({card}) himself, and a Sau "
                               "held cannot be called", card=ctx.rules.called)
+        _check_entered("partner", facts.get("partner"))
         if facts.get("partner") is not None and facts["partner"] != partner:
             disagreements.append({"field": "deal.partner", "entered": facts["partner"], "cards": partner})
         scored["partner"] = partner
@@ -668,6 +677,7 @@ def _verdict(module: Game, game: str, facts: dict[str, Any], p: Played, ctx: Con
         derived = _derive(game, facts, p, ctx, rules, table)
         for key, value in derived.items():
             entered = facts.get(key)
+            _check_entered(key, entered)
             if key == "matadors" and facts.get("cards") is not None:
                 scored.pop("cards", None)
             if entered is not None and entered != value:
@@ -680,6 +690,7 @@ def _verdict(module: Game, game: str, facts: dict[str, Any], p: Played, ctx: Con
                        if k in ("matadors", "laufende")}
             for key, value in derived.items():
                 entered = facts.get(key)
+                _check_entered(key, entered)
                 if entered is not None and entered != value:
                     disagreements.append({"field": f"deal.{key}", "entered": entered, "cards": value})
                 scored[key] = value
@@ -768,6 +779,22 @@ def _tricks_json(p: Played, side: frozenset[int]) -> list[dict[str, Any]]:
             shown["running"] = {"declaring": declaring, "defending": defending}
         out.append(shown)
     return out
+
+
+def _check_entered(key: str, entered: object) -> None:
+    """An entered fact the cards also give is compared with them, so it must at least be of its kind: a
+    whole number (a seat, points, tricks, matadors), per seat a list of them, Durch true or false."""
+    if entered is None:
+        return
+    if key in ("points", "tricks"):
+        if not isinstance(entered, list) or not all(type(n) is int for n in entered):
+            raise IllegalDeal(f"deal.{key}", "must be a list of whole numbers, one a seat, not {got}",
+                              got=describe(entered))
+    elif key == "durch":
+        if type(entered) is not bool:
+            raise IllegalDeal("deal.durch", "must be true or false, not {got}", got=describe(entered))
+    elif type(entered) is not int:
+        raise IllegalDeal(f"deal.{key}", "must be a whole number, not {got}", got=describe(entered))
 
 
 def _shown(value: object) -> object:

@@ -77,6 +77,12 @@ def samples() -> list[object]:
     out.append(_with(one_hand, lambda r: r["deal"]["play"].update(
         hands=dict(list(r["deal"]["play"]["hands"].items())[:1]))))
     tricks = clubs["deal"]["play"]["tricks"]
+    durch = _durch()
+    out += [
+        durch, _with(durch, lambda r: r["deal"].update(durch="yes")),
+        _with(clubs, lambda r: r["deal"].update(card_points="62")),
+        _with(ramsch, lambda r: r["deal"].update(points="all")),
+    ]
     out += [
         _with(clubs, lambda r: r["deal"]["play"]["tricks"].append(tricks[0])),
         {"game": "fipsen", "deal": {"contract": "kieker", "declarer": 0, "surrendered": True,
@@ -121,6 +127,18 @@ def _sau_lead() -> dict[str, Any]:
                   trick_rules.schafkopf("sauspiel", None, "CA"), [0, 1, 2, 3], SAUSPIEL_HANDS, [], 8, {0, 2},
                   called="CA")
     return request_of(setup, play_out(setup, random.Random(7), forced=("C7",)))
+
+
+def _durch() -> dict[str, Any]:
+    """A Fipsen bid of 2 made in two tricks, and the declarer plays on (Durch) and loses the third."""
+    from scorekeep.rules import tricks as trick_rules
+    hands = {0: ["HA", "HK", "HQ", "CA", "C7"], 1: ["H7", "H8", "H9", "SA", "CK"],
+             2: ["SK", "SQ", "SJ", "S10", "CQ"], 3: ["S9", "S8", "S7", "D7", "CJ"]}
+    setup = Setup("fipsen", {"game": "fipsen", "players": 4, "dealer": 3,
+                             "deal": {"contract": "tricks", "declarer": 0, "bid": 2, "_trump": "H"}},
+                  trick_rules.fipsen("H"), [0, 1, 2, 3], hands, [], 5, {0}, stop=lambda flags, played: played == 3)
+    return request_of(setup, play_out(setup, random.Random(1), forced=(
+        "HA", "H7", "SK", "S9", "HK", "H8", "SQ", "S8", "C7", "CK", "CQ", "CJ")))
 
 
 PLAY_SAMPLE = samples()
