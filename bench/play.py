@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scorekeep.rules import GAMES, adjudicate, play  # noqa: E402
+from scorekeep.rules import GAMES, _rules, adjudicate, play  # noqa: E402
 from scorekeep.rules.verdict import Table  # noqa: E402
 from tests.played_deals import SETUPS, play_out, request_of  # noqa: E402
 
@@ -60,7 +60,7 @@ def check_only(game: str) -> Callable[[dict], object]:
     def check(req: dict) -> object:
         players = req.get("players", module.DEFAULT_SEATS)
         table = Table(players, req.get("dealer", players - 1))
-        rules = module.parse_rules(req.get("rules"))
+        rules = _rules(module, req.get("rules"))  # the rule set read once per table, as `judge` does
         deal = req["deal"]
         ctx = play._context(game, module, deal, rules, table)
         return play.read_play(deal["play"], ctx, table)
