@@ -276,7 +276,6 @@ class ReplayRow:
     """One trick of a played deal as the dispute page replays it."""
 
     number: int
-    leader: str
     cards: list[tuple[str, str]]  # (card, who played it)
     winner: str
     points: int
@@ -690,23 +689,13 @@ class DisputeForm(HouseRulesMixin, forms.Form):
 
     @property
     def replay(self) -> list[ReplayRow]:
-        """The played deal trick by trick: who led, each card with its player, the winner, the card points in
-        the trick and each side's so far; the trick with the first broken rule marked."""
-        if self.verdict is None or "play" not in self.verdict.extra:
+        """The played deal trick by trick (the engine's `play.replay`), seats named as the page names them."""
+        if self.verdict is None:
             return []
-        shown = self.verdict.extra["play"]
-        broken = shown["break"]
-        rows = []
-        for number, trick in enumerate(shown["tricks"]):
-            running = trick.get("running")
-            rows.append(ReplayRow(
-                number + 1, seat_label(trick["leader"]),
-                [(card, seat_label(seat)) for card, seat in zip(trick["cards"], trick["seats"], strict=True)],
-                seat_label(trick["winner"]), trick["points"],
-                running["declaring"] if running else None, running["defending"] if running else None,
-                gettext(broken["rule"]) if broken and broken["trick"] == number else "",
-                broken["card"] if broken and broken["trick"] == number else ""))
-        return rows
+        return [ReplayRow(trick.number, [(card, seat_label(seat)) for card, seat in trick.cards],
+                          seat_label(trick.winner), trick.points, trick.declaring, trick.defending,
+                          gettext(trick.broken_rule) if trick.broken_rule else "", trick.broken_card or "")
+                for trick in played.replay(self.verdict)]
 
     @property
     def compare_sections(self) -> list[tuple[Row, list[Row]]]:

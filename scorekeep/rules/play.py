@@ -168,6 +168,37 @@ def _pending(module: Game, facts: dict[str, Any], rules: Any, table: Table, fiel
     return IllegalDeal(field_, text, **params)
 
 
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """One trick of a played deal as a page replays it: its cards with their players, the winner, the card
+    points in it and (with a declaring side) each side's so far; the first broken rule where it fell."""
+
+    number: int  # 1, 2, …
+    cards: tuple[tuple[str, int], ...]  # (card, seat) in the order played
+    winner: int
+    points: int
+    declaring: int | None
+    defending: int | None
+    broken_card: str | None
+    broken_rule: str | None  # a `Word`
+
+
+def replay(verdict: Verdict) -> tuple[Shown, ...]:
+    """The tricks of a verdict judged with ``deal.play`` (none for any other verdict)."""
+    shown = verdict.extra.get("play")
+    if not shown:
+        return ()
+    broken = shown["break"]
+    out = []
+    for number, trick in enumerate(shown["tricks"]):
+        running = trick.get("running") or {}
+        here = broken is not None and broken["trick"] == number
+        out.append(Shown(number + 1, tuple(zip(trick["cards"], trick["seats"], strict=True)), trick["winner"],
+                         trick["points"], running.get("declaring"), running.get("defending"),
+                         broken["card"] if here else None, Word(broken["rule"]) if here else None))
+    return tuple(out)
+
+
 # --- each game's play --------------------------------------------------------------------------------------
 
 def _order_from(first: int, table: Table, skip: int | None = None) -> tuple[int, ...]:
