@@ -18,6 +18,7 @@ from .fields import Option, Reader, boolean, integer, is_empty, nullable, one_of
 from .inputs import REQUIRED, Input, Kind, Need, ask
 from .ramsch import Pack, as_entered, marks
 from .ramsch import complete as complete_ramsch
+from .season import Basis, Measure
 from .sheet import NOTHING, Column, Declared, noted, result, side, spaced
 from .verdict import RulesMemo, Table, Verdict, options_json
 
@@ -402,6 +403,13 @@ ZERO_SUM = False  # the list counts the declarer's games; the scores do not bala
 MONEY = False  # the list is in points
 SERIES = (36, 48)  # a series (Liste) of 36 deals at a 3-table, 48 at a 4-table
 SEEGER_FABIAN = True  # the list is evaluated by Seeger-Fabian points (the verdict's `seeger_fabian`)
+
+# What a club's season may rank by (rules/season.py); the first is the default.
+SEASON_BASES = (
+    Basis("seeger_fabian", Word("Seeger-Fabian points"), Measure.PERFORMANCE),
+    Basis("seeger_fabian_per_series", Word("Seeger-Fabian points per series"), Measure.PERFORMANCE, per_series=True),
+    Basis("list_points", Word("list points"), Measure.TOTAL),
+)
 
 BOCK_EVENTS: dict[str, BockEvent] = {
     "kontra_lost": BockEvent(Word("a lost game with Kontra"), lambda f, v: bool(f.get("kontra")) and v["won"] is False),
