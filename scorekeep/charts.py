@@ -130,10 +130,10 @@ def running_totals_svg(data: Ledger | Series, *, format_value: Callable[[int], s
         night = data.table.night
         prefix = id_prefix or f"running-totals-{data.table.pk}"
         if format_value is None and night.money:
-            currency = night.currency
+            currency, exponent = night.currency, night.exponent
 
             def format_value(cents: int) -> str:
-                return format_money(cents, currency, plus=True)
+                return format_money(cents, currency, exponent=exponent, plus=True)
     label = format_value or _signed
     lines = points(series)
     title = title or series.title or gettext("Running totals")

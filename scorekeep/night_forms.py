@@ -257,14 +257,15 @@ def changes(game: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> list[C
             out.append(Change(str(SETTING_LABELS[key]), setting_words(key, old.get(key), game),
                               setting_words(key, new.get(key), game)))
     if (old.get("settlement") or {}) != (new.get("settlement") or {}):  # the settlement page's options
-        out.append(Change(gettext("Settlement"), _settlement_words(old.get("settlement"), old.get("currency")),
-                          _settlement_words(new.get("settlement"), new.get("currency"))))
+        out.append(Change(gettext("Settlement"),
+                          _settlement_words(old.get("settlement"), old.get("currency"), old.get("amount_exponent")),
+                          _settlement_words(new.get("settlement"), new.get("currency"), new.get("amount_exponent"))))
     return out
 
 
-def _settlement_words(options: Mapping[str, Any] | None, currency: str | None) -> str:
+def _settlement_words(options: Mapping[str, Any] | None, currency: str | None, exponent: int | None) -> str:
     """The settlement page's options in words (`settlement.options_in_words`)."""
-    return options_in_words(dict(options or {}), currency or "EUR") or "—"
+    return options_in_words(dict(options or {}), currency or "EUR", exponent) or "—"
 
 
 def history(night: CardNight, revisions: Sequence[NightRevision]) -> list[HistoryEntry]:
@@ -430,7 +431,8 @@ class SettingsFields(HouseRulesMixin, QuietForm):
                 label=_("Currency"), max_length=3, min_length=3,
                 widget=forms.TextInput(attrs={"autocapitalize": "characters", "autocomplete": "off",
                                               "size": 4}),
-                help_text=_("three letters, e.g. EUR or CHF; the tariff's amounts are cents of it"))
+                help_text=_("three letters, e.g. EUR, CHF or JPY; the tariff counts its smallest unit: cents of a "
+                            "euro, whole yen"))
             data.setdefault("currency", "EUR")
         if self.has_bock:
             self.fields["bock_events"] = forms.MultipleChoiceField(

@@ -341,7 +341,8 @@ def transfers(night: CardNight, tables: list[PrintTable]) -> list[str]:
     except settlement.SettlementError:
         return []
     return [gettext("%(payer)s pays %(payee)s %(amount)s") % {
-        "payer": t.payer, "payee": t.payee, "amount": settlement.format_money(t.cents, night.currency)}
+        "payer": t.payer, "payee": t.payee, "amount": settlement.format_money(t.cents, night.currency,
+                                                                                exponent=settled.exponent)}
         for t in settled.transfers]
 
 

@@ -20,9 +20,9 @@ from .. import ledger
 from ..labels import translated
 from ..ledger import Ledger, Row
 from ..models import CardNight
+from ..money import format_money
 from ..rules import GAMES, bock
 from ..rules.explain import in_words
-from ..settlement import format_money
 
 register = template.Library()
 
@@ -53,29 +53,37 @@ def average(value: float | None) -> str:
     return MINUS + text[1:] if text.startswith("-") else text
 
 
-def _money(cents: int, currency: str, plus: bool) -> str:
-    return format_money(cents, currency, plus=plus)  # one way to write money, per language (settlement.py)
+def _unit(unit: CardNight | str) -> tuple[str, int | None]:
+    """A night's currency and the decimals its amounts are kept in, or a currency's code (its own decimals)."""
+    return (unit.currency, unit.exponent) if isinstance(unit, CardNight) else (unit, None)
 
 
 @register.filter
-def money(cents: int | None, currency: str = "EUR") -> str:
-    """An amount in cents in the night's currency: €4.20, −€0.60, 1.50 CHF."""
-    return "" if cents is None else _money(int(cents), currency, plus=False)
+def money(amount: int | None, unit: CardNight | str) -> str:
+    """An amount in a night's currency (or a currency's own), kept in its minor unit: €4.20, −€0.60, ¥1,200,
+    1.50 CHF (scorekeep.money: one way to write money, per language)."""
+    if amount is None:
+        return ""
+    currency, exponent = _unit(unit)
+    return format_money(int(amount), currency, exponent=exponent)
 
 
 @register.filter
-def signed_money(cents: int | None, currency: str = "EUR") -> str:
-    """A payment: +€0.20, −€0.60, €0.00."""
-    return "" if cents is None else _money(int(cents), currency, plus=True)
+def signed_money(amount: int | None, unit: CardNight | str) -> str:
+    """A payment: +€0.20, −€0.60, €0.00, +¥200."""
+    if amount is None:
+        return ""
+    currency, exponent = _unit(unit)
+    return format_money(int(amount), currency, exponent=exponent, plus=True)
 
 
 @register.filter
 def amount(value: int | None, night: CardNight) -> str:
-    """A value or a total as the night counts it: Schafkopf in money (cents of the night's currency,
-    €4.20), every other game in points (48)."""
+    """A value or a total as the night counts it: Schafkopf in money (the night's currency, €4.20, ¥1,200),
+    every other game in points (48)."""
     if value is None or value == "":
         return ""
-    return money(value, night.currency) if night.money else str(int(value))
+    return money(value, night) if night.money else str(int(value))
 
 
 @register.filter
@@ -83,7 +91,7 @@ def signed_amount(value: int | None, night: CardNight) -> str:
     """An entry or a running total as the night counts it, with its sign: +€0.20, −€0.60; +48, −96, 0."""
     if value is None or value == "":
         return ""
-    return signed_money(value, night.currency) if night.money else signed(value)
+    return signed_money(value, night) if night.money else signed(value)
 
 
 @register.filter
