@@ -4,7 +4,7 @@
 The engine writes English templates and words (scorekeep/rules); the pages translate them with gettext.
 """
 
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext_lazy
 
 MESSAGES = [
     gettext_noop(''),
@@ -426,7 +426,6 @@ MESSAGES = [
     gettext_noop("the 5's own Durch"),
     gettext_noop('the Sau of hearts cannot be called, hearts are trump; call "C", "S" or "D"'),
     gettext_noop('the card points add up to {got}, not {total}: leave one player empty for the rest'),
-    gettext_noop('the card points and tricks entered need at least {least} tricks, and a deal has {tricks}'),
     gettext_noop('the card points entered add up to {got}, more than the {total} of the pack'),
     gettext_noop('the card points must add up to 120 (skat included), not {total}'),
     gettext_noop('the deal is void'),
@@ -445,7 +444,6 @@ MESSAGES = [
     gettext_noop('the two black-queen holders (normal game), the wesele pair, or the lone player'),
     gettext_noop('the {n} Klopfer do not double a Sie at a fixed value'),
     gettext_noop('the {side} side made the last counted doubling, so the tie goes against it'),
-    gettext_noop('this rule set allows at most {most} doublings (Stoß, Gegenstoß, Supra, Resupra; rules.max_doublings), not {got}'),
     gettext_noop('this rule set has no Bock deals (rules.bock is false): leave bock out or false'),
     gettext_noop('this rule set has no Klopfen (rules.klopfen is false): leave klopfer out or 0'),
     gettext_noop('this rule set plays no Ramsch: when all pass the deal is void (enter "passed"), unless the rules option passed is "ramsch"'),
@@ -492,7 +490,6 @@ MESSAGES = [
     gettext_noop('{contract}: {seat} alone took {points} card points, the three others {others}: a 52–52 tie'),
     gettext_noop('{contract}: {seat} alone took {points} card points, the three others {others}: the three others win ({need} needed)'),
     gettext_noop('{contract}: {seat} alone took {points} card points, the three others {others}: {seat} wins ({need} needed)'),
-    gettext_noop('{counted} of these calls count, but the most counted doublings rule set {preset} allows in a {contract} is {limit} (max_doublings)'),
     gettext_noop('{game} by {declarer}: fixed value {value}'),
     gettext_noop('{game} has {n} trumps, so at most {n} Laufende, not {got}'),
     gettext_noop('{game} has {top} matadors at most: write with n as n (1 … {top}) or without n as −n (−1 … −{top}), not {given}'),
@@ -504,7 +501,6 @@ MESSAGES = [
     gettext_noop('{game}: {declarer} called the Sau of {suit}, partner {partner}; price {price} ({option})'),
     gettext_noop('{game}: {declarer} with partner {partner}; price {price} ({option})'),
     gettext_noop('{given} does not match the cards, which are {derived} in {game}'),
-    gettext_noop('{got} card points cannot be taken with {tricks} tricks (4 cards a trick: {lo} … {hi} card points)'),
     gettext_noop('{items} and {last}'),
     gettext_noop('{items} or {last}'),
     gettext_noop('{level} can only be announced in a hand game: set hand, or leave announced out'),
@@ -520,7 +516,6 @@ MESSAGES = [
     gettext_noop('{n} doublings said (Stoß, Gegenstoß, …): × {factor}'),
     gettext_noop('{n} knocked'),
     gettext_noop('{n} players knocked (Klopfer): × {factor}'),
-    gettext_noop('{points} card points cannot be taken with {tricks} tricks and the skat (possible: {lo} … {hi})'),
     gettext_noop('{points} card points cannot be: the other side would hold {rest}, and no cards add up to that (A 11, 10 10, K 4, O 3, U 2, 9 8 7 0)'),
     gettext_noop('{points} card points cannot be: the other side would hold {rest}, and no cards add up to that (A 11, 10 10, K 4, Q 3, J 2, 9 8 7 0)'),
     gettext_noop('{points} card points: lost (60 or fewer loses)'),
@@ -535,13 +530,10 @@ MESSAGES = [
     gettext_noop('{price} (price) + {schwarz} (schwarz) + {laufende} (Laufende) = {base}'),
     gettext_noop('{price} (price) + {schwarz} (schwarz) = {base}'),
     gettext_noop('{seats} tie on {most} card points: each of them loses ({option}: {choice})'),
-    gettext_noop('{seats} tie on {points} card points and {tricks} tricks: each of them loses and pays every player who did not lose (a reading of RULES.md)'),
     gettext_noop('{seats} tie on {points} card points, and the tricks decide who loses: enter their tricks'),
     gettext_noop('{seats} tie on {points} card points; the one with more tricks loses (the common Bavarian rule, a reading of RULES.md): {seat} with {tricks}'),
     gettext_noop('{seat} already made bid {other}: compare one bid per seat, each from a different seat'),
-    gettext_noop('{seat} cannot hold {got} card points with {tricks} tricks'),
     gettext_noop('{seat} cannot hold {points} card points with any number of tricks'),
-    gettext_noop('{seat} cannot hold {points} card points with {tricks} tricks'),
     gettext_noop('{seat} cannot take every trick and no trick'),
     gettext_noop('{seat} deals at this 4-seat table and sits the deal out, so cannot declare; the declarer is one of {others}'),
     gettext_noop('{seat} deals at this 4-seat table and sits the deal out: its card points and tricks are 0'),
@@ -551,14 +543,26 @@ MESSAGES = [
     gettext_noop('{seat} has the most card points, {points}, and loses the Ramsch'),
     gettext_noop('{seat} is listed twice; the old side is two different seats'),
     gettext_noop('{seat} sits this deal out: its card points and tricks are 0'),
-    gettext_noop('{seat} took every trick, but {tricks} tricks are entered for it'),
     gettext_noop('{seat} took every trick, so {other} took none, not {tricks}'),
-    gettext_noop('{seat} took no trick, but {tricks} tricks are entered for it'),
     gettext_noop('{seat} took no trick, so it has no card points, not {got}'),
     gettext_noop('{seat} took no trick, so it has no card points, not {points}'),
     gettext_noop("{seat} took {points} card points, 91 or more: wins the Ramsch and is paid {price} ({option}) by each other player; a Jungfrau doubles only a loser's payment (a reading of RULES.md)"),
     gettext_noop('{tricks} of 8 tricks: the Tout is lost (it needs all eight)'),
     gettext_noop('{tricks} of 8 tricks: the Tout is lost (it needs all eight), paid at its fixed value; no schneider, schwarz or Laufende'),
-    gettext_noop('{tricks} tricks ({cards} cards) cannot make exactly {points} card points (the nearest totals they make: {near}); with {points} the old side took {fits} of the four tricks'),
     gettext_noop('“with n” or “without n”; leave it empty when you enter the cards'),
+]
+
+# The templates that count: a plural form per count in each language (explain.counted).
+PLURALS = [
+    ngettext_lazy('the card points and tricks entered need at least {least} trick, and a deal has {tricks}', 'the card points and tricks entered need at least {least} tricks, and a deal has {tricks}'),
+    ngettext_lazy('this rule set allows at most {most} doubling (Stoß, Gegenstoß, Supra, Resupra; rules.max_doublings), not {got}', 'this rule set allows at most {most} doublings (Stoß, Gegenstoß, Supra, Resupra; rules.max_doublings), not {got}'),
+    ngettext_lazy('{counted} of these calls count, but the most counted doubling rule set {preset} allows in a {contract} is {limit} (max_doublings)', '{counted} of these calls count, but the most counted doublings rule set {preset} allows in a {contract} is {limit} (max_doublings)'),
+    ngettext_lazy('{got} card points cannot be taken with {tricks} trick (4 cards a trick: {lo} … {hi} card points)', '{got} card points cannot be taken with {tricks} tricks (4 cards a trick: {lo} … {hi} card points)'),
+    ngettext_lazy('{points} card points cannot be taken with {tricks} trick and the skat (possible: {lo} … {hi})', '{points} card points cannot be taken with {tricks} tricks and the skat (possible: {lo} … {hi})'),
+    ngettext_lazy('{seats} tie on {points} card points and {tricks} trick: each of them loses and pays every player who did not lose (a reading of RULES.md)', '{seats} tie on {points} card points and {tricks} tricks: each of them loses and pays every player who did not lose (a reading of RULES.md)'),
+    ngettext_lazy('{seat} cannot hold {got} card points with {tricks} trick', '{seat} cannot hold {got} card points with {tricks} tricks'),
+    ngettext_lazy('{seat} cannot hold {points} card points with {tricks} trick', '{seat} cannot hold {points} card points with {tricks} tricks'),
+    ngettext_lazy('{seat} took every trick, but {tricks} trick is entered for it', '{seat} took every trick, but {tricks} tricks are entered for it'),
+    ngettext_lazy('{seat} took no trick, but {tricks} trick is entered for it', '{seat} took no trick, but {tricks} tricks are entered for it'),
+    ngettext_lazy('{tricks} trick ({cards} cards) cannot make exactly {points} card points (the nearest totals it makes: {near}); with {points} the old side took {fits} of the four tricks', '{tricks} tricks ({cards} cards) cannot make exactly {points} card points (the nearest totals they make: {near}); with {points} the old side took {fits} of the four tricks'),
 ]

@@ -36,6 +36,7 @@ from .labels import (
     OPTION_LABELS,
     PRESET_LABELS,
     Label,
+    page_words,
 )
 from .rules import GAMES, Comparison, IllegalDeal, Table, Verdict, inputs, judge, settles_bidding
 from .rules.explain import signed
@@ -69,7 +70,7 @@ def seat_label(seat: int) -> str:
 def engine_message(err: IllegalDeal) -> str:
     """The engine's sentence, its template translated and filled with the engine's own values,
     each seat named as the page names it."""
-    return err.render(seat_label, gettext(err.text), gettext)
+    return err.render(seat_label, gettext(err.text), page_words)
 
 
 def json_text(value: object) -> str:
@@ -695,4 +696,4 @@ def translated(result: Verdict | Comparison | None) -> list[str]:
     seat named as the page names it."""
     if result is None:
         return []
-    return result.explain(seat_label, gettext)
+    return result.explain(seat_label, page_words)

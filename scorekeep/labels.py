@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.utils.functional import Promise, lazy
 
+from .contract_io import Translation
 from .rules import GAMES, schafkopf
 from .rules.explain import Word, in_words
 
@@ -19,6 +20,22 @@ def _translated(word: Word) -> str:
 
 translated = lazy(_translated, str)
 """A `Word` (or `Phrase`) as a lazy string: translated when the page is rendered."""
+
+
+def _page_gettext(text: str) -> str:
+    from django.utils.translation import gettext
+
+    return gettext(text)
+
+
+def _page_ngettext(singular: str, plural: str, n: int) -> str:
+    from django.utils.translation import ngettext
+
+    return ngettext(singular, plural, n)
+
+
+page_words = Translation(_page_gettext, _page_ngettext)
+"""The page's language (Django's active translation), for the engine's lines, refusals and words."""
 
 GAME_LABELS: dict[str, Label] = {game: translated(module.NAME) for game, module in GAMES.items()}
 PRESET_LABELS: dict[tuple[str, str], Label] = {

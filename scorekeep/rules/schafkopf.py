@@ -18,7 +18,7 @@ from . import cards
 from .bock import BockEvent, points_sixty
 from .cards import TOTALS_BY_COUNT
 from .errors import IllegalDeal
-from .explain import Explanation, Listing, Phrase, Seat, Seats, Word
+from .explain import Explanation, Listing, Phrase, Seat, Seats, Word, counted
 from .fields import (
     Option,
     Reader,
@@ -634,9 +634,7 @@ def _check_stakes_allowed(r: Reader, contract: Contract, rules: Rules) -> None:
         raise IllegalDeal("deal.doublings", "a Sie at its fixed value {value} (rules.sie) cannot be doubled: "
                           "leave doublings out or 0", value=rules.sie)
     if type(doublings) is int and doublings > rules.max_doublings:
-        raise IllegalDeal("deal.doublings", "this rule set allows at most {most} doublings (Stoß, Gegenstoß, "
-                          "Supra, Resupra; rules.max_doublings), not {got}",
-                          most=rules.max_doublings, got=doublings)
+        raise IllegalDeal("deal.doublings", _AT_MOST_DOUBLINGS, most=rules.max_doublings, got=doublings)
 
 
 def _check_points_and_tricks(card_points: int | None, tricks: int | None) -> None:
@@ -660,8 +658,7 @@ def _check_points_and_tricks(card_points: int | None, tricks: int | None) -> Non
         raise IllegalDeal("deal.card_points", "with no trick the declaring side has no card points, "
                           "not {got}", got=card_points)
     possible = sorted(TOTALS_BY_COUNT[4 * tricks])
-    raise IllegalDeal("deal.card_points", "{got} card points cannot be taken with {tricks} tricks (4 cards a "
-                      "trick: {lo} … {hi} card points)", got=card_points, tricks=tricks, lo=possible[0],
+    raise IllegalDeal("deal.card_points", _CANNOT_BE_TAKEN, got=card_points, tricks=tricks, lo=possible[0],
                       hi=possible[-1])
 
 
@@ -683,8 +680,8 @@ def _read_ramsch(r: Reader, klopfer: int, bock: bool, table: Table) -> Deal:
             if tricks[seat] == 0:
                 raise IllegalDeal(f"deal.points.{seat}", "{seat} took no trick, so it has no card points, "
                                   "not {got}", seat=Seat(seat), got=points[seat])
-            raise IllegalDeal(f"deal.points.{seat}", "{seat} cannot hold {got} card points with {tricks} tricks",
-                              seat=Seat(seat), got=points[seat], tricks=tricks[seat])
+            raise IllegalDeal(f"deal.points.{seat}", _CANNOT_HOLD, seat=Seat(seat), got=points[seat],
+                              tricks=tricks[seat])
     return Deal(C.RAMSCH, klopfer=klopfer, bock=bock, points=points, tricks=tricks)
 
 
@@ -1059,8 +1056,7 @@ def _ramsch_losers(points: tuple[int, ...], tricks: tuple[int, ...], top: int, s
             "rule, a reading of RULES.md): {seat} with {tricks}", seats=Seats(tied), points=top,
             seat=Seat(losers[0]), tricks=most)
     else:
-        say("{seats} tie on {points} card points and {tricks} tricks: each of them loses and pays "
-            "every player who did not lose (a reading of RULES.md)", seats=Seats(losers), points=top, tricks=most)
+        say(_TIE_ON_TRICKS, seats=Seats(losers), points=top, tricks=most)
     return losers
 
 
@@ -1076,3 +1072,20 @@ def _jungfrau_doubling(tricks: tuple[int, ...], say: Explanation) -> int:
 
 def _seat_list(values: tuple[int, ...]) -> str:
     return " / ".join(str(v) for v in values)
+
+
+# Refusals and lines that count something: their plural forms (explain.counted).
+_AT_MOST_DOUBLINGS = counted(
+    "this rule set allows at most {most} doubling (Stoß, Gegenstoß, Supra, Resupra; rules.max_doublings), not {got}",
+    "this rule set allows at most {most} doublings (Stoß, Gegenstoß, Supra, Resupra; rules.max_doublings), not {got}",
+    "most")
+_CANNOT_BE_TAKEN = counted(
+    "{got} card points cannot be taken with {tricks} trick (4 cards a trick: {lo} … {hi} card points)",
+    "{got} card points cannot be taken with {tricks} tricks (4 cards a trick: {lo} … {hi} card points)", "tricks")
+_CANNOT_HOLD = counted("{seat} cannot hold {got} card points with {tricks} trick",
+                       "{seat} cannot hold {got} card points with {tricks} tricks", "tricks")
+_TIE_ON_TRICKS = counted(
+    "{seats} tie on {points} card points and {tricks} trick: each of them loses and pays every player who did not "
+    "lose (a reading of RULES.md)",
+    "{seats} tie on {points} card points and {tricks} tricks: each of them loses and pays every player who did not "
+    "lose (a reading of RULES.md)", "tricks")

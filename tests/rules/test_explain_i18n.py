@@ -460,9 +460,17 @@ def _translations(language: str) -> dict[str, str]:
     would find them."""
     from babel.messages.pofile import read_po
 
+    known: dict[str, str] = {}
     with (LOCALE / language / "LC_MESSAGES" / "django.po").open("rb") as po:
-        return {message.id: message.string for message in read_po(po, locale=language)
-                if isinstance(message.id, str) and message.id and message.string and not message.fuzzy}
+        for message in read_po(po, locale=language):
+            if not message.id or message.fuzzy:
+                continue
+            if isinstance(message.id, tuple):  # a template that counts: its singular and its plural id
+                if all(message.string):
+                    known[message.id[0]], known[message.id[1]] = message.string[0], message.string[-1]
+            elif message.string:
+                known[message.id] = message.string
+    return known
 
 
 def _demo_requests() -> list[object]:
@@ -478,8 +486,21 @@ def test_the_collector_reads_every_line_and_refusal_from_the_source() -> None:
     generated module holds them all."""
     from scorekeep.engine_messages import MESSAGES
 
-    assert set(_templates()) <= set(MESSAGES), "run: manage.py enginemessages (make messages)"
+    counting = {plural for _singular, plural in enginemessages.plurals()}
+    assert set(_templates()) <= set(MESSAGES) | counting, "run: manage.py enginemessages (make messages)"
     assert "{price} (price) + {schwarz} (schwarz) + {laufende} (Laufende) = {base}" in _templates()
+
+
+def test_every_template_that_counts_has_its_count_among_its_values() -> None:
+    """A step or refusal that counts names the value that counts, so a page can choose the plural form."""
+    from scorekeep.rules.explain import PLURALS
+
+    assert set(PLURALS) == {plural for _singular, plural in enginemessages.plurals()}
+    reached = {step.text: step for steps in judged(ALL) for step in steps}
+    for plural, (_singular, count) in PLURALS.items():
+        assert f"{{{count}}}" in plural
+        assert plural in reached, f"add a request to SAMPLE that writes: {plural}"
+        assert isinstance(reached[plural].params[count], int)
 
 
 @pytest.mark.parametrize("language", ["de", "ja"])

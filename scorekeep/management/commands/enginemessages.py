@@ -45,7 +45,7 @@ HEADER = '''# ruff: noqa: E501
 The engine writes English templates and words (scorekeep/rules); the pages translate them with gettext.
 """
 
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext_lazy
 
 MESSAGES = [
 '''
@@ -105,6 +105,8 @@ def _templates(node: ast.expr, names: dict[str, list[ast.expr]], depth: int = 0)
         yield from _templates(node.func.value, names, depth + 1)
         for default in node.args[1:]:
             yield from _templates(default, names, depth + 1)
+    elif isinstance(node, ast.Call) and _call_name(node) == "counted" and len(node.args) >= 2:
+        yield from _templates(node.args[1], names, depth + 1)  # the plural is the template; plurals() has the pair
     elif isinstance(node, ast.Dict):
         for value in node.values:
             yield from _templates(value, names, depth + 1)
@@ -143,6 +145,20 @@ def from_source(calls: Collection[str] = tuple(TEMPLATE_ARG)) -> Iterator[str]:
             for leaf in ast.walk(argument):
                 if isinstance(leaf, ast.Constant) and isinstance(leaf.value, str) and leaf.value.strip():
                     yield leaf.value
+
+
+def plurals() -> list[tuple[str, str]]:
+    """Every template that counts (``counted(singular, plural, count)`` in the engine's source), as
+    (singular, plural): an ``ngettext`` entry of the catalogues each, with a form per plural of the language."""
+    found = set()
+    for path in sorted(RULES.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and _call_name(node) == "counted":
+                singular, plural = (next(_templates(arg, {}), None) for arg in node.args[:2])
+                if singular is None or plural is None:
+                    raise Unresolved(f"{path.name}:{node.lineno}: counted(…) needs its two templates as literals")
+                found.add((singular, plural))
+    return sorted(found)
 
 
 def _words(value: Any, depth: int = 0) -> Iterator[str]:
@@ -201,12 +217,18 @@ def from_running(vectors: Path = VECTORS) -> Iterator[str]:
 
 
 def messages() -> list[str]:
-    return sorted(set(from_source()) | set(from_modules()) | set(from_running()))
+    """The plain message ids; a template that counts is an ``ngettext`` entry instead (`plurals`)."""
+    counting = {plural for _singular, plural in plurals()}
+    return sorted((set(from_source()) | set(from_modules()) | set(from_running())) - counting)
 
 
-def render(ids: list[str]) -> str:
+def render(ids: list[str], pairs: list[tuple[str, str]] | None = None) -> str:
     lines = [HEADER]
     lines += [f"    gettext_noop({message!r}),\n" for message in ids]
+    lines.append("]\n")
+    lines.append("\n# The templates that count: a plural form per count in each language (explain.counted).\n")
+    lines.append("PLURALS = [\n")
+    lines += [f"    ngettext_lazy({singular!r}, {plural!r}),\n" for singular, plural in pairs or plurals()]
     lines.append("]\n")
     return "".join(lines)
 
