@@ -25,6 +25,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 
+from .labels import speaking_of
 from .models import CardNight, new_token
 
 VIEW, SCORE, HOST = "view", "score", "host"
@@ -71,11 +72,12 @@ def night_access(need: str) -> Callable[[Callable[..., HttpResponse]], Callable[
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, night_id: int, **kwargs: Any) -> HttpResponse:
             night = CardNight.objects.filter(pk=night_id).only("pk", "host_id", "scorer_token",
-                                                               "viewer_token").first()
+                                                               "viewer_token", "game").first()
             if night is None:
                 raise Http404("No such card night.")
             request.night_role = check(request, night, need)  # type: ignore[attr-defined]
-            return view(request, *args, night_id=night_id, **kwargs)
+            with speaking_of(night.game):  # the night's pages say each word as its game does
+                return view(request, *args, night_id=night_id, **kwargs)
 
         return wrapped
 

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 
 from .. import ledger
-from ..labels import translated
+from ..labels import page_words, translated
 from ..ledger import Ledger, Row
 from ..models import CardNight
 from ..money import format_money
@@ -166,7 +166,7 @@ def info(night: CardNight, row: Row, names: Sequence[str]) -> list[str]:
         return names[row.seats[seat]] if 0 <= seat < len(row.seats) else str(seat)
 
     module = GAMES[night.game]
-    return [amount(value, night) if column.amount and isinstance(value, int) else in_words(value, gettext, seat_name)
+    return [amount(value, night) if column.amount and isinstance(value, int) else in_words(value, page_words, seat_name)
             for column, value in zip(module.SHEET, module.sheet_row(row.deal.facts, row.deal.verdict), strict=True)]
 
 
@@ -208,7 +208,7 @@ def sheet(ledger: Ledger, night: CardNight) -> Sheet:
         footer.append((gettext("Placing points"), [placing(p) for p in ledger.placing_totals], None))
     caption = gettext("Table %(number)s · %(game)s ledger") % {"number": table.number,
                                                                "game": night.get_game_display()}
-    headers = [in_words(column.header, gettext) for column in module.SHEET]
+    headers = [in_words(column.header, page_words) for column in module.SHEET]
     return Sheet(game, caption, headers, list(names), rows, footer, has_sum=night.money,
                  running_first=module.SHEET_RUNNING_FIRST)
 
@@ -267,7 +267,7 @@ def latest(book: Ledger, night: CardNight) -> list[Latest]:
     rows = []
     for row in book.rows:
         names = [book.names[p] for p in row.declarers]
-        game = in_words(module.game_words(row.deal.facts, row.deal.verdict), gettext)
+        game = in_words(module.game_words(row.deal.facts, row.deal.verdict), page_words)
         result = row.verdict.won
         what = game if not names else f"{' + '.join(names)}: {game}"
         if result is not None:

@@ -1,0 +1,70 @@
+"""Each game in its own words (scorekeep/game_words.py): a message the games say differently has the game
+as its context, looked up in the game a page speaks of, the plain message as the fallback.
+
+Japanese from the games' seed pages (../shared/spec/VOCABULARY.md): the declarer is 宣言者 in Skat and
+デクレアラー in Schafkopf and Fipsen; Hand is ハンド in Skat and ハント in Fipsen. German from the lists: the
+Skat declarer is the Alleinspieler, the Schafkopf and Fipsen one the Spieler.
+"""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+from django.test import Client
+from django.utils import translation
+
+from scorekeep.labels import in_game, page_words, speaking_of
+from scorekeep.models import CardNight
+
+
+def text(html: bytes) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html.decode())).split())
+
+
+@pytest.mark.parametrize(("language", "game", "declarer", "hand"), [
+    ("ja", "skat", "宣言者", "ハンド"), ("ja", "fipsen", "デクレアラー", "ハント"),
+    ("ja", "schafkopf", "デクレアラー", "ハンド"), ("de", "skat", "Alleinspieler", "Hand"),
+    ("de", "schafkopf", "Spieler", "Hand"), ("de", "fipsen", "Spieler", "Hand"),
+    ("en", "fipsen", "Declarer", "Hand"),
+])
+def test_a_word_in_the_game_a_page_speaks_of(language: str, game: str, declarer: str, hand: str) -> None:
+    with translation.override(language):
+        assert (in_game("Declarer", game), in_game("Hand", game)) == (declarer, hand)
+        with speaking_of(game):
+            assert page_words("Declarer") == declarer
+        assert in_game("Grand", game) == translation.gettext("Grand")  # no word of its own: the plain one
+
+
+@pytest.mark.django_db
+def test_the_glossary_gives_each_game_its_own_words(client: Client) -> None:
+    client.cookies["django_language"] = "ja"
+    fipsen = text(client.get("/glossary/fipsen/").content)
+    skat = text(client.get("/glossary/skat/").content)
+    assert "ハント Hand" in fipsen and "デクレアラー Spieler" in fipsen
+    assert "ハンド Hand" in skat and "宣言者 Alleinspieler" in skat
+    client.cookies["django_language"] = "de"
+    schafkopf = text(client.get("/glossary/schafkopf/").content)
+    assert "Spieler Spieler" in schafkopf and "Gegenstoß" in schafkopf and "Retour" not in schafkopf
+
+
+def test_the_dispute_page_speaks_the_chosen_games_words(client: Client) -> None:
+    client.cookies["django_language"] = "ja"
+    fipsen = text(client.get("/adjudicate/?game=fipsen&contract=tricks").content)
+    skat = text(client.get("/adjudicate/?game=skat&contract=grand").content)
+    assert "デクレアラー" in fipsen and "ハント" in fipsen and "宣言者" not in fipsen
+    assert "宣言者" in skat and "ハンド" in skat and "デクレアラー" not in skat
+
+
+def test_a_nights_pages_speak_its_games_words(client: Client, demo: dict[str, CardNight]) -> None:
+    client.cookies["django_language"] = "de"
+    deal = text(client.get(f"/nights/{demo['schafkopf'].id}/tables/1/deals/1/").content)
+    assert "Sauspiel Spieler Anna Partner" in deal and "Alleinspieler" not in deal
+    client.cookies["django_language"] = "ja"
+    fipsen = demo["fipsen"]
+    for url in (f"/nights/{fipsen.id}/tables/1/deals/1/", f"/nights/{fipsen.id}/tables/1/"):
+        page = text(client.get(url).content)
+        assert "ハント" in page and "宣言者" not in page, url
+        assert "ハンド" not in page.replace("フォアハンド", ""), url  # forehand is the one ハンド of Fipsen's page
+    assert "デクレアラー Clara" in text(client.get(f"/nights/{fipsen.id}/tables/1/deals/1/").content)
