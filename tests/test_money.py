@@ -172,3 +172,55 @@ def test_a_night_kept_in_hundredths_settles_and_shows_as_before() -> None:
     assert (result.exponent, result.pot) == (2, 600)
     with translation.override("en"):
         assert money(150, night) == "1.500\u00a0KWD"  # 1.50 dinar, in the dinar's three decimals
+
+
+# --- the tariff typed in units of the currency on the night form -----------------------------------------
+
+def _night_form_data(currency: str, **rules: str) -> dict[str, Any]:
+    from django.http import QueryDict
+
+    from scorekeep.night_forms import NightForm
+
+    query = QueryDict(mutable=True)
+    query.update({"game": "schafkopf", "preset": "sauspiel", "currency": currency})
+    data = dict(NightForm(query, url="/nights/new/").data.items())
+    data.update({"place": "Club", **{f"player-{i}": name for i, name in enumerate(PLAYERS)}})
+    data.update({f"rule-{key}": value for key, value in rules.items()})
+    return {key: value for key, value in data.items() if value is not None}
+
+
+@pytest.mark.django_db
+def test_the_tariff_is_typed_in_units_of_the_currency(client: Client) -> None:
+    form = _night_form_data("EUR")
+    assert form["rule-price_partner"] == "0.20" and form["rule-price_solo"] == "0.50"  # the preset, in euros
+    assert _night_form_data("JPY")["rule-price_partner"] == "20"  # the same integers, in yen
+    response = client.post("/nights/new/", _night_form_data("JPY", price_partner="100", price_solo="500"))
+    assert response.status_code == 303
+    night = CardNight.objects.get()
+    assert (night.currency, night.amount_exponent) == ("JPY", 0)
+    assert night.house_rules == {"price_partner": 100, "price_solo": 500}
+    client.cookies["django_language"] = "en"
+    page = unescape(client.get(f"/nights/{night.pk}/").content.decode())
+    assert "¥100" in page and "¥500" in page  # the house rules in words, as money
+    settings = unescape(client.get(f"/nights/{night.pk}/settings/").content.decode())
+    assert 'value="100"' in settings and "(¥)" in settings
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("currency", "typed", "stored", "error"), [
+    ("EUR", "0.10", 10, None), ("EUR", "0,25", 25, None), ("EUR", "1", 100, None),
+    ("EUR", "0.105", None, "at most two decimals"),
+    ("JPY", "10.5", None, "¥ has no decimals: write whole JPY, e.g. 500 — not “10.5”."),
+    ("JPY", "0", None, "Enter an amount from ¥1 to ¥100,000"),
+    ("EUR", "ten", None, "at most two decimals"),
+])
+def test_a_typed_price_is_refused_naming_the_currencys_decimals(client: Client, currency: str, typed: str,
+                                                                stored: int | None, error: str | None) -> None:
+    client.cookies["django_language"] = "en"
+    response = client.post("/nights/new/", _night_form_data(currency, price_partner=typed))
+    if error is None:
+        assert response.status_code == 303
+        assert CardNight.objects.get().house_rules.get("price_partner", 20) == stored
+    else:
+        assert response.status_code == 200 and not CardNight.objects.exists()
+        assert error in unescape(response.content.decode())

@@ -381,6 +381,7 @@ DEALER_SITS_OUT_AT = None
 DECLARER_ALONE = False  # the old side wins or loses together
 ZERO_SUM = True  # the young side pays what the old side wins
 MONEY = False  # small points
+AMOUNTS: frozenset[str] = frozenset()  # no option is money
 SERIES: tuple[int, ...] = ()
 SEEGER_FABIAN = False
 BOCK_EVENTS: dict[str, Any] = {}  # Kop has no Bock deals

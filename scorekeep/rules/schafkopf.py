@@ -444,7 +444,10 @@ PLAYERS = range(4, 8)  # four play; more sit out in turn
 DEALER_SITS_OUT_AT = None
 DECLARER_ALONE = False  # a partner game is won or lost by both partners
 ZERO_SUM = True  # every deal's payments sum to zero
-MONEY = True  # the tariff is in cents of the night's currency
+MONEY = True  # the tariff is money: counts of the night's currency's minor unit (cents, whole yen)
+# The options that are amounts of money, which a page lets people type in units of the currency (€0.10, ¥10).
+# (A Tout's or a Sie's fixed price, named or a number, stays a count of the minor unit.)
+AMOUNTS = frozenset({"price_partner", "price_solo", "schneider", "schwarz", "per_laufender", "price_bettel"})
 SERIES: tuple[int, ...] = ()
 SEEGER_FABIAN = False
 

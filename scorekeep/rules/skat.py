@@ -400,6 +400,7 @@ DEALER_SITS_OUT_AT = 4  # at a table of four the dealer sits the deal out (ISkO 
 DECLARER_ALONE = True  # a game is the declarer's alone: he wins or loses it
 ZERO_SUM = False  # the list counts the declarer's games; the scores do not balance
 MONEY = False  # the list is in points
+AMOUNTS: frozenset[str] = frozenset()  # no option is money
 SERIES = (36, 48)  # a series (Liste) of 36 deals at a 3-table, 48 at a 4-table
 SEEGER_FABIAN = True  # the list is evaluated by Seeger-Fabian points (the verdict's `seeger_fabian`)
 
