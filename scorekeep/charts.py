@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from .ledger import Ledger
 from .settlement import MINUS, format_money
@@ -165,8 +165,9 @@ def running_totals_svg(data: Ledger | Series, *, format_value: Callable[[int], s
     rows = math.ceil(len(entries) / columns)
     height = bottom + X_AXIS_SPACE + rows * LEGEND_ROW + 6
 
-    description = gettext("Running total of each player after each of %(deals)s deals. Final totals: %(totals)s.") % {
-        "deals": len(series.totals), "totals": ", ".join(entries)}
+    description = ngettext("Running total of each player after %(deals)s deal. Final totals: %(totals)s.",
+                           "Running total of each player after each of %(deals)s deals. Final totals: %(totals)s.",
+                           len(series.totals)) % {"deals": len(series.totals), "totals": ", ".join(entries)}
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="running-totals" viewBox="0 0 {WIDTH} {_number(height)}" '
         f'width="100%" role="img" aria-labelledby="{escape(prefix)}-title {escape(prefix)}-desc" '

@@ -241,3 +241,23 @@ def test_explanations_name_options_in_words_not_by_their_codes(language: str) ->
                 # in its own words.
                 assert language == "en" or not re.search(r"[(（](schneider|schwarz)[)）]", line), line
     assert lines > (500 if VECTORS.exists() else 300)  # the vectors sit beside the clone (../shared) when present
+
+
+@pytest.mark.parametrize(("language", "one", "many"), [
+    ("de", "Bitte in 1 Minute erneut", "Bitte in 15 Minuten erneut"),
+    ("en", "Try again in 1 minute.", "Try again in 15 minutes."),
+])
+def test_a_count_on_a_page_agrees_with_its_noun(language: str, one: str, many: str) -> None:
+    """Python's counts go through ngettext too: the wait after too many attempts, a round of one deal."""
+    from django.template import Context, Template
+    from django.utils import translation
+
+    from scorekeep.access_views import _wait_message
+
+    with translation.override(language):
+        assert one in _wait_message(30) and many in _wait_message(15 * 60)
+        round_of = Template("{% load i18n %}{% blocktranslate count n=n %}a round is {{ n }} deal{% plural %}"
+                            "a round is {{ n }} deals{% endblocktranslate %}")
+        if language == "de":
+            assert round_of.render(Context({"n": 1})) == "eine Runde hat 1 Spiel"
+            assert round_of.render(Context({"n": 5})) == "eine Runde hat 5 Spiele"
