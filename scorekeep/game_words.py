@@ -17,4 +17,6 @@ CONTEXT_WORDS = [
     pgettext_lazy("fipsen", "Declarer's tricks"),
     pgettext_lazy("fipsen", "Hand"),
     pgettext_lazy("fipsen", "hand"),
+    pgettext_lazy("skat", "Value"),
+    pgettext_lazy("schafkopf", "Value"),
 ]

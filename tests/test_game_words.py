@@ -68,3 +68,16 @@ def test_a_nights_pages_speak_its_games_words(client: Client, demo: dict[str, Ca
         assert "ハント" in page and "宣言者" not in page, url
         assert "ハンド" not in page.replace("フォアハンド", ""), url  # forehand is the one ハンド of Fipsen's page
     assert "デクレアラー Clara" in text(client.get(f"/nights/{fipsen.id}/tables/1/deals/1/").content)
+
+
+def test_a_deals_value_in_each_games_words(client: Client, demo: dict[str, CardNight]) -> None:
+    """The value beside a verdict: ゲームバリュー on a Skat page (its seed page), 金額 on a Schafkopf one (money),
+    the plain ゲーム点 elsewhere; the German Skat list's Spielwert."""
+    client.cookies["django_language"] = "ja"
+    words = {game: text(client.get(f"/nights/{demo[game].id}/tables/1/deals/2/").content) for game in demo}
+    assert "ゲームバリュー" in words["skat"] and "金額" in words["schafkopf"] and "ゲーム点" in words["kop"]
+    dispute = text(client.get("/adjudicate/?game=skat&contract=grand&declarer=0&bid=48&matadors=2"
+                              "&card_points=70").content)
+    assert "ゲームバリュー 72" in dispute
+    client.cookies["django_language"] = "de"
+    assert "Spielwert" in text(client.get(f"/nights/{demo['skat'].id}/print/").content)

@@ -95,6 +95,13 @@ def signed_amount(value: int | None, night: CardNight) -> str:
 
 
 @register.filter
+def game_word(text: str) -> str:
+    """A word of the engine's in the page's language, in the words of the game the page speaks of
+    (`labels.speaking_of`): "Value" is ゲームバリュー on a Skat page, 金額 on a Schafkopf one."""
+    return page_words(text)
+
+
+@register.filter
 def placing(value: Fraction | int | None) -> str:
     """Placing points as people write them: 4, 3½, 2⅓."""
     if value is None:
