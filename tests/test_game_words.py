@@ -81,3 +81,47 @@ def test_a_deals_value_in_each_games_words(client: Client, demo: dict[str, CardN
     assert "ゲームバリュー 72" in dispute
     client.cookies["django_language"] = "de"
     assert "Spielwert" in text(client.get(f"/nights/{demo['skat'].id}/print/").content)
+
+
+# Words a game's players would not find in their list or on their rule page, in that game's lines.
+NOT_THE_GAMES_WORD = {
+    "de": {"schafkopf": ["Alleinspieler", "Retour", "Reihenfolge der Gebote"],
+           "fipsen": ["Alleinspieler", "Reihenfolge der Gebote"], "kop": ["Alleinspieler"]},
+    "ja": {"schafkopf": ["宣言者"], "fipsen": ["宣言者", "ハンド"], "skat": ["デクレアラー", "ハント"],
+           "kop": ["宣言者"]},
+}
+
+
+@pytest.mark.parametrize("language", ["de", "ja"])
+def test_every_example_line_speaks_its_games_words(language: str) -> None:
+    """Every line and refusal of the demo nights and the conformance vectors, rendered as a night's page renders
+    it, uses each game's own words (VOCABULARY.md)."""
+    import json
+
+    from scorekeep import demo
+    from scorekeep.rules import IllegalDeal, judge
+    from tests.rules.vectors import VECTORS
+
+    requests = [{"game": n.game, "rules": {"preset": n.preset, **n.house_rules}, "players": len(n.players),
+                 "deal": facts} for n in demo.nights() for facts in n.deals]
+    for path in sorted(VECTORS.glob("*.jsonl")) if VECTORS.exists() else []:
+        requests += [json.loads(line)["input"] for line in path.read_text(encoding="utf-8").splitlines() if line]
+    found: dict[tuple[str, str], str] = {}
+    lines = 0
+    with translation.override(language):
+        for request in requests:
+            game = request.get("game") if isinstance(request, dict) else None
+            if game not in ("skat", "schafkopf", "kop", "fipsen"):
+                continue
+            with speaking_of(game):
+                try:
+                    written = judge(request).explain(str, page_words)
+                except IllegalDeal as err:
+                    written = [err.render(str, page_words(err.text), page_words)]
+            for line in written:
+                lines += 1
+                for word in NOT_THE_GAMES_WORD[language].get(game, []):
+                    if word in line.replace("フォアハンド", ""):  # forehand: the one ハンド that is no Hand
+                        found.setdefault((game, word), line)
+    assert lines > 1000
+    assert not found, found
