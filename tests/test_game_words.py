@@ -123,5 +123,5 @@ def test_every_example_line_speaks_its_games_words(language: str) -> None:
                 for word in NOT_THE_GAMES_WORD[language].get(game, []):
                     if word in line.replace("フォアハンド", ""):  # forehand: the one ハンド that is no Hand
                         found.setdefault((game, word), line)
-    assert lines > 1000
+    assert lines > (700 if VECTORS.exists() else 300)  # the vectors sit beside the clone (../shared)
     assert not found, found
