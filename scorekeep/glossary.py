@@ -94,7 +94,7 @@ SCHAFKOPF = (
     Term("Schwarz", gettext_noop("Schwarz"),
          _("The losers took no trick: a further surcharge.")),
     Term("Stoß", gettext_noop("Stoß"),
-         _("A player doubles the game before the play (Kontra); Retour doubles it again.")),
+         _("A player doubles the game before the play (Kontra); a Gegenstoß doubles it again.")),
     Term("Klopfen", gettext_noop("Klopfen"),
          _("Knocking after the first cards: each knock doubles the deal.")),
     Term("Ramsch", gettext_noop("Ramsch"),
