@@ -58,3 +58,10 @@ def test_the_printouts_headers_and_contracts_keep_their_words_whole(page: Page, 
     assert lines_of(page.locator("table th"), headers) == dict.fromkeys(headers, 1)
     cells = ["パートナーゲーム", "勝ち"]
     assert lines_of(page.locator("table td"), cells) == dict.fromkeys(cells, 1)
+
+
+def test_the_glossarys_terms_keep_their_words_whole(page: Page, live_server: Any) -> None:
+    page.context.add_cookies([{"name": "django_language", "value": "ja", "url": live_server.url}])
+    page.goto(f"{live_server.url}/glossary/schafkopf/")
+    terms = ["パートナーゲーム", "クロップフェン", "ラウフェンデ", "シュナイダー"]
+    assert lines_of(page.locator(".glossary-table .term"), terms) == dict.fromkeys(terms, 1)
