@@ -26,6 +26,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 
 from . import clubs
+from .labels import speaking_of
 from .models import CardNight, Club, Player, new_token
 
 VIEW, SCORE, HOST = "view", "score", "host"
@@ -88,7 +89,8 @@ def night_access(need: str) -> Callable[[Callable[..., HttpResponse]], Callable[
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, night_id: int, **kwargs: Any) -> HttpResponse:
-            nights = CardNight.objects.filter(pk=night_id).only("pk", "club_id", "scorer_token", "viewer_token")
+            nights = CardNight.objects.filter(pk=night_id).only("pk", "club_id", "scorer_token", "viewer_token",
+                                                                "game")
             user = request.user
             if user.is_authenticated and not user.is_superuser:  # whether the account hosts the club, in one query
                 nights = nights.annotate(hosted=Exists(hosting(user).filter(pk=OuterRef("club_id"))))
@@ -96,7 +98,8 @@ def night_access(need: str) -> Callable[[Callable[..., HttpResponse]], Callable[
             if night is None:
                 raise Http404("No such card night.")
             request.night_role = check(request, night, need)  # type: ignore[attr-defined]
-            return view(request, *args, night_id=night_id, **kwargs)
+            with speaking_of(night.game):  # the night's pages say each word as its game does
+                return view(request, *args, night_id=night_id, **kwargs)
 
         return wrapped
 

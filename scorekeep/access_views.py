@@ -22,7 +22,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -37,7 +37,8 @@ RESET_LIMIT = 10  # password-reset mails asked for per address in throttle.WINDO
 
 def _wait_message(seconds: int) -> str:
     minutes = max(1, (seconds + 59) // 60)
-    return gettext("Too many attempts. Try again in %(minutes)s minutes.") % {"minutes": minutes}
+    return ngettext("Too many attempts. Try again in %(minutes)s minute.",
+                    "Too many attempts. Try again in %(minutes)s minutes.", minutes) % {"minutes": minutes}
 
 
 class ThrottleLogins:

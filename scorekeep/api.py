@@ -23,6 +23,7 @@ from django.views.decorators.http import require_safe
 
 from . import rules
 from .contract_io import Refused, adjudicate_safely, adjudicating_in, dumps, loads, rejection
+from .labels import page_words
 
 __all__ = ["MAX_BODY", "Refused", "adjudicate", "adjudicate_safely", "dumps", "games", "loads", "rejection"]
 
@@ -87,7 +88,7 @@ def _in_language() -> Callable[[object], dict[str, Any]]:
     language = get_language()
     if language is None or language == settings.LANGUAGE_CODE:
         return adjudicate_safely
-    return adjudicating_in(gettext)
+    return adjudicating_in(page_words)
 
 
 @require_safe

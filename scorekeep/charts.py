@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from .ledger import Ledger
 from .settlement import MINUS, format_money
@@ -132,10 +132,10 @@ def running_totals_svg(data: Ledger | Series, *, format_value: Callable[[int], s
         night = data.table.night
         prefix = id_prefix or f"running-totals-{data.table.pk}"
         if format_value is None and night.money:
-            currency = night.currency
+            currency, exponent = night.currency, night.exponent
 
             def format_value(cents: int) -> str:
-                return format_money(cents, currency, plus=True)
+                return format_money(cents, currency, exponent=exponent, plus=True)
     label = format_value or _signed
     lines = points(series)
     title = title or series.title or gettext("Running totals")
@@ -167,9 +167,10 @@ def running_totals_svg(data: Ledger | Series, *, format_value: Callable[[int], s
     rows = math.ceil(len(entries) / columns)
     height = bottom + X_AXIS_SPACE + rows * LEGEND_ROW + 6
 
-    description = series.description or gettext(
-        "Running total of each player after each of %(deals)s deals. Final totals: %(totals)s.") % {
-        "deals": len(series.totals), "totals": ", ".join(entries)}
+    description = series.description or ngettext(
+        "Running total of each player after %(deals)s deal. Final totals: %(totals)s.",
+        "Running total of each player after each of %(deals)s deals. Final totals: %(totals)s.",
+        len(series.totals)) % {"deals": len(series.totals), "totals": ", ".join(entries)}
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="running-totals" viewBox="0 0 {WIDTH} {_number(height)}" '
         f'width="100%" role="img" aria-labelledby="{escape(prefix)}-title {escape(prefix)}-desc" '

@@ -108,15 +108,35 @@ def _internal_error(request: object) -> dict[str, Any]:
                      "please report this request to the maintainers")
 
 
+class Translation:
+    """A catalogue as the engine's lines need it: called with a message id, its translation (gettext); and
+    `plural`, the form for a count (ngettext), which a line that counts takes (`explain.counted`)."""
+
+    __slots__ = ("_gettext", "_ngettext")
+
+    def __init__(self, gettext: Callable[[str], str], ngettext: Callable[[str, str, int], str]) -> None:
+        self._gettext, self._ngettext = gettext, ngettext
+
+    def __call__(self, text: str) -> str:
+        # Python's gettext answers "" with the catalogue's header; Django's keeps it "".
+        return self._gettext(text) if text else text
+
+    def plural(self, singular: str, plural: str, n: int) -> str:
+        return self._ngettext(singular, plural, n)
+
+
 def adjudicating_in(catalogue: Translate) -> Callable[[object], dict[str, Any]]:
     """`adjudicate_safely` in another language: the verdict's explanation lines and each rejection's message
     go through `catalogue` (its gettext), as the web pages write them; the keys, field paths, codes
     and numbers are the contract's. Seats are named as the contract numbers them, from 0, in the catalogue's
-    words ("Platz 0")."""
+    words ("Platz 0"). A `catalogue` with a ``plural`` (`labels.Translation`) writes the lines that count in
+    the form for their count."""
 
-    def translate(text: str) -> str:
+    def words(text: str) -> str:
         # Python's gettext answers "" with the catalogue's header; Django's gettext keeps it "".
         return catalogue(text) if text else text
+
+    translate: Translate = catalogue if hasattr(catalogue, "plural") else words
 
     seat_word = translate("Seat %(number)s")
 

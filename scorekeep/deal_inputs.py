@@ -26,6 +26,7 @@ from django import forms
 from django.utils.functional import Promise
 from django.utils.translation import gettext, ngettext
 
+from .labels import page_words
 from .rules import Input, Kind
 from .rules.explain import in_words
 
@@ -40,7 +41,7 @@ AddError = Callable[[str, str], None]
 
 def say(word: object) -> str:
     """An engine label (a `Word` or `Phrase`) in the page's language."""
-    return in_words(word, gettext)
+    return in_words(word, page_words)
 
 
 def carries(value: object) -> bool:

@@ -27,6 +27,7 @@ from django.utils.translation import gettext_lazy as _
 from . import ledger
 from .deal_inputs import TAP, DealInputs, People, Question, carries, initial_values, say
 from .forms import CONTRACT_LABELS, peek
+from .labels import page_words
 from .models import CardNight, CardTable, Deal
 from .rules import GAMES, IllegalDeal, Input, Kind, Table, Verdict, complete, entered, inputs, pack
 from .rules.explain import COMMA
@@ -231,7 +232,7 @@ class DealForm(forms.Form):
 
     def engine_error(self, err: IllegalDeal) -> None:
         """The engine's sentence, seats named by players, at the input its field names (or at the top)."""
-        message = err.render(self.seat_name, gettext(err.text), gettext)
+        message = err.render(self.seat_name, gettext(err.text), page_words)
         name = self.input_for(err.field)
         if name is None:
             self.add_error(None, message)
@@ -437,7 +438,7 @@ class DealForm(forms.Form):
 
     @property
     def explanation(self) -> list[str]:
-        return self.verdict.explain(self.seat_name, gettext) if self.verdict is not None else []
+        return self.verdict.explain(self.seat_name, page_words) if self.verdict is not None else []
 
 
 class ChangeNote(forms.Form):
@@ -576,7 +577,7 @@ def refusal(err: ledger.LedgerError) -> str:
         ok = 0 <= seat < len(seating) and seating[seat] < len(names)
         return names[seating[seat]] if ok else gettext("Seat %(n)s") % {"n": seat}
 
-    params = {"number": err.number, "message": err.error.render(name, gettext(err.error.text), gettext)}
+    params = {"number": err.number, "message": err.error.render(name, gettext(err.error.text), page_words)}
     if table is not None and CardTable.objects.filter(night_id=table.night_id).count() > 1:
         return gettext("Deal %(number)s at table %(table)s would no longer be allowed, so nothing was changed: "
                        "%(message)s") % {**params, "table": table.number}

@@ -36,7 +36,9 @@ from .labels import (
     OPTION_LABELS,
     PRESET_LABELS,
     Label,
+    page_words,
 )
+from .money import format_money, in_units, money_input_error, parse_units, symbol
 from .rules import GAMES, Comparison, IllegalDeal, Table, Verdict, inputs, judge, settles_bidding
 from .rules import play as played
 from .rules.explain import signed
@@ -70,7 +72,7 @@ def seat_label(seat: int) -> str:
 def engine_message(err: IllegalDeal) -> str:
     """The engine's sentence, its template translated and filled with the engine's own values,
     each seat named as the page names it."""
-    return err.render(seat_label, gettext(err.text), gettext)
+    return err.render(seat_label, gettext(err.text), page_words)
 
 
 def json_text(value: object) -> str:
@@ -103,7 +105,7 @@ class HouseRulesMixin:
     preset: str
     house_rules: list[HouseRule]
 
-    def _choose_rules(self, data: QueryDict, game: str) -> None:
+    def _choose_rules(self, data: QueryDict, game: str, money: tuple[str, int] | None = None) -> None:
         """Read the preset from `data` (the game's default for a missing or unknown one) and make one
         `HouseRule` per option; complete `data` so what the page shows is what the next submit sends.
 
@@ -113,7 +115,9 @@ class HouseRulesMixin:
         preset = data.get("preset") or self.module.DEFAULT_PRESET
         self.preset = preset if preset in self.module.PRESETS else self.module.DEFAULT_PRESET
         data.setdefault("preset", self.preset)
-        self.house_rules = [HouseRule(key, validator, self.module.PRESETS[self.preset][key])
+        # `money`: the currency amounts are typed in (a night's), for the options that are money.
+        self.house_rules = [HouseRule(key, validator, self.module.PRESETS[self.preset][key],
+                                      money if key in self.module.AMOUNTS else None)
                             for key, validator in self.module.OPTIONS.items()]
         if data.get("shown") != f"{game}:{self.preset}":
             for key in [k for k in data if k.startswith("rule-")]:
@@ -188,15 +192,55 @@ class JSONText(forms.CharField):
         return json_text(value)
 
 
+class MoneyField(forms.CharField):
+    """An amount typed in units of a currency ("0.10", "0,10", "10" — ¥ without decimals), cleaned to a count
+    of its minor unit (10 cents, 10 yen) within the option's range; shown the same way."""
+
+    def __init__(self, *, currency: str, exponent: int, lo: int, hi: int, **kwargs: Any) -> None:
+        self.currency, self.exponent, self.lo, self.hi = currency, exponent, lo, hi
+        super().__init__(strip=True, **kwargs)
+
+    def widget_attrs(self, widget: forms.Widget) -> dict[str, Any]:
+        return {**super().widget_attrs(widget), "inputmode": "decimal" if self.exponent else "numeric",
+                "autocomplete": "off", "maxlength": "12"}
+
+    def to_python(self, value: object) -> int | None:  # type: ignore[override]
+        text = super().to_python(value)
+        if text in self.empty_values:
+            return None
+        units = parse_units(text, self.exponent)
+        if units is None:
+            raise ValidationError(money_input_error(text, self.currency, self.exponent), code="invalid")
+        amount = int(units.scaleb(self.exponent))
+        if not self.lo <= amount <= self.hi:
+            raise ValidationError(gettext("Enter an amount from %(lo)s to %(hi)s") % {
+                "lo": format_money(self.lo, self.currency, exponent=self.exponent),
+                "hi": format_money(self.hi, self.currency, exponent=self.exponent)}, code="range")
+        return amount
+
+    def prepare_value(self, value: object) -> object:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return money_units(value, self.exponent)
+        return value
+
+
+def money_units(amount: int, exponent: int) -> str:
+    """A count of minor units as typed in units of the currency: 10 cents → "0.10", 10 yen → "10"."""
+    return format(in_units(amount, exponent), "f")
+
+
 class HouseRule:
     """One option of a game's rule set as form inputs, built from its validator's `kind`.
 
-    boolean → checkbox; integer → number with min/max; choice → select; nullable → the inner
-    input plus a "none" choice; json (or anything else) → a text input taking JSON.
+    boolean → checkbox; integer → number with min/max (an amount of money, `money` given: typed in units of
+    the currency); choice → select; nullable → the inner input plus a "none" choice; json (or anything else)
+    → a text input taking JSON.
     """
 
-    def __init__(self, key: str, validator: object, preset_value: object) -> None:
+    def __init__(self, key: str, validator: object, preset_value: object,
+                 money: tuple[str, int] | None = None) -> None:
         self.key = key
+        self.money = money  # (currency, decimals of its minor unit) where the option is money and a night has one
         self.name = f"rule-{key}"
         self.none_name = f"{self.name}-none"
         self.preset_value = preset_value
@@ -218,6 +262,10 @@ class HouseRule:
         label = OPTION_LABELS.get(self.key, self.key)
         if self.kind == "boolean":
             field: forms.Field = forms.BooleanField(required=False, label=label)
+        elif self.kind == "integer" and self.money is not None:
+            currency, exponent = self.money
+            field = MoneyField(required=not self.nullable, label=f"{label} ({symbol(currency)})", currency=currency,
+                               exponent=exponent, lo=self.validator.lo, hi=self.validator.hi)  # type: ignore[union-attr]
         elif self.kind == "integer":
             lo, hi = self.validator.lo, self.validator.hi  # type: ignore[union-attr]
             field = forms.IntegerField(required=not self.nullable, label=label,
@@ -242,6 +290,8 @@ class HouseRule:
             return {self.none_name: "on"} if self.none_box else {self.name: ""}
         if self.kind == "boolean":
             return {self.name: "on"} if value else {}
+        if self.kind == "integer" and self.money is not None and isinstance(value, int):
+            return {self.name: money_units(value, self.money[1])}
         if self.kind in ("integer", "choice"):
             return {self.name: str(value)}
         return {self.name: json_text(value)}
@@ -252,6 +302,8 @@ class HouseRule:
             return None
         value = cleaned.get(self.name)
         if value is None and self.none_box:
+            if self.kind == "integer" and self.money is not None:
+                raise ValidationError(gettext("Enter an amount, or tick “none”"))
             if self.kind == "integer":
                 raise ValidationError(
                     gettext("Enter a whole number from %(lo)s to %(hi)s, or tick “none”")
@@ -800,4 +852,4 @@ def translated(result: Verdict | Comparison | None) -> list[str]:
     seat named as the page names it."""
     if result is None:
         return []
-    return result.explain(seat_label, gettext)
+    return result.explain(seat_label, page_words)

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
-from .contract_io import Refused, adjudicate_safely, adjudicating_in, dumps, loads, rejection
+from .contract_io import Refused, Translation, adjudicate_safely, adjudicating_in, dumps, loads, rejection
 
 Adjudicate = Callable[[object], dict[str, Any]]
 
@@ -197,7 +197,7 @@ def in_language(language: str, localedirs: Iterable[str | os.PathLike[str]]) -> 
             catalogue = gettext.translation("django", os.fspath(localedir), languages=[language])
         except OSError:
             continue
-        return adjudicating_in(catalogue.gettext)
+        return adjudicating_in(Translation(catalogue.gettext, catalogue.ngettext))
     raise NoCatalogue(f"no compiled catalogue for --language {language}: run manage.py compiletranslations")
 
 

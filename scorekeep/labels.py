@@ -3,8 +3,13 @@ module of `scorekeep.rules` names them (`Word`s), translated lazily into the pag
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 from django.utils.functional import Promise, lazy
 
+from .contract_io import Translation
 from .rules import GAMES, schafkopf
 from .rules.explain import Word, in_words
 
@@ -12,13 +17,53 @@ Label = str | Promise
 
 
 def _translated(word: Word) -> str:
-    from django.utils.translation import gettext
-
-    return in_words(word, gettext)
+    return in_words(word, page_words)
 
 
 translated = lazy(_translated, str)
 """A `Word` (or `Phrase`) as a lazy string: translated when the page is rendered."""
+
+
+# The game a page speaks of (a night's, the dispute form's): words the games say differently have the game
+# as their message context (`pgettext`, scorekeep/game_words.py), the plain message being the fallback.
+_GAME: ContextVar[str | None] = ContextVar("game", default=None)
+
+
+@contextmanager
+def speaking_of(game: str | None) -> Iterator[None]:
+    """Translate the engine's words and lines in `game`'s own words while the block runs (a view renders)."""
+    token = _GAME.set(game if game in GAMES else None)
+    try:
+        yield
+    finally:
+        _GAME.reset(token)
+
+
+def in_game(text: str, game: str | None = None) -> str:
+    """`text` in the page's language, in the words of `game` (or the game the page speaks of) where that game
+    has words of its own (a message with the game as its context), else the plain translation."""
+    from django.utils.translation import gettext, pgettext
+
+    game = game or _GAME.get()
+    if game is not None and text:
+        found = pgettext(game, text)
+        if found != text:
+            return found
+    return gettext(text)
+
+
+def _page_gettext(text: str) -> str:
+    return in_game(text)
+
+
+def _page_ngettext(singular: str, plural: str, n: int) -> str:
+    from django.utils.translation import ngettext
+
+    return ngettext(singular, plural, n)
+
+
+page_words = Translation(_page_gettext, _page_ngettext)
+"""The page's language (Django's active translation), for the engine's lines, refusals and words."""
 
 GAME_LABELS: dict[str, Label] = {game: translated(module.NAME) for game, module in GAMES.items()}
 PRESET_LABELS: dict[tuple[str, str], Label] = {

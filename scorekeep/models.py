@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from .money import currency_exponent
 from .rules import GAMES
 from .rules.verdict import Recorded
 
@@ -138,8 +139,13 @@ class CardNight(models.Model):
     series_length = models.PositiveSmallIntegerField(_("series length"), null=True, blank=True)
     # Kop: deals per round for the round placing; null: the whole night is one round.
     round_length = models.PositiveSmallIntegerField(_("deals per round"), null=True, blank=True)
-    # Schafkopf (money): the engine's amounts are cents of this currency.
+    # Schafkopf (money): the engine's amounts are counts of this currency's minor unit (cents, yen); the
+    # settlement's fees too, in every game.
     currency = models.CharField(_("currency"), max_length=3, default="EUR")
+    # How many decimals that unit is (scorekeep.money): set from the currency when the night is made or its
+    # currency changes, kept with the night so that a stored integer always means the same money.
+    amount_exponent = models.PositiveSmallIntegerField(_("decimals of the amounts"), null=True, blank=True,
+                                                       editable=False)
     # Bock rounds (Skat, Schafkopf, where the rule set has Bock): which events start one, and how
     # many deals one lasts (null: one round, a deal for every player at the table).
     bock_events = models.JSONField(_("Bock events"), default=list, blank=True)
@@ -169,6 +175,16 @@ class CardNight(models.Model):
     def __str__(self) -> str:
         return f"{self.get_game_display()} {self.date:%Y-%m-%d}" + (f" {self.place}" if self.place else "")
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.amount_exponent is None:
+            self.amount_exponent = currency_exponent(self.currency)
+        super().save(*args, **kwargs)
+
+    @property
+    def exponent(self) -> int:
+        """The decimals of the unit the night's amounts count (EUR cents 2, whole yen 0): scorekeep.money."""
+        return currency_exponent(self.currency) if self.amount_exponent is None else self.amount_exponent
+
     @classmethod
     def from_db(cls, db: Any, field_names: Any, values: Any) -> CardNight:
         """The night as stored, its house rules in the game's own order of options (PostgreSQL's ``jsonb``
@@ -188,7 +204,7 @@ class CardNight(models.Model):
     # What the game's rules say about its scores (each game module of scorekeep.rules says it).
     @property
     def money(self) -> bool:
-        """The scores are cents of the night's currency (Schafkopf's tariff), not points."""
+        """The scores are money in the night's currency's minor unit (Schafkopf's tariff), not points."""
         return bool(GAMES[self.game].MONEY)
 
     @property

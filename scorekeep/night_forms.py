@@ -36,6 +36,7 @@ from .entry import SUIT_SIGNS
 from .forms import HouseRule, HouseRulesMixin, as_json, engine_message, peek
 from .labels import CHOICE_LABELS, CONTRACT_LABELS, GAME_LABELS, NONE_LABELS, OPTION_LABELS, PRESET_LABELS, translated
 from .models import CardNight, Club, NightRevision
+from .money import currency_exponent, format_money
 from .rules import GAMES, IllegalDeal, bock, standing
 from .settlement import options_in_words
 
@@ -131,9 +132,12 @@ def applied(value: object, preset_value: object) -> object:
     return value
 
 
-def value_words(key: str, value: object) -> str:
+def value_words(key: str, value: object, money: tuple[str, int | None] | None = None) -> str:
     """An option's value as a person reads it: yes/no, the choice's words, "none: …", cards with suit
-    signs, placing points "4 / 3 / 2 / 1", a list of names, "Cicha 4, Zolo 5" for a number per contract."""
+    signs, placing points "4 / 3 / 2 / 1", a list of names, "Cicha 4, Zolo 5" for a number per contract;
+    an amount of money (`money`: the night's currency and decimals, for an option that is money) as money."""
+    if money is not None and isinstance(value, int) and not isinstance(value, bool):
+        return format_money(value, money[0], exponent=money[1])
     if value is None:
         return str(NONE_LABELS.get(key, _("none")))
     if isinstance(value, bool):
@@ -160,11 +164,16 @@ class RuleWords:
     preset_value: str
 
 
+def _money(night: CardNight, key: str) -> tuple[str, int | None] | None:
+    """The night's currency and decimals where the option is money (its tariff), else None."""
+    return (night.currency, night.exponent) if key in GAMES[night.game].AMOUNTS else None
+
+
 def house_rules_in_words(night: CardNight) -> list[RuleWords]:
     """Each house rule of the night (an option that differs from its preset), in words."""
     preset = GAMES[night.game].PRESETS.get(night.preset, {})
-    return [RuleWords(option_label(key), value_words(key, applied(value, preset.get(key))),
-                      value_words(key, preset.get(key)))
+    return [RuleWords(option_label(key), value_words(key, applied(value, preset.get(key)), _money(night, key)),
+                      value_words(key, preset.get(key), _money(night, key)))
             for key, value in night.house_rules.items()]
 
 
@@ -173,8 +182,8 @@ def rules_in_words(night: CardNight) -> list[RuleWords]:
     module = GAMES[night.game]
     preset = module.PRESETS.get(night.preset, {})
     return [RuleWords(option_label(key), value_words(key, applied(night.house_rules.get(key, preset.get(key)),
-                                                                  preset.get(key))),
-                      value_words(key, preset.get(key)))
+                                                                  preset.get(key)), _money(night, key)),
+                      value_words(key, preset.get(key), _money(night, key)))
             for key in module.OPTIONS]
 
 
@@ -250,21 +259,27 @@ def changes(game: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> list[C
         was = applied(old_house.get(key, old_preset.get(key)), old_preset.get(key))
         now = applied(new_house.get(key, new_preset.get(key)), new_preset.get(key))
         if as_json(was) != as_json(now):
-            out.append(Change(option_label(key), value_words(key, was), value_words(key, now)))
+            money = key in module.AMOUNTS
+            out.append(Change(option_label(key),
+                              value_words(key, was, (old.get("currency") or "EUR", old.get("amount_exponent"))
+                                          if money else None),
+                              value_words(key, now, (new.get("currency") or "EUR", new.get("amount_exponent"))
+                                          if money else None)))
     for key in ("series_length", "round_length", "currency", "bock_events", "bock_length", "finished",
                 "print_language"):
         if old.get(key, False if key == "finished" else None) != new.get(key, False if key == "finished" else None):
             out.append(Change(str(SETTING_LABELS[key]), setting_words(key, old.get(key), game),
                               setting_words(key, new.get(key), game)))
     if (old.get("settlement") or {}) != (new.get("settlement") or {}):  # the settlement page's options
-        out.append(Change(gettext("Settlement"), _settlement_words(old.get("settlement"), old.get("currency")),
-                          _settlement_words(new.get("settlement"), new.get("currency"))))
+        out.append(Change(gettext("Settlement"),
+                          _settlement_words(old.get("settlement"), old.get("currency"), old.get("amount_exponent")),
+                          _settlement_words(new.get("settlement"), new.get("currency"), new.get("amount_exponent"))))
     return out
 
 
-def _settlement_words(options: Mapping[str, Any] | None, currency: str | None) -> str:
+def _settlement_words(options: Mapping[str, Any] | None, currency: str | None, exponent: int | None) -> str:
     """The settlement page's options in words (`settlement.options_in_words`)."""
-    return options_in_words(dict(options or {}), currency or "EUR") or "—"
+    return options_in_words(dict(options or {}), currency or "EUR", exponent) or "—"
 
 
 def history(night: CardNight, revisions: Sequence[NightRevision]) -> list[HistoryEntry]:
@@ -383,7 +398,8 @@ class SettingsFields(HouseRulesMixin, QuietForm):
     """Date, place, rule set and house rules, and what the game adds: the Skat series, the Kop
     round, the Schafkopf currency, and Bock where the rule set has it."""
 
-    def __init__(self, data: QueryDict, *, game: str, url: str, quiet: bool = False) -> None:
+    def __init__(self, data: QueryDict, *, game: str, url: str, quiet: bool = False,
+                 unit: tuple[str, int] | None = None) -> None:
         data = data.copy()
         super().__init__(data)
         self.quiet = quiet
@@ -394,7 +410,7 @@ class SettingsFields(HouseRulesMixin, QuietForm):
         self.fields["place"] = forms.CharField(label=_("Place"), max_length=100, required=False,
                                                help_text=_("optional, e.g. the club's room or a host's kitchen"))
         data.setdefault("date", timezone.localdate().isoformat())
-        self._choose_rules(data, game)
+        self._choose_rules(data, game, self._money_unit(data, unit) if self.module.MONEY else None)
         self.fields["preset"] = forms.ChoiceField(
             label=_("Rule set"), choices=[(p, preset_label(game, p)) for p in self.module.PRESETS],
             widget=forms.Select(attrs=refresh_attrs(url, REFRESH_ALL)))
@@ -429,8 +445,9 @@ class SettingsFields(HouseRulesMixin, QuietForm):
             self.fields["currency"] = forms.CharField(
                 label=_("Currency"), max_length=3, min_length=3,
                 widget=forms.TextInput(attrs={"autocapitalize": "characters", "autocomplete": "off",
-                                              "size": 4}),
-                help_text=_("three letters, e.g. EUR or CHF; the tariff's amounts are cents of it"))
+                                              "size": 4, **refresh_attrs(self.url, REFRESH_ALL)}),
+                help_text=_("three letters, e.g. EUR, CHF or JPY; the tariff is typed in it: 0.10 for ten cents, "
+                            "10 for ten yen"))
             data.setdefault("currency", "EUR")
         if self.has_bock:
             self.fields["bock_events"] = forms.MultipleChoiceField(
@@ -440,6 +457,16 @@ class SettingsFields(HouseRulesMixin, QuietForm):
                 label=_("Bock deals per event"), min_value=1, max_value=99, required=False,
                 widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
                 help_text=_("empty: one round, a deal for every player at the table"))
+
+    @staticmethod
+    def _money_unit(data: QueryDict, unit: tuple[str, int] | None) -> tuple[str, int]:
+        """The currency the tariff is typed in and the decimals of its minor unit: the currency typed (EUR
+        while none is valid), with the night's own decimals while it is the night's (`unit`)."""
+        typed = str(data.get("currency") or "").strip().upper()
+        currency = typed if CURRENCY.fullmatch(typed) else "EUR"
+        if unit is not None and unit[0] == currency:
+            return unit
+        return currency, currency_exponent(currency)
 
     # --- what the inputs describe so far ------------------------------------------------------
 
@@ -568,7 +595,7 @@ class SettingsForm(SettingsFields):
     """Change a night's settings; who changes them and why go into the history."""
 
     def __init__(self, data: QueryDict, *, night: CardNight, url: str, quiet: bool = False) -> None:
-        super().__init__(data, game=night.game, url=url, quiet=quiet)
+        super().__init__(data, game=night.game, url=url, quiet=quiet, unit=(night.currency, night.exponent))
         self.fields["by"] = forms.CharField(label=_("Your name"), max_length=LONGEST_NAME, required=False,
                                             widget=forms.TextInput(attrs={"list": "known-players",
                                                                           "autocomplete": "off"}))
@@ -589,7 +616,8 @@ class SettingsForm(SettingsFields):
         data.setlist("bock_events", list(night.bock_events))
         values = {**module.PRESETS.get(night.preset, {}), **night.house_rules}
         for key, validator in module.OPTIONS.items():
-            rule = HouseRule(key, validator, values.get(key))
+            rule = HouseRule(key, validator, values.get(key),
+                             (night.currency, night.exponent) if key in module.AMOUNTS else None)
             data.update(rule.data(values.get(key)))
         return data
 

@@ -16,12 +16,13 @@ from django.db.models import F, Max
 
 from . import clubs, ledger
 from .models import CardNight, CardTable, Club, Deal, DealRevision, NightRevision, Player, TablePlayer
+from .money import currency_exponent
 from .rules import GAMES, IllegalDeal
 
 # The settings a deal's verdict depends on; the others (place, date, series …) never change one.
 SCORING = ("preset", "house_rules", "bock_events", "bock_length")
 SETTINGS = ("date", "place", "preset", "house_rules", "series_length", "round_length", "currency",
-            "bock_events", "bock_length", "finished", "settlement", "print_language")
+            "amount_exponent", "bock_events", "bock_length", "finished", "settlement", "print_language")
 
 
 def player_named(club: Club, name: str) -> Player:
@@ -286,6 +287,8 @@ def change_settings(night: CardNight, *, by: str = "", reason: str = "", **chang
         if key not in SETTINGS:
             raise TypeError(f"not a night setting: {key}")
         setattr(night, key, value)
+    if night.currency != old["currency"]:  # the amounts count the new currency's minor unit (scorekeep.money)
+        night.amount_exponent = currency_exponent(night.currency)
     _check_rules(night.game, night.rules_request)
     night.save()
     new = settings_of(night)

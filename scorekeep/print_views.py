@@ -30,7 +30,7 @@ from django.views.decorators.http import require_GET
 
 from . import charts, ledger, pdf, settlement
 from .access import VIEW, night_access
-from .labels import GAME_LABELS
+from .labels import GAME_LABELS, page_words
 from .ledger import Ledger, Row
 from .loading import load_night
 from .models import CardNight, CardTable
@@ -88,7 +88,7 @@ class SkatFooter:
 
 
 def _words(value: object) -> str:
-    return in_words(value, gettext)
+    return in_words(value, page_words)
 
 
 def skat_rows(book: Ledger) -> list[SkatRow]:
@@ -341,7 +341,8 @@ def transfers(night: CardNight, tables: list[PrintTable]) -> list[str]:
     except settlement.SettlementError:
         return []
     return [gettext("%(payer)s pays %(payee)s %(amount)s") % {
-        "payer": t.payer, "payee": t.payee, "amount": settlement.format_money(t.cents, night.currency)}
+        "payer": t.payer, "payee": t.payee, "amount": settlement.format_money(t.cents, night.currency,
+                                                                                exponent=settled.exponent)}
         for t in settled.transfers]
 
 

@@ -1,8 +1,9 @@
 """Settling a card night in money: each player's balance and the fewest transfers that pay it
 ("Clara pays Anna €4.20"), in the night's currency, rounded the way players round.
 
-How the issue is read here (every amount is an integer number of cents of the night's currency,
-or an exact `Fraction` of cents before rounding — never a float):
+How the issue is read here (every amount is an integer number of the minor unit of the night's
+currency — "cents" below; whole yen for JPY, scorekeep/money.py — or an exact `Fraction` of it before
+rounding, never a float):
 
 - **What a player's points are worth.** Schafkopf and Kop are played zero-sum: every payment one
   player gets another pays, so a player's total times the rate is his balance (Schafkopf amounts
@@ -52,7 +53,6 @@ field (``rate``, ``step``, ``basis``, ``entry_fee``, ``lost_game_fee``, ``prize_
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -60,25 +60,20 @@ from fractions import Fraction
 from numbers import Rational
 from typing import Any, Literal
 
-from babel.core import UnknownLocaleError
-from babel.numbers import format_currency
-from django.utils import translation
 from django.utils.translation import gettext
 
 from . import ledger
 from .models import CardNight
+from .money import MINUS, currency_exponent, format_money, format_units, in_units, parse_units
 
-# Rounding steps in cents that players use: exact, 5 cents, 10 cents, 50 cents, a whole unit.
+# Rounding steps in the currency's minor unit that players use: exact, 5, 10, 50 of it, a hundred (a euro
+# of cents; 100 yen, a coin).
 STEPS = (1, 5, 10, 50, 100)
 
 # Up to this many players with a balance the fewest transfers are found exactly (2^n subsets).
 EXACT_LIMIT = 12
 
-# Games whose scores sum to zero at every deal: a total is what a player won or paid.
-# Currencies written with a symbol in front; the others get their code after the amount.
-CURRENCY_SYMBOLS = {"EUR": "€", "USD": "$", "GBP": "£"}
-
-MINUS = "\u2212"  # a real minus sign, as on the ledger pages
+__all__ = ["MINUS", "format_money"]  # the money helpers the pages import from here too
 
 Basis = Literal["list", "performance"]
 Amount = int | Fraction | Decimal | str
@@ -158,6 +153,7 @@ class Settlement:
     transfers: list[Transfer]
     pot: int
     minimal: bool
+    exponent: int = 2  # the decimals of the amounts' unit (the night's `amount_exponent`)
 
     @property
     def balances(self) -> dict[str, int]:
@@ -373,7 +369,7 @@ def _check_pot(pot: int, split: Sequence[int], players: int) -> None:
 
 
 def settle(tables: Iterable[TableScore], *, zero_sum: bool, rate: Amount, step: int = 10,
-           extras: Extras = NO_EXTRAS, currency: str = "EUR") -> Settlement:
+           extras: Extras = NO_EXTRAS, currency: str = "EUR", exponent: int | None = None) -> Settlement:
     """Settle the tables of a night: each table's points in money (`table_money`), summed per player,
     the extras, rounded (`round_balances`) and paid in the fewest transfers (`fewest_transfers`)."""
     step = _check_step(step)
@@ -399,7 +395,8 @@ def settle(tables: Iterable[TableScore], *, zero_sum: bool, rate: Amount, step: 
     lines = [Line(name, points[name], money[name], extras.entry_fee, lost[name], lost[name] * extras.lost_game_fee,
                   prize[name], balances[name]) for name in money]
     lines.sort(key=lambda line: (-line.balance, _name_key(line.name)))
-    return Settlement(currency, step, lines, transfers, pot, minimal)
+    return Settlement(currency, step, lines, transfers, pot, minimal,
+                      currency_exponent(currency) if exponent is None else exponent)
 
 
 # --- a card night ------------------------------------------------------------------------------
@@ -424,46 +421,23 @@ def night_tables(night: CardNight, basis: Basis = "list",
 
 
 def settle_night(night: CardNight, *, rate: Amount | None = None, basis: Basis = "list", step: int = 10,
-                 extras: Extras = NO_EXTRAS, ledgers: Sequence[ledger.Ledger] | None = None) -> Settlement:
-    """Settle a night in its currency. `rate`: cents a point is worth — Schafkopf amounts are cents
-    already (rate 1 unless given); Skat, Kop and Fipsen need one (0 settles the extras alone)."""
+                 extras: Extras = NO_EXTRAS, ledgers: Sequence[ledger.Ledger] | None = None,
+                 exponent: int | None = None) -> Settlement:
+    """Settle a night in its currency. `rate`: minor units (cents, yen) a point is worth — Schafkopf amounts
+    are money already (rate 1 unless given); Skat, Kop and Fipsen need one (0 settles the extras alone).
+    `exponent`: the decimals of the amounts' unit, the night's unless given."""
     if rate is None:
         if not night.money:
             raise SettlementError("rate", gettext("give the cents a point is worth, e.g. 1 (0 settles only the "
                                                   "entry fees and prizes)"))
         rate = 1
     return settle(night_tables(night, basis, ledgers), zero_sum=night.zero_sum, rate=rate, step=step,
-                  extras=extras, currency=night.currency)
-
-
-# --- money as people write it ------------------------------------------------------------------
-
-def format_money(cents: int, currency: str = "EUR", *, plus: bool = False) -> str:
-    """An amount in cents in its currency, as the page's language writes money: €4.20, −€0.60, 1.50 CHF in
-    English; 4,20 €, −0,60 € in German; €4.20 in Japanese (+€0.20 with `plus`). Other languages than
-    English follow CLDR through Babel; the sign is always the true minus, so columns line up."""
-    sign = MINUS if cents < 0 else "+" if plus and cents > 0 else ""
-    language = translation.get_language() or "en"
-    if not language.startswith("en"):
-        try:
-            text = format_currency(Decimal(abs(cents)) / 100, currency, locale=translation.to_locale(language))
-        except (UnknownLocaleError, ValueError):
-            pass
-        else:
-            return sign + text
-    amount = f"{abs(cents) // 100}.{abs(cents) % 100:02d}"
-    symbol = CURRENCY_SYMBOLS.get(currency)
-    return f"{sign}{symbol}{amount}" if symbol else f"{sign}{amount}\u00a0{currency}"
+                  extras=extras, currency=night.currency, exponent=night.exponent if exponent is None else exponent)
 
 
 # --- the options stored with a night (its settlement page sets them) ---------------------------------
 
 DEFAULT_STEP = 10
-
-# Money as typed: whole units and a decimal part after a point or a comma. No signs, no exponents,
-# and a bounded size, so no input can make an absurdly large exact number.
-MONEY = re.compile(r"(\d{1,6})(?:[.,](\d*))?")
-
 
 # --- money as text --------------------------------------------------------------------------------
 
@@ -478,26 +452,27 @@ def plain(value: Decimal, min_decimals: int = 0) -> str:
     return f"{whole}.{decimals}" if decimals else whole
 
 
-def units(cents: Decimal | int, currency: str) -> str:
-    """Cents as the currency's units with at least two decimals: 0.5 cents → €0.005, 500 → 5.00 CHF."""
-    amount = plain(Decimal(cents) / 100, 2)
-    symbol = CURRENCY_SYMBOLS.get(currency)
-    return f"{symbol}{amount}" if symbol else f"{amount}\u00a0{currency}"
+def units(amount: Decimal | int, currency: str, exponent: int | None = None) -> str:
+    """An amount of minor units (a rate may be a fraction of one) with at least the currency's decimals:
+    0.5 cents → €0.005, 500 → 5.00 CHF, 20 yen → ¥20."""
+    return format_units(in_units(Decimal(amount), currency_exponent(currency) if exponent is None else exponent),
+                        currency)
 
 
-def money_text(value: Fraction | int, currency: str, *, plus: bool = False) -> str:
-    """An amount of cents to the cent; an amount between two cents is marked as rounded (≈)."""
+def money_text(value: Fraction | int, currency: str, *, exponent: int | None = None, plus: bool = False) -> str:
+    """An amount of minor units to the unit; an amount between two is marked as rounded (≈)."""
     value = Fraction(value)
-    text = format_money(round(value), currency, plus=plus)
+    text = format_money(round(value), currency, exponent=exponent, plus=plus)
     return text if value.denominator == 1 else f"≈\u00a0{text}"
 
 
-def parse_money(text: str, decimals: int) -> Decimal:
-    """Money typed in units of the currency ("0.05", "0,05", "5") as cents; ValueError if it is not."""
-    match = MONEY.fullmatch(text.strip())
-    if match is None or len(match.group(2) or "") > decimals:
+def parse_money(text: str, decimals: int, exponent: int = 2) -> Decimal:
+    """Money typed in units of the currency ("0.05", "0,05", "5") as minor units (`exponent` decimals, cents by
+    default); ValueError if it is not a number with at most `decimals` decimals."""
+    value = parse_units(text, decimals)
+    if value is None:
         raise ValueError(text)
-    return Decimal(f"{match.group(1)}.{match.group(2) or '0'}") * 100
+    return value.scaleb(exponent)
 
 
 # --- the stored options -------------------------------------------------------------------------
@@ -524,19 +499,20 @@ def settle_as_stored(night: CardNight, ledgers: Sequence[ledger.Ledger] | None =
                         step=options.get("step", DEFAULT_STEP), extras=extras, ledgers=ledgers)
 
 
-def options_in_words(options: dict[str, Any], currency: str) -> str:
+def options_in_words(options: dict[str, Any], currency: str, exponent: int | None = None) -> str:
     """Stored options as the settings history writes them: "€0.01 a point, rounded to €0.10, entry fee €5.00"."""
     parts = []
     if options.get("rate") is not None:
-        parts.append(gettext("%(rate)s a point") % {"rate": units(Decimal(str(options["rate"])), currency)})
+        parts.append(gettext("%(rate)s a point") % {"rate": units(Decimal(str(options["rate"])), currency, exponent)})
     if options.get("basis") == "performance":
         parts.append(gettext("on the performance (list + Seeger-Fabian)"))
     if options.get("step") is not None:
-        parts.append(gettext("rounded to %(step)s") % {"step": units(int(options["step"]), currency)})
+        parts.append(gettext("rounded to %(step)s") % {"step": units(int(options["step"]), currency, exponent)})
     if options.get("entry_fee"):
-        parts.append(gettext("entry fee %(fee)s") % {"fee": units(int(options["entry_fee"]), currency)})
+        parts.append(gettext("entry fee %(fee)s") % {"fee": units(int(options["entry_fee"]), currency, exponent)})
     if options.get("lost_game_fee"):
-        parts.append(gettext("%(fee)s per lost game") % {"fee": units(int(options["lost_game_fee"]), currency)})
+        fee = units(int(options["lost_game_fee"]), currency, exponent)
+        parts.append(gettext("%(fee)s per lost game") % {"fee": fee})
     if options.get("prize_split"):
         parts.append(gettext("prizes %(split)s %%") % {"split": " / ".join(str(p) for p in options["prize_split"])})
     return ", ".join(parts)

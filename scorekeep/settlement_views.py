@@ -46,6 +46,7 @@ from .access import HOST, VIEW, night_access
 from .entry import BUSY
 from .labels import GAME_LABELS
 from .models import CardNight
+from .money import currency_exponent, money_input_error
 from .settlement import (
     DEFAULT_STEP,
     STEPS,
@@ -63,8 +64,7 @@ from .settlement import (
 from .settlement import settle_as_stored as settle
 
 SCORER = "scorer"  # the session key for "Your name", shared with the table and night pages
-RATE_DECIMALS = 4  # a hundredth of a cent a point is the finest rate a table plays for
-FEE_DECIMALS = 2  # fees are whole cents
+RATE_EXTRA_DECIMALS = 2  # a hundredth of the minor unit (of a cent, of a yen) a point is the finest rate
 PERCENT = re.compile(r"\d{1,3}")
 CURRENCY = re.compile(r"[A-Z]{3}")
 
@@ -77,10 +77,12 @@ class HttpResponseSeeOther(HttpResponseRedirect):
 
 # --- the host's form ------------------------------------------------------------------------------
 
-def _step_label(step: int, currency: str) -> str:
-    if step == 1:
-        return gettext("exact to the cent (%(amount)s)") % {"amount": format_money(1, currency)}
-    return format_money(step, currency)
+def _step_label(step: int, currency: str, exponent: int) -> str:
+    if step == 1 and exponent == 2:
+        return gettext("exact to the cent (%(amount)s)") % {"amount": format_money(1, currency, exponent=exponent)}
+    if step == 1:  # a currency without cents (whole yen) or with finer ones
+        return gettext("exact (%(amount)s)") % {"amount": format_money(1, currency, exponent=exponent)}
+    return format_money(step, currency, exponent=exponent)
 
 
 class SettlementForm(forms.Form):
@@ -111,9 +113,11 @@ class SettlementForm(forms.Form):
                 "0: only the entry fees and prizes are settled") % {"currency": currency}
         if not night.seeger_fabian:  # the performance and the lost games are the Skat list's
             del self.fields["basis"], self.fields["lost_game_fee"]
-        self.fields["step"].choices = [(step, _step_label(step, currency)) for step in STEPS]
+        exponent = night.exponent
+        self.fields["step"].choices = [(step, _step_label(step, currency, exponent)) for step in STEPS]
         self.fields["step"].error_messages["invalid_choice"] = gettext(
-            "Round to one of %(steps)s.") % {"steps": ", ".join(_step_label(step, currency) for step in STEPS)}
+            "Round to one of %(steps)s.") % {"steps": ", ".join(_step_label(step, currency, exponent)
+                                                                for step in STEPS)}
         self.fields["step"].error_messages["required"] = self.fields["step"].error_messages["invalid_choice"]
         if "basis" in self.fields:
             self.fields["basis"].error_messages["invalid_choice"] = gettext(
@@ -147,10 +151,10 @@ class SettlementForm(forms.Form):
                                 "step": options.get("step", DEFAULT_STEP)}
         try:
             if options.get("rate") is not None:
-                data["rate"] = plain(Decimal(str(options["rate"])) / 100, 2)
+                data["rate"] = plain(Decimal(str(options["rate"])).scaleb(-night.exponent), night.exponent)
             for name in ("entry_fee", "lost_game_fee"):
                 if options.get(name):
-                    data[name] = plain(Decimal(options[name]) / 100, 2)
+                    data[name] = plain(Decimal(options[name]).scaleb(-night.exponent), night.exponent)
         except (ArithmeticError, TypeError, ValueError):
             pass  # a stored value the page cannot read: the input stays empty, the page names the problem
         split = options.get("prize_split")
@@ -160,16 +164,26 @@ class SettlementForm(forms.Form):
 
     # Each input parsed on its own; what they mean together is checked by the settlement in clean().
 
+    @property
+    def money_unit(self) -> tuple[str, int]:
+        """The currency the money inputs are in, and the decimals of its minor unit: the one typed beside them
+        (when it is three letters) or the night's."""
+        typed = str(self.data.get("currency", "")).strip().upper() if "currency" in self.fields else ""
+        if CURRENCY.fullmatch(typed) and typed != self.night.currency:
+            return typed, currency_exponent(typed)
+        return self.night.currency, self.night.exponent
+
     def clean_rate(self) -> Decimal | None:
         text = self.cleaned_data["rate"].strip()
         if not text:
             return None
+        currency, exponent = self.money_unit
         try:
-            return parse_money(text, RATE_DECIMALS)
+            return parse_money(text, exponent + RATE_EXTRA_DECIMALS, exponent)
         except ValueError:
             raise forms.ValidationError(gettext(
                 "Write the money a point is worth in %(currency)s as a number with at most %(n)s decimals, "
-                "e.g. 0.01 — not “%(value)s”.") % {"currency": self.night.currency, "n": RATE_DECIMALS,
+                "e.g. 0.01 — not “%(value)s”.") % {"currency": currency, "n": exponent + RATE_EXTRA_DECIMALS,
                                                     "value": text}) from None
 
     def clean_currency(self) -> str:
@@ -184,12 +198,11 @@ class SettlementForm(forms.Form):
         text = self.cleaned_data[name].strip()
         if not text:
             return 0
+        currency, exponent = self.money_unit
         try:
-            return int(parse_money(text, FEE_DECIMALS))
+            return int(parse_money(text, exponent, exponent))
         except ValueError:
-            raise forms.ValidationError(gettext(
-                "Write the fee in %(currency)s as a number with at most two decimals, e.g. 5 or 0.50 — "
-                "not “%(value)s”.") % {"currency": self.night.currency, "value": text}) from None
+            raise forms.ValidationError(money_input_error(text, currency, exponent)) from None
 
     def clean_entry_fee(self) -> int:
         return self._fee("entry_fee")
@@ -220,7 +233,7 @@ class SettlementForm(forms.Form):
         try:
             settle_night(self.night, rate=None if data.get("rate") is None else Fraction(data["rate"]),
                          basis=data.get("basis", "list"), step=data["step"],
-                         extras=Extras(entry_fee, lost_game_fee, data["prize_split"]))
+                         extras=Extras(entry_fee, lost_game_fee, data["prize_split"]), exponent=self.money_unit[1])
         except SettlementError as err:
             field = err.field if err.field in self.fields else None
             self.add_error(field, capfirst(err.message))
@@ -289,22 +302,27 @@ def _page_context(night: CardNight) -> dict[str, Any]:
     except SettlementError as err:
         context["problem"] = capfirst(err.message)
         return context
-    currency = result.currency
-    lines = [LineView(line.name, line.points, money_text(line.from_points, currency, plus=True),
-                      money_text(-line.entry_fee, currency, plus=True), line.lost,
-                      money_text(-line.lost_fees, currency, plus=True), money_text(line.prize, currency, plus=True),
-                      format_money(line.balance, currency, plus=True), line.balance < 0,
-                      "" if line.exact == line.balance else money_text(line.exact, currency, plus=True))
+    currency, exponent = result.currency, result.exponent
+
+    def text(value: Fraction | int) -> str:
+        return money_text(value, currency, exponent=exponent, plus=True)
+
+    def amount(value: int, plus: bool = False) -> str:
+        return format_money(value, currency, exponent=exponent, plus=plus)
+
+    lines = [LineView(line.name, line.points, text(line.from_points), text(-line.entry_fee), line.lost,
+                      text(-line.lost_fees), text(line.prize), amount(line.balance, plus=True), line.balance < 0,
+                      "" if line.exact == line.balance else text(line.exact))
              for line in result.lines]
     options = stored(night)
     context.update({
         "result": result, "lines": lines,
-        "transfers": [TransferView(t.payer, t.payee, format_money(t.cents, currency)) for t in result.transfers],
-        "step": format_money(result.step, currency), "pot": format_money(result.pot, currency),
-        "rate": units(Decimal(str(options["rate"])), currency) if options.get("rate") is not None else "",
+        "transfers": [TransferView(t.payer, t.payee, amount(t.cents)) for t in result.transfers],
+        "step": amount(result.step), "pot": amount(result.pot),
+        "rate": units(Decimal(str(options["rate"])), currency, exponent) if options.get("rate") is not None else "",
         "performance": options.get("basis") == "performance",
-        "entry_fee": format_money(options.get("entry_fee", 0), currency),
-        "lost_game_fee": format_money(options.get("lost_game_fee", 0), currency),
+        "entry_fee": amount(options.get("entry_fee", 0)),
+        "lost_game_fee": amount(options.get("lost_game_fee", 0)),
         "prize_split": "/".join(str(p) for p in options.get("prize_split", [])),
         "has_lost_fees": bool(options.get("lost_game_fee")),
     })

@@ -33,6 +33,7 @@ from django.db.models import Prefetch, QuerySet
 from . import ledger
 from .labels import CONTRACT_LABELS, GAME_LABELS
 from .models import GAME_CHOICES, CardNight, CardTable, Deal, Player, TablePlayer
+from .money import currency_exponent
 from .rules import GAMES
 
 GAME_ORDER = {game: index for index, (game, _label) in enumerate(GAME_CHOICES)}
@@ -96,12 +97,12 @@ class NightScore:
 class Tally:
     """One player's numbers in one game (Schafkopf: in one currency), whose amounts may be added up.
 
-    Amounts are in the game's own unit: Skat list points, Schafkopf cents of `currency`, Kop small
-    points, Fipsen points.
+    Amounts are in the game's own unit: Skat list points, Schafkopf money in the minor unit of `currency`
+    (cents, whole yen: scorekeep.money), Kop small points, Fipsen points.
     """
 
     game: str
-    currency: str | None  # Schafkopf only: its amounts are cents of this currency
+    currency: str | None  # Schafkopf only: its amounts are this currency's minor unit
     nights: list[NightScore] = field(default_factory=list)
     deals: int = 0
     declared: int = 0
@@ -305,6 +306,9 @@ def collect(nights: Iterable[CardNight]) -> Statistics:
     counted = 0
     for night in nights:
         key = (night.game, night.currency if night.money else None)
+        # A tally adds money in the currency's own minor unit; a night kept in finer units (hundredths, from
+        # before scorekeep.money) is scaled up to it, which is exact.
+        scale = 10 ** max(0, currency_exponent(night.currency) - night.exponent) if night.money else 1
         scores: dict[int, NightScore] = {}
         for table in night.tables.all():
             deals = live_deals(table)
@@ -320,9 +324,9 @@ def collect(nights: Iterable[CardNight]) -> Statistics:
                     scores[place.player_id] = NightScore(night)
                     tally.nights.append(scores[place.player_id])
                 score = scores[place.player_id]
-                score.total += book.totals[position]
+                score.total += book.totals[position] * scale
                 score.seeger_fabian += book.seeger_fabian_totals[position]
-                tally.total += book.totals[position]
+                tally.total += book.totals[position] * scale
                 tally.seeger_fabian += book.seeger_fabian_totals[position]
                 tallies.append((tally, score))
             for row in book.rows:

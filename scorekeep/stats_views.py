@@ -38,6 +38,7 @@ from . import access, clubs, journey, ledger, ratings, stats
 from .access import VIEW, night_access
 from .labels import CONTRACT_LABELS
 from .models import GAME_CHOICES, CardNight, Club, Player
+from .money import in_units
 from .rules import GAMES
 from .rules.explain import in_words
 
@@ -170,13 +171,13 @@ def text_cell(value: str) -> str:
 
 
 def number_cell(value: int | None, night: CardNight) -> str:
-    """An amount as a spreadsheet number: points as they are, Schafkopf cents as money (-0.60)."""
+    """An amount as a spreadsheet number: points as they are, Schafkopf money in units of the currency with
+    its own decimals (-0.60 for −60 cents, 1200 for ¥1,200)."""
     if value is None:
         return ""
     if not night.money:
         return str(value)
-    sign = "-" if value < 0 else ""
-    return f"{sign}{abs(value) // 100}.{abs(value) % 100:02d}"
+    return format(in_units(value, night.exponent), "f")
 
 
 def declared_cell(value: bool | int | None) -> str:

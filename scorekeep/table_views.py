@@ -43,6 +43,7 @@ from .entry import (
     refusal,
 )
 from .htmx import render_page
+from .labels import page_words
 from .models import CardNight, CardTable, Deal
 from .rules import IllegalDeal
 from .templatetags import ledger_tags
@@ -341,7 +342,7 @@ def _explanation(loaded: Loaded, deal: Deal) -> list[str]:
         verdict = ledger.judge_deal(loaded.night, deal.seating, deal.dealer, deal.facts, deal.bock)
     except IllegalDeal:
         return list(deal.result.explanation)
-    return verdict.explain(lambda seat: loaded.names[deal.seating[seat]], gettext)
+    return verdict.explain(lambda seat: loaded.names[deal.seating[seat]], page_words)
 
 
 def _edit_form(request: HttpRequest, loaded: Loaded, deal: Deal, data: Any = None) -> DealForm:

@@ -11,7 +11,7 @@ from django.shortcuts import render
 from .forms import DisputeForm
 from .glossary import GAMES as GLOSSARY
 from .htmx import render_page
-from .labels import GAME_LABELS
+from .labels import GAME_LABELS, speaking_of
 
 # Which partial answers an htmx request, by the id of the element it swaps (the HX-Target header):
 # inputs that change the set of inputs swap their region (#dispute or #deal); every other edit
@@ -27,15 +27,18 @@ def adjudicate_page(request: HttpRequest) -> HttpResponse:
     # A GET form rather than POST + redirect: judging a deal changes nothing on the server, so the
     # verdict belongs at a URL — a table can bookmark it, share it, or reload it, and it works
     # without JavaScript. (POST would need a place to keep the entries across the redirect.)
-    form = DisputeForm(request.GET, url=request.path)
-    form.is_valid()  # binds and judges; the form keeps the verdict or the errors at their inputs
-    return render_page(request, "adjudicate.html", {"form": form}, partials=PARTIAL_FOR_TARGET, default="update")
+    with speaking_of(request.GET.get("game")):  # the chosen game's own words (game_words.py)
+        form = DisputeForm(request.GET, url=request.path)
+        form.is_valid()  # binds and judges; the form keeps the verdict or the errors at their inputs
+        return render_page(request, "adjudicate.html", {"form": form}, partials=PARTIAL_FOR_TARGET,
+                           default="update")
 
 
 def glossary(request: HttpRequest, game: str = "") -> HttpResponse:
     """The games' vocabulary in the page's language, each term beside the word its players use."""
     if game and game not in GLOSSARY:
         raise Http404("No such game.")
-    games = [(key, GAME_LABELS[key], GLOSSARY[key]) for key in ([game] if game else GLOSSARY)]
+    games = [(key, GAME_LABELS[key], [term.in_words_of(key) for term in GLOSSARY[key]])
+             for key in ([game] if game else GLOSSARY)]
     all_games = [(key, GAME_LABELS[key]) for key in GLOSSARY]
     return render(request, "glossary.html", {"games": games, "game": game, "all_games": all_games})

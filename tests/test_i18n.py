@@ -77,6 +77,8 @@ def test_the_engine_message_ids_are_current() -> None:
     from scorekeep.engine_messages import MESSAGES
 
     assert sorted(set(MESSAGES)) == enginemessages.messages(), "run: manage.py enginemessages (make messages)"
+    written = enginemessages.OUTPUT.read_text(encoding="utf-8")
+    assert written == enginemessages.render(enginemessages.messages()), "run: manage.py enginemessages"
 
 
 @pytest.mark.skipif(shutil.which("xgettext") is None and not os.environ.get("CI"),
@@ -163,6 +165,40 @@ def test_each_catalogue_names_its_language_and_plural_forms(language: str, forms
     assert "deal" not in many and "5" in many
 
 
+@pytest.mark.parametrize(("language", "tricks", "written"), [
+    ("de", 1, "kann mit 1 Stich nicht 90 Augen haben"), ("de", 2, "kann mit 2 Stichen nicht 90 Augen haben"),
+    ("en", 1, "cannot hold 90 card points with 1 trick"), ("en", 2, "cannot hold 90 card points with 2 tricks"),
+    ("ja", 1, "1トリックでカード点90点を持つことはできません"),
+])
+def test_a_refusal_that_counts_takes_the_plural_form_of_its_count(language: str, tricks: int, written: str) -> None:
+    """"1 Stiche" no more: the engine's lines that count go through ngettext (explain.counted)."""
+    from django.utils import translation
+
+    from scorekeep.labels import page_words
+    from scorekeep.rules import IllegalDeal, judge
+
+    request = {"game": "skat", "rules": {"preset": "classic"}, "players": 3,
+               "deal": {"contract": "ramsch", "points": [90, 20, 10], "tricks": [tricks, 5, 5 - tricks]}}
+    with pytest.raises(IllegalDeal) as refused:
+        judge(request)
+    with translation.override(language):
+        message = refused.value.render(str, None, page_words)
+    assert written in message
+    assert refused.value.message.endswith(f"with {tricks} tricks")  # the contract's English stays as it was
+
+
+def test_the_api_and_the_command_line_count_in_their_language(client: Client) -> None:
+    """POST /api/adjudicate with Accept-Language and `manage.py adjudicate --language` write the count's form."""
+    request = {"game": "skat", "rules": {"preset": "classic"}, "players": 3,
+               "deal": {"contract": "ramsch", "points": [90, 20, 10], "tricks": [1, 5, 4]}}
+    answer = client.post("/api/adjudicate", request, content_type="application/json",
+                         headers={"Accept-Language": "de"}).json()
+    assert answer["errors"][0]["message"] == "Platz 0 kann mit 1 Stich nicht 90 Augen haben"
+    from scorekeep.jsonlines import in_language
+
+    assert "mit 1 Stich nicht" in in_language("de", [REPO / "locale"])(request)["errors"][0]["message"]
+
+
 def _example_deals() -> list[dict]:
     """The demo nights' deals and the conformance vectors' deals, as adjudication requests."""
     import json
@@ -205,3 +241,23 @@ def test_explanations_name_options_in_words_not_by_their_codes(language: str) ->
                 # in its own words.
                 assert language == "en" or not re.search(r"[(（](schneider|schwarz)[)）]", line), line
     assert lines > (500 if VECTORS.exists() else 300)  # the vectors sit beside the clone (../shared) when present
+
+
+@pytest.mark.parametrize(("language", "one", "many"), [
+    ("de", "Bitte in 1 Minute erneut", "Bitte in 15 Minuten erneut"),
+    ("en", "Try again in 1 minute.", "Try again in 15 minutes."),
+])
+def test_a_count_on_a_page_agrees_with_its_noun(language: str, one: str, many: str) -> None:
+    """Python's counts go through ngettext too: the wait after too many attempts, a round of one deal."""
+    from django.template import Context, Template
+    from django.utils import translation
+
+    from scorekeep.access_views import _wait_message
+
+    with translation.override(language):
+        assert one in _wait_message(30) and many in _wait_message(15 * 60)
+        round_of = Template("{% load i18n %}{% blocktranslate count n=n %}a round is {{ n }} deal{% plural %}"
+                            "a round is {{ n }} deals{% endblocktranslate %}")
+        if language == "de":
+            assert round_of.render(Context({"n": 1})) == "eine Runde hat 1 Spiel"
+            assert round_of.render(Context({"n": 5})) == "eine Runde hat 5 Spiele"

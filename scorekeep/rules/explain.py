@@ -126,6 +126,31 @@ SeatName = Callable[[int], str]
 Translate = Callable[[str], str]
 
 
+# Templates that count something, so a language with plural forms writes the count's ("1 Stich", "2 Stiche"):
+# the template as the engine writes it (its English plural, the contract's text for every count) → its English
+# singular and the name of the value that counts. `counted` registers one where the template is defined.
+PLURALS: dict[str, tuple[str, str]] = {}
+
+
+def counted(singular: str, plural: str, count: str) -> str:
+    """`plural`, the template a step or refusal uses, registered with its `singular` and the name of its count.
+    A page whose `translate` has a ``plural(singular, plural, n)`` (ngettext) renders it in the form for the
+    count; the contract's English stays `plural`. Call it where the template is defined (at module level),
+    so `manage.py enginemessages` finds the pair in the source."""
+    PLURALS[plural] = (singular, count)
+    return plural
+
+
+def _plural_text(template: str, params: Mapping[str, object], translate: Translate | None) -> str | None:
+    """The translated template in the plural form for its count, where it counts and the page can say so."""
+    entry = PLURALS.get(template)
+    choose = getattr(translate, "plural", None)
+    if entry is None or choose is None:
+        return None
+    count = params.get(entry[1])
+    return choose(entry[0], template, count) if isinstance(count, int) else None
+
+
 class Step(NamedTuple):
     text: str
     params: Mapping[str, object] = {}
@@ -136,7 +161,10 @@ class Step(NamedTuple):
     def render(self, seat_name: SeatName, text: str | None = None, translate: Translate | None = None) -> str:
         """The step with every seat written by `seat_name` (a player's name, a 1-based label),
         optionally a translated `text` in place of the English template, and every `Word` (and
-        `Phrase` and `Listing`) passed through `translate`."""
+        `Phrase` and `Listing`) passed through `translate`. A template that counts (`counted`) takes the plural
+        form for its count from ``translate.plural`` where `translate` has one."""
+        if translate is not None and self.text in PLURALS:
+            text = _plural_text(self.text, self.params, translate) or text
         return _fill(self.text if text is None else text, self.params, seat_name, translate)
 
 

@@ -279,6 +279,7 @@ DEALER_SITS_OUT_AT = None
 DECLARER_ALONE = True  # only the declarer's entry changes
 ZERO_SUM = False
 MONEY = False
+AMOUNTS: frozenset[str] = frozenset()  # no option is money
 SERIES: tuple[int, ...] = ()
 SEEGER_FABIAN = False
 

@@ -23,7 +23,7 @@ from typing import Any, cast
 
 from .cards import SUITS, Card, parse_cards, totals_by_count
 from .errors import IllegalDeal
-from .explain import AND, Explanation, Listing, Phrase, Seat, Seats, Word
+from .explain import AND, Explanation, Listing, Phrase, Seat, Seats, Word, counted
 from .fields import Option, Reader, boolean, check_int, describe, integer, nullable, one_of, read_rules, words
 from .inputs import REQUIRED, Input, Kind, Need, ask
 from .season import Basis, Measure
@@ -382,6 +382,7 @@ DEALER_SITS_OUT_AT = None
 DECLARER_ALONE = False  # the old side wins or loses together
 ZERO_SUM = True  # the young side pays what the old side wins
 MONEY = False  # small points
+AMOUNTS: frozenset[str] = frozenset()  # no option is money
 SERIES: tuple[int, ...] = ()
 SEEGER_FABIAN = False
 
@@ -497,10 +498,8 @@ def _check_points(points: int, tricks: int | None) -> None:
                           "tricks", tricks=tricks, total=TOTAL_POINTS, points=points, fits=fits)
     totals = sorted(TOTALS_BY_TRICKS[tricks])
     near = [t for t in totals if t < points][-1:] + [t for t in totals if t > points][:1]
-    raise IllegalDeal("deal.old_tricks", "{tricks} tricks ({cards} cards) cannot make exactly {points} card "
-                      "points (the nearest totals they make: {near}); with {points} the old side took {fits} "
-                      "of the four tricks", tricks=tricks, cards=tricks * CARDS_PER_TRICK, points=points,
-                      near=Listing(near, AND), fits=fits)
+    raise IllegalDeal("deal.old_tricks", _TRICKS_CANNOT_MAKE, tricks=tricks, cards=tricks * CARDS_PER_TRICK,
+                      points=points, near=Listing(near, AND), fits=fits)
 
 
 def counted_calls(doublings: tuple[int, ...], old: tuple[int, ...]) -> tuple[bool, ...]:
@@ -540,9 +539,7 @@ def _parse_doublings(value: object, contract: Contract, old: tuple[int, ...], ru
     counted = sum(counted_calls(calls, old))
     limit: int = getattr(rules.max_doublings, contract)
     if counted > limit:
-        raise IllegalDeal("deal.doublings", "{counted} of these calls count, but the most counted doublings "
-                          "rule set {preset} allows in a {contract} is {limit} (max_doublings)",
-                          counted=counted, preset=rules.preset, limit=limit,
+        raise IllegalDeal("deal.doublings", _TOO_MANY_DOUBLINGS, counted=counted, preset=rules.preset, limit=limit,
                           contract=CONTRACT_NAMES[contract])
     return calls
 
@@ -678,3 +675,16 @@ def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
 
     return Verdict("kop", rules_json(rules), won, value, tuple(entries), say.freeze(),
                    {"counted_doublings": counted, "base": base})
+
+
+# Refusals and lines that count something: their plural forms (explain.counted).
+_TRICKS_CANNOT_MAKE = counted(
+    "{tricks} trick ({cards} cards) cannot make exactly {points} card points (the nearest totals it makes: {near}); "
+    "with {points} the old side took {fits} of the four tricks",
+    "{tricks} tricks ({cards} cards) cannot make exactly {points} card points (the nearest totals they make: {near}); "
+    "with {points} the old side took {fits} of the four tricks", "tricks")
+_TOO_MANY_DOUBLINGS = counted(
+    "{counted} of these calls count, but the most counted doubling rule set {preset} allows in a {contract} is "
+    "{limit} (max_doublings)",
+    "{counted} of these calls count, but the most counted doublings rule set {preset} allows in a {contract} is "
+    "{limit} (max_doublings)", "limit")

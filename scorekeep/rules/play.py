@@ -157,15 +157,14 @@ def judge_played(module: Game, game: str, deal: dict[str, Any], rules: Any, tabl
     return _verdict(module, game, facts, played, ctx, rules, table)
 
 
-def _pending(module: Game, facts: dict[str, Any], rules: Any, table: Table, field_: str, text: str,
-             **params: object) -> IllegalDeal:
+def _pending(module: Game, facts: dict[str, Any], rules: Any, table: Table, otherwise: IllegalDeal) -> IllegalDeal:
     """The refusal for a contract field the play needs: the game's own reading names what is wrong when
-    it can; otherwise `text`."""
+    it can; otherwise `otherwise`."""
     try:
         module.parse_deal(facts, rules, table)
     except IllegalDeal as err:
         return err
-    return IllegalDeal(field_, text, **params)
+    return otherwise
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,15 +208,15 @@ def _order_from(first: int, table: Table, skip: int | None = None) -> tuple[int,
 def _seat(module: Game, facts: dict[str, Any], key: str, rules: Any, table: Table) -> int:
     value = facts.get(key)
     if type(value) is not int or not 0 <= value < table.players:
-        raise _pending(module, facts, rules, table, f"deal.{key}", "is required to check the play: a seat "
-                       "from 0 to {last}", last=table.players - 1)
+        raise _pending(module, facts, rules, table, IllegalDeal(
+            f"deal.{key}", "is required to check the play: a seat from 0 to {last}", last=table.players - 1))
     return value
 
 
 def _context(game: str, module: Game, facts: dict[str, Any], rules: Any, table: Table) -> Context:
     contract = facts.get("contract")
     if type(contract) is not str or contract not in module.CONTRACTS:
-        raise _pending(module, facts, rules, table, "deal.contract", "is required")
+        raise _pending(module, facts, rules, table, IllegalDeal("deal.contract", "is required"))
     if game == "skat":
         return _skat(module, contract, facts, rules, table)
     if game == "schafkopf":
@@ -242,7 +241,8 @@ def _skat(module: Game, contract: str, facts: dict[str, Any], rules: Any, table:
     if contract != "ramsch":
         declarer = _seat(module, facts, "declarer", rules, table)
         if declarer == skip:  # the game's own reading says why the dealer cannot declare
-            raise _pending(module, facts, rules, table, "deal.declarer", "the dealer sits this deal out")
+            raise _pending(module, facts, rules, table,
+                           IllegalDeal("deal.declarer", "the dealer sits this deal out"))
         side = frozenset({declarer})
     if contract == "null":
         def decided(taken: list[int], played: int) -> bool:  # the declarer's first trick loses a Null
@@ -265,7 +265,8 @@ def _schafkopf(module: Game, contract: str, facts: dict[str, Any], rules: Any, t
         if contract in ("solo", "solo_tout", "farbwenz", "farbwenz_tout"):
             trump = facts.get("trump")
             if trump not in ("C", "S", "H", "D"):
-                raise _pending(module, facts, rules, table, "deal.trump", "is required to check the play")
+                raise _pending(module, facts, rules, table,
+                               IllegalDeal("deal.trump", "is required to check the play"))
         if contract == "sauspiel":
             suit = facts.get("called_ace")
             if suit not in ("C", "S", "D"):
@@ -288,7 +289,7 @@ def _kop(module: Game, contract: str, facts: dict[str, Any], rules: Any, table: 
     """Kop: the seat left of the dealer leads (kop.ja.txt, プレイ); the old side as entered."""
     old = facts.get("old")
     if not isinstance(old, list) or not old or not all(type(s) is int and 0 <= s < 4 for s in old):
-        raise _pending(module, facts, rules, table, "deal.old", "is required to check the play")
+        raise _pending(module, facts, rules, table, IllegalDeal("deal.old", "is required to check the play"))
     playing = _order_from(table.dealer + 1, table)
     return Context(tricks.kop(tuple(rules.trump_order)), playing, 0, frozenset(old), 4, KOP_PACK, _KOP_POINTS)
 
@@ -303,7 +304,7 @@ def _fipsen(module: Game, contract: str, facts: dict[str, Any], rules: Any, tabl
         raise IllegalDeal("deal.play", "a surrendered Kieker is not played: leave play out")
     bid = facts.get("bid") if contract == "tricks" else None
     if contract == "tricks" and (type(bid) is not int or not 2 <= bid <= 5):
-        raise _pending(module, facts, rules, table, "deal.bid", "is required to check the play")
+        raise _pending(module, facts, rules, table, IllegalDeal("deal.bid", "is required to check the play"))
     all_five = contract == "kieker" or bid == 5
 
     def decided(taken: list[int], played: int) -> bool:
@@ -610,11 +611,8 @@ _FACT_WORDS: dict[str, Word] = {
     "partner": Word("entered the partner {entered}; the called Sau was held by {cards}"),
     "points": Word("entered card points {entered}; the tricks give {cards}"),
     "tricks": Word("entered tricks {entered}; the tricks give {cards}"),
-    "durch": Word("entered durch {entered}; play went on after the bid was made, which is Durch"),
+    "durch": Word("entered no Durch; play went on after the bid was made, which is Durch"),  # derived only as true
 }
-
-
-_ENTERED = Word("entered {entered}; the cards give {cards}")
 
 
 def _derive(game: str, facts: dict[str, Any], p: Played, ctx: Context, rules: Any, table: Table
@@ -732,7 +730,7 @@ def _verdict(module: Game, game: str, facts: dict[str, Any], p: Played, ctx: Con
     for d in disagreements:
         key = d["field"].removeprefix("deal.")
         shown = Seat if key == "partner" else _shown
-        say(_FACT_WORDS.get(key, _ENTERED), entered=shown(d["entered"]), cards=shown(d["cards"]))
+        say(_FACT_WORDS[key], entered=shown(d["entered"]), cards=shown(d["cards"]))
     play_json: dict[str, Any] = {
         "tricks": _tricks_json(p, ctx.side),
         "complete": p.complete,

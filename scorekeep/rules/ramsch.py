@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import IllegalDeal
-from .explain import Seat, Seats, Word
+from .explain import Seat, Seats, Word, counted
 from .inputs import Input, Kind
 
 NO_TRICK, EVERY_TRICK = "no_trick", "every_trick"
@@ -107,13 +107,11 @@ def complete_lists(points: Sequence[int | None], tricks: Sequence[int | None], n
             given[seat], source[seat] = tricks[seat], f"deal.tricks.{seat}"
     for seat in no_trick:
         if given[seat] not in (None, 0):
-            raise IllegalDeal("deal.no_trick", "{seat} took no trick, but {tricks} tricks are entered for it",
-                              seat=Seat(seat), tricks=given[seat])
+            raise IllegalDeal("deal.no_trick", _NO_TRICK_BUT, seat=Seat(seat), tricks=given[seat])
         given[seat], source[seat] = 0, "deal.no_trick"
     if every_trick is not None:
         if given[every_trick] not in (None, pack.tricks):
-            raise IllegalDeal("deal.every_trick", "{seat} took every trick, but {tricks} tricks are entered for it",
-                              seat=Seat(every_trick), tricks=given[every_trick])
+            raise IllegalDeal("deal.every_trick", _EVERY_TRICK_BUT, seat=Seat(every_trick), tricks=given[every_trick])
         given[every_trick], source[every_trick] = pack.tricks, "deal.every_trick"
         for seat in playing:
             if seat == every_trick:
@@ -186,8 +184,7 @@ def _options(points: Sequence[int], given: Sequence[int | None], source: Mapping
                 if t == 0:
                     raise IllegalDeal(source[seat], "{seat} took no trick, so it has no card points, not {points}",
                                       seat=Seat(seat), points=p)
-                raise IllegalDeal(source[seat], "{seat} cannot hold {points} card points with {tricks} tricks",
-                                  seat=Seat(seat), points=p, tricks=t)
+                raise IllegalDeal(source[seat], _CANNOT_HOLD, seat=Seat(seat), points=p, tricks=t)
             options.append((t,))
             continue
         fits = tuple(n for n in range(1, pack.tricks + 1) if pack.holds(p, n))
@@ -233,8 +230,7 @@ def _no_share(options: Sequence[tuple[int, ...]], given: Sequence[int | None], s
                            tricks=pack.tricks)
     least, most = sum(min(o) for o in options), sum(max(o) for o in options)
     if least > pack.tricks:
-        return IllegalDeal(field, "the card points and tricks entered need at least {least} tricks, and a deal has "
-                           "{tricks}", least=least, tricks=pack.tricks)
+        return IllegalDeal(field, _NEED_AT_LEAST, least=least, tricks=pack.tricks)
     return IllegalDeal(field, "with the card points and tricks entered the players can have taken at most {most} of "
                        "the {tricks} tricks", most=most, tricks=pack.tricks)
 
@@ -262,3 +258,15 @@ def as_entered(facts: Mapping[str, Any], pack: Pack, seats: int, playing: Sequen
     if again != tuple(tricks):
         shown["tricks"] = list(tricks)
     return shown
+
+
+# Refusals and lines that count something: their plural forms (explain.counted).
+_NO_TRICK_BUT = counted("{seat} took no trick, but {tricks} trick is entered for it",
+                        "{seat} took no trick, but {tricks} tricks are entered for it", "tricks")
+_EVERY_TRICK_BUT = counted("{seat} took every trick, but {tricks} trick is entered for it",
+                           "{seat} took every trick, but {tricks} tricks are entered for it", "tricks")
+_CANNOT_HOLD = counted("{seat} cannot hold {points} card points with {tricks} trick",
+                       "{seat} cannot hold {points} card points with {tricks} tricks", "tricks")
+_NEED_AT_LEAST = counted("the card points and tricks entered need at least {least} trick, and a deal has {tricks}",
+                         "the card points and tricks entered need at least {least} tricks, and a deal has {tricks}",
+                         "least")

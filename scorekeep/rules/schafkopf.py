@@ -18,7 +18,7 @@ from . import cards
 from .bock import BockEvent, points_sixty
 from .cards import TOTALS_BY_COUNT
 from .errors import IllegalDeal
-from .explain import Explanation, Listing, Phrase, Seat, Seats, Word
+from .explain import Explanation, Listing, Phrase, Seat, Seats, Word, counted
 from .fields import (
     Option,
     Reader,
@@ -445,7 +445,10 @@ PLAYERS = range(4, 8)  # four play; more sit out in turn
 DEALER_SITS_OUT_AT = None
 DECLARER_ALONE = False  # a partner game is won or lost by both partners
 ZERO_SUM = True  # every deal's payments sum to zero
-MONEY = True  # the tariff is in cents of the night's currency
+MONEY = True  # the tariff is money: counts of the night's currency's minor unit (cents, whole yen)
+# The options that are amounts of money, which a page lets people type in units of the currency (€0.10, ¥10).
+# (A Tout's or a Sie's fixed price, named or a number, stays a count of the minor unit.)
+AMOUNTS = frozenset({"price_partner", "price_solo", "schneider", "schwarz", "per_laufender", "price_bettel"})
 SERIES: tuple[int, ...] = ()
 SEEGER_FABIAN = False
 
@@ -638,9 +641,7 @@ def _check_stakes_allowed(r: Reader, contract: Contract, rules: Rules) -> None:
         raise IllegalDeal("deal.doublings", "a Sie at its fixed value {value} (rules.sie) cannot be doubled: "
                           "leave doublings out or 0", value=rules.sie)
     if type(doublings) is int and doublings > rules.max_doublings:
-        raise IllegalDeal("deal.doublings", "this rule set allows at most {most} doublings (Stoß, Gegenstoß, "
-                          "Supra, Resupra; rules.max_doublings), not {got}",
-                          most=rules.max_doublings, got=doublings)
+        raise IllegalDeal("deal.doublings", _AT_MOST_DOUBLINGS, most=rules.max_doublings, got=doublings)
 
 
 def _check_points_and_tricks(card_points: int | None, tricks: int | None) -> None:
@@ -664,8 +665,7 @@ def _check_points_and_tricks(card_points: int | None, tricks: int | None) -> Non
         raise IllegalDeal("deal.card_points", "with no trick the declaring side has no card points, "
                           "not {got}", got=card_points)
     possible = sorted(TOTALS_BY_COUNT[4 * tricks])
-    raise IllegalDeal("deal.card_points", "{got} card points cannot be taken with {tricks} tricks (4 cards a "
-                      "trick: {lo} … {hi} card points)", got=card_points, tricks=tricks, lo=possible[0],
+    raise IllegalDeal("deal.card_points", _CANNOT_BE_TAKEN, got=card_points, tricks=tricks, lo=possible[0],
                       hi=possible[-1])
 
 
@@ -687,8 +687,8 @@ def _read_ramsch(r: Reader, klopfer: int, bock: bool, table: Table) -> Deal:
             if tricks[seat] == 0:
                 raise IllegalDeal(f"deal.points.{seat}", "{seat} took no trick, so it has no card points, "
                                   "not {got}", seat=Seat(seat), got=points[seat])
-            raise IllegalDeal(f"deal.points.{seat}", "{seat} cannot hold {got} card points with {tricks} tricks",
-                              seat=Seat(seat), got=points[seat], tricks=tricks[seat])
+            raise IllegalDeal(f"deal.points.{seat}", _CANNOT_HOLD, seat=Seat(seat), got=points[seat],
+                              tricks=tricks[seat])
     return Deal(C.RAMSCH, klopfer=klopfer, bock=bock, points=points, tricks=tricks)
 
 
@@ -1063,8 +1063,7 @@ def _ramsch_losers(points: tuple[int, ...], tricks: tuple[int, ...], top: int, s
             "rule, a reading of RULES.md): {seat} with {tricks}", seats=Seats(tied), points=top,
             seat=Seat(losers[0]), tricks=most)
     else:
-        say("{seats} tie on {points} card points and {tricks} tricks: each of them loses and pays "
-            "every player who did not lose (a reading of RULES.md)", seats=Seats(losers), points=top, tricks=most)
+        say(_TIE_ON_TRICKS, seats=Seats(losers), points=top, tricks=most)
     return losers
 
 
@@ -1080,3 +1079,20 @@ def _jungfrau_doubling(tricks: tuple[int, ...], say: Explanation) -> int:
 
 def _seat_list(values: tuple[int, ...]) -> str:
     return " / ".join(str(v) for v in values)
+
+
+# Refusals and lines that count something: their plural forms (explain.counted).
+_AT_MOST_DOUBLINGS = counted(
+    "this rule set allows at most {most} doubling (Stoß, Gegenstoß, Supra, Resupra; rules.max_doublings), not {got}",
+    "this rule set allows at most {most} doublings (Stoß, Gegenstoß, Supra, Resupra; rules.max_doublings), not {got}",
+    "most")
+_CANNOT_BE_TAKEN = counted(
+    "{got} card points cannot be taken with {tricks} trick (4 cards a trick: {lo} … {hi} card points)",
+    "{got} card points cannot be taken with {tricks} tricks (4 cards a trick: {lo} … {hi} card points)", "tricks")
+_CANNOT_HOLD = counted("{seat} cannot hold {got} card points with {tricks} trick",
+                       "{seat} cannot hold {got} card points with {tricks} tricks", "tricks")
+_TIE_ON_TRICKS = counted(
+    "{seats} tie on {points} card points and {tricks} trick: each of them loses and pays every player who did not "
+    "lose (a reading of RULES.md)",
+    "{seats} tie on {points} card points and {tricks} tricks: each of them loses and pays every player who did not "
+    "lose (a reading of RULES.md)", "tricks")

@@ -13,7 +13,7 @@ from typing import Any, cast
 from .bock import BockEvent, points_sixty
 from .cards import FULL_PACK, TOTALS_BY_COUNT, Card, parse_cards
 from .errors import IllegalDeal
-from .explain import Explanation, Listing, Phrase, Seat, Seats, Word, signed
+from .explain import Explanation, Listing, Phrase, Seat, Seats, Word, counted, signed
 from .fields import Option, Reader, boolean, integer, is_empty, nullable, one_of, read_rules
 from .inputs import REQUIRED, Input, Kind, Need, ask
 from .ramsch import Pack, as_entered, marks
@@ -401,6 +401,7 @@ DEALER_SITS_OUT_AT = 4  # at a table of four the dealer sits the deal out (ISkO 
 DECLARER_ALONE = True  # a game is the declarer's alone: he wins or loses it
 ZERO_SUM = False  # the list counts the declarer's games; the scores do not balance
 MONEY = False  # the list is in points
+AMOUNTS: frozenset[str] = frozenset()  # no option is money
 SERIES = (36, 48)  # a series (Liste) of 36 deals at a 3-table, 48 at a 4-table
 SEEGER_FABIAN = True  # the list is evaluated by Seeger-Fabian points (the verdict's `seeger_fabian`)
 
@@ -637,8 +638,7 @@ def _check_declarer_points(points: int, tricks: int | None) -> None:
         if tricks == 0:
             raise IllegalDeal("deal.card_points", "a declarer with no trick holds only the skat's two cards, "
                               "worth at most 22, not {points}", points=points)
-        raise IllegalDeal("deal.card_points", "{points} card points cannot be taken with {tricks} tricks and the "
-                          "skat (possible: {lo} … {hi})", points=points, tricks=tricks, lo=possible[0],
+        raise IllegalDeal("deal.card_points", _CANNOT_BE_TAKEN, points=points, tricks=tricks, lo=possible[0],
                           hi=possible[-1])
 
 
@@ -674,8 +674,7 @@ def _parse_ramsch(r: Reader, rules: Rules, table: Table) -> Deal:
             if t == 0:
                 raise IllegalDeal(f"deal.points.{seat}", "{seat} took no trick, so it has no card points, "
                                   "not {points}", seat=Seat(seat), points=p)
-            raise IllegalDeal(f"deal.points.{seat}", "{seat} cannot hold {points} card points with {tricks} "
-                              "tricks", seat=Seat(seat), points=p, tricks=t)
+            raise IllegalDeal(f"deal.points.{seat}", _CANNOT_HOLD, seat=Seat(seat), points=p, tricks=t)
     return Deal(Contract.RAMSCH, points=points, tricks=tricks, bock=r.bool("bock"))
 
 
@@ -965,3 +964,11 @@ def _ramsch_verdict(value: int, scores: list[int], rules: Rules, say: Explanatio
     say("Seeger-Fabian: a Ramsch scores no evaluation points")
     return Verdict("skat", _rules_json(rules), None, value, tuple(scores), say.freeze(),
                    {"seeger_fabian": [0] * len(scores)})
+
+
+# Refusals and lines that count something: their plural forms (explain.counted).
+_CANNOT_BE_TAKEN = counted(
+    "{points} card points cannot be taken with {tricks} trick and the skat (possible: {lo} … {hi})",
+    "{points} card points cannot be taken with {tricks} tricks and the skat (possible: {lo} … {hi})", "tricks")
+_CANNOT_HOLD = counted("{seat} cannot hold {points} card points with {tricks} trick",
+                       "{seat} cannot hold {points} card points with {tricks} tricks", "tricks")

@@ -17,12 +17,12 @@ from django.urls import reverse
 from django.utils.translation import gettext
 
 from .. import ledger
-from ..labels import translated
+from ..labels import page_words, translated
 from ..ledger import Ledger, Row
 from ..models import CardNight
+from ..money import format_money
 from ..rules import GAMES, bock
 from ..rules.explain import in_words
-from ..settlement import format_money
 
 register = template.Library()
 
@@ -53,29 +53,37 @@ def average(value: float | None) -> str:
     return MINUS + text[1:] if text.startswith("-") else text
 
 
-def _money(cents: int, currency: str, plus: bool) -> str:
-    return format_money(cents, currency, plus=plus)  # one way to write money, per language (settlement.py)
+def _unit(unit: CardNight | str) -> tuple[str, int | None]:
+    """A night's currency and the decimals its amounts are kept in, or a currency's code (its own decimals)."""
+    return (unit.currency, unit.exponent) if isinstance(unit, CardNight) else (unit, None)
 
 
 @register.filter
-def money(cents: int | None, currency: str = "EUR") -> str:
-    """An amount in cents in the night's currency: €4.20, −€0.60, 1.50 CHF."""
-    return "" if cents is None else _money(int(cents), currency, plus=False)
+def money(amount: int | None, unit: CardNight | str) -> str:
+    """An amount in a night's currency (or a currency's own), kept in its minor unit: €4.20, −€0.60, ¥1,200,
+    1.50 CHF (scorekeep.money: one way to write money, per language)."""
+    if amount is None:
+        return ""
+    currency, exponent = _unit(unit)
+    return format_money(int(amount), currency, exponent=exponent)
 
 
 @register.filter
-def signed_money(cents: int | None, currency: str = "EUR") -> str:
-    """A payment: +€0.20, −€0.60, €0.00."""
-    return "" if cents is None else _money(int(cents), currency, plus=True)
+def signed_money(amount: int | None, unit: CardNight | str) -> str:
+    """A payment: +€0.20, −€0.60, €0.00, +¥200."""
+    if amount is None:
+        return ""
+    currency, exponent = _unit(unit)
+    return format_money(int(amount), currency, exponent=exponent, plus=True)
 
 
 @register.filter
 def amount(value: int | None, night: CardNight) -> str:
-    """A value or a total as the night counts it: Schafkopf in money (cents of the night's currency,
-    €4.20), every other game in points (48)."""
+    """A value or a total as the night counts it: Schafkopf in money (the night's currency, €4.20, ¥1,200),
+    every other game in points (48)."""
     if value is None or value == "":
         return ""
-    return money(value, night.currency) if night.money else str(int(value))
+    return money(value, night) if night.money else str(int(value))
 
 
 @register.filter
@@ -83,7 +91,14 @@ def signed_amount(value: int | None, night: CardNight) -> str:
     """An entry or a running total as the night counts it, with its sign: +€0.20, −€0.60; +48, −96, 0."""
     if value is None or value == "":
         return ""
-    return signed_money(value, night.currency) if night.money else signed(value)
+    return signed_money(value, night) if night.money else signed(value)
+
+
+@register.filter
+def game_word(text: str) -> str:
+    """A word of the engine's in the page's language, in the words of the game the page speaks of
+    (`labels.speaking_of`): "Value" is ゲームバリュー on a Skat page, 金額 on a Schafkopf one."""
+    return page_words(text)
 
 
 @register.filter
@@ -158,7 +173,7 @@ def info(night: CardNight, row: Row, names: Sequence[str]) -> list[str]:
         return names[row.seats[seat]] if 0 <= seat < len(row.seats) else str(seat)
 
     module = GAMES[night.game]
-    return [amount(value, night) if column.amount and isinstance(value, int) else in_words(value, gettext, seat_name)
+    return [amount(value, night) if column.amount and isinstance(value, int) else in_words(value, page_words, seat_name)
             for column, value in zip(module.SHEET, module.sheet_row(row.deal.facts, row.deal.verdict), strict=True)]
 
 
@@ -200,7 +215,7 @@ def sheet(ledger: Ledger, night: CardNight) -> Sheet:
         footer.append((gettext("Placing points"), [placing(p) for p in ledger.placing_totals], None))
     caption = gettext("Table %(number)s · %(game)s ledger") % {"number": table.number,
                                                                "game": night.get_game_display()}
-    headers = [in_words(column.header, gettext) for column in module.SHEET]
+    headers = [in_words(column.header, page_words) for column in module.SHEET]
     return Sheet(game, caption, headers, list(names), rows, footer, has_sum=night.money,
                  running_first=module.SHEET_RUNNING_FIRST)
 
@@ -259,7 +274,7 @@ def latest(book: Ledger, night: CardNight) -> list[Latest]:
     rows = []
     for row in book.rows:
         names = [book.names[p] for p in row.declarers]
-        game = in_words(module.game_words(row.deal.facts, row.deal.verdict), gettext)
+        game = in_words(module.game_words(row.deal.facts, row.deal.verdict), page_words)
         result = row.verdict.won
         what = game if not names else f"{' + '.join(names)}: {game}"
         if result is not None:

@@ -111,6 +111,29 @@ def samples() -> list[object]:
         _with(clubs, lambda r: r["deal"]["play"].update(tricks=tricks[:9], hands={"0": ["CJ", "SJ"]})),
         _with(sauspiel_break, lambda r: r["deal"].update(declarer=_sau_holder(r))),
     ]
+    out += _disagreeing(clubs) + _disagreeing(ramsch) + _disagreeing(kop) + _disagreeing(fipsen) + _disagreeing(durch)
+    _, _, sauspiel = _find("schafkopf", _contract("sauspiel"))
+    out += _disagreeing(sauspiel)
+    partner = adjudicate(sauspiel)["play"]["derived"].get("partner", sauspiel["deal"].get("partner"))
+    declarer = sauspiel["deal"]["declarer"]
+    wrong = next(seat for seat in range(4) if seat not in (declarer, partner))
+    out.append(_with(sauspiel, lambda r: r["deal"].update(partner=wrong)))
+    return out
+
+
+def _disagreeing(request: dict[str, Any]) -> list[object]:
+    """The request once with each fact its cards settle entered otherwise (in range), so the verdict
+    reports each kind of disagreement between the entered facts and the cards."""
+    out: list[object] = []
+    for key, value in adjudicate(request)["play"]["derived"].items():
+        if isinstance(value, bool):
+            other: object = not value
+        elif isinstance(value, int):
+            other = value - 1 if value > 0 else value + 1
+        else:  # per seat: two seats' figures swapped (the sum stays)
+            other = [value[1], value[0], *value[2:]] if value[0] != value[1] else [value[0] + 1, value[1] - 1,
+                                                                                  *value[2:]]
+        out.append(_with(request, lambda r, key=key, other=other: r["deal"].update({key: other})))
     return out
 
 

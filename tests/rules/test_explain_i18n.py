@@ -11,7 +11,6 @@ the English of the plain strings they replaced: the contract's English is unchan
 Seats: Anna 0, Bernd 1, Clara 2, Dieter 3.
 """
 
-import ast
 import json
 import pickle
 import random
@@ -25,6 +24,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scorekeep.management.commands import enginemessages
 from scorekeep.rules import GAMES, IllegalDeal, Step, Table, cards, complete, fipsen, judge, kop
 from scorekeep.rules.explain import AND, COMMA, OR, Listing, Phrase, Seat, Seats, Word
 from scorekeep.rules.fields import describe, names, words
@@ -169,6 +169,12 @@ SAMPLE: list[object] = [
     sf(contract="wenz", declarer=0, card_points=20, declarer_tricks=0),
     sf(contract="wenz", declarer=0, card_points=60, laufende=9),
     sf(contract="solo", declarer=0, card_points=60),
+    # The sum lines, one template for each set of parts (a Hochzeit with everything: the issue's example).
+    sf("bsv", contract="sauspiel", declarer=0, partner=1, called_ace="C", card_points=70, laufende=3),
+    sf({"preset": "bsv", "schneider": 0}, contract="wenz", declarer=0, card_points=120, declarer_tricks=8),
+    sf({"preset": "bsv", "schneider": 0}, contract="wenz", declarer=0, card_points=120, declarer_tricks=8,
+       laufende=3),
+    sf("bsv", contract="hochzeit", declarer=0, partner=2, card_points=120, laufende=4),
     sf(contract="solo_tout", declarer=0, trump="S"),
     sf("bsv", contract="ramsch", points=[30, 30, 30, 31], tricks=[2, 2, 2, 2]),
     sf("bsv", contract="ramsch", points=[30, 30, 30, 30], tricks=[2, 2, 2, 1]),
@@ -408,22 +414,21 @@ def rendered(step: Step | IllegalDeal, translate: Any) -> str:
 # --- no English outside the translated pieces ---------------------------------------------------------
 
 def _templates() -> set[str]:
-    """Every explanation line and refusal template in the engine's source."""
-    found = set()
-    for path in RULES_DIR.glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call):
-                name = getattr(node.func, "id", getattr(node.func, "attr", ""))
-                position = {"say": 0, "IllegalDeal": 1}.get(name)
-                if position is not None and len(node.args) > position:
-                    found.update(leaf.value for leaf in ast.walk(node.args[position])
-                                 if isinstance(leaf, ast.Constant) and isinstance(leaf.value, str))
-    return found
+    """Every explanation line and refusal template in the engine's source, as `manage.py enginemessages`
+    collects them for the catalogues (a template read from a table by key included)."""
+    return set(enginemessages.from_source(calls=("say", "IllegalDeal")))
+
+
+# The play check's own refusals for a field its context needs (rules/play.py, `_pending`): the game's own
+# reading refuses the same deal first and names what is wrong, so no request reaches these; they stay as the
+# guard should a game's reading ever accept such a deal (and are translated: the catalogue test reads them).
+GUARDS = {"is required", "is required to check the play", "is required to check the play: a seat from 0 to {last}",
+          "the dealer sits this deal out"}
 
 
 def test_the_sample_reaches_every_line_and_refusal_of_the_engine() -> None:
     reached = {step.text for steps in judged(SAMPLE) for step in steps}
-    missing = sorted(_templates() - reached)
+    missing = sorted(_templates() - reached - GUARDS)
     assert not missing, f"add a request to SAMPLE that writes these lines: {missing}"
 
 
@@ -452,6 +457,81 @@ def test_translating_with_the_english_itself_changes_nothing() -> None:
     for steps in judged(ALL):
         for step in steps:
             assert rendered(step, lambda text: text) == rendered(step, None)
+
+
+# --- every piece has its German and Japanese --------------------------------------------------------
+
+LOCALE = Path(__file__).resolve().parents[2] / "locale"
+
+
+def _translations(language: str) -> dict[str, str]:
+    """The catalogue's finished translations (no fuzzy, no empty), by message id, read as the pages' gettext
+    would find them."""
+    from babel.messages.pofile import read_po
+
+    known: dict[str, str] = {}
+    with (LOCALE / language / "LC_MESSAGES" / "django.po").open("rb") as po:
+        for message in read_po(po, locale=language):
+            if not message.id or message.fuzzy:
+                continue
+            if isinstance(message.id, tuple):  # a template that counts: its singular and its plural id
+                if all(message.string):
+                    known[message.id[0]], known[message.id[1]] = message.string[0], message.string[-1]
+            elif message.string:
+                known[message.id] = message.string
+    return known
+
+
+def _demo_requests() -> list[object]:
+    """Every deal of the four demo nights, as an adjudication request."""
+    from scorekeep import demo
+
+    return [{"game": night.game, "rules": {"preset": night.preset, **night.house_rules},
+             "players": len(night.players), "deal": facts} for night in demo.nights() for facts in night.deals]
+
+
+def test_the_collector_reads_every_line_and_refusal_from_the_source() -> None:
+    """`manage.py enginemessages` finds each template in the source (it stops at one it cannot read), and the
+    generated module holds them all."""
+    from scorekeep.engine_messages import MESSAGES
+
+    counting = {plural for _singular, plural in enginemessages.plurals()}
+    assert set(_templates()) <= set(MESSAGES) | counting, "run: manage.py enginemessages (make messages)"
+    assert "{price} (price) + {schwarz} (schwarz) + {laufende} (Laufende) = {base}" in _templates()
+
+
+def test_every_template_that_counts_has_its_count_among_its_values() -> None:
+    """A step or refusal that counts names the value that counts, so a page can choose the plural form."""
+    from scorekeep.rules.explain import PLURALS
+
+    assert set(PLURALS) == {plural for _singular, plural in enginemessages.plurals()}
+    reached = {step.text: step for steps in judged(ALL) for step in steps}
+    for plural, (_singular, count) in PLURALS.items():
+        assert f"{{{count}}}" in plural
+        assert plural in reached, f"add a request to SAMPLE that writes: {plural}"
+        assert isinstance(reached[plural].params[count], int)
+
+
+@pytest.mark.parametrize("language", ["de", "ja"])
+def test_every_line_and_refusal_is_in_the_catalogue(language: str) -> None:
+    """Rendering every line the sample, the mutations, the vectors and the demo nights make, and every
+    refusal, asks the catalogue only for ids it has translated: no English line is left on a page."""
+    known = _translations(language)
+    missing: dict[str, str] = {}
+    lines = 0
+
+    def translate(text: str) -> str:
+        if text and text not in known:
+            missing.setdefault(text, english)
+        return known.get(text, text)
+
+    for steps in judged([*ALL, *_demo_requests()]):
+        for step in steps:
+            english = rendered(step, None)
+            rendered(step, translate)
+            lines += 1
+    assert lines > 2000
+    assert not missing, f"{len(missing)} ids without a {language} translation, e.g. {list(missing.items())[:3]}"
 
 
 # --- the typed values write the same English as the strings they replaced ---------------------------

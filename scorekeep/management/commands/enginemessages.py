@@ -7,7 +7,9 @@ collects the engine's ids and writes them as `gettext_noop` calls into a module 
 
 - from the source (AST): the template of every ``say("…", …)`` step, every ``IllegalDeal(field, "…")``,
   every ``Phrase("…", …)`` and every literal ``Word("…")`` (the `Listing` links ``AND``, ``OR`` and
-  ``COMMA`` among them);
+  ``COMMA`` among them). A template given by name is followed to the values the name is assigned (a
+  table of templates such as Schafkopf's sum lines, read by key); one the source does not show (an
+  f-string, a call's result) stops the command with its file and line, so no line can be missed;
 - from the imported modules: every `Word` value at module level (also inside dicts, lists and tuples,
   and inside the `Phrase`s and `Listing`s made there, with each `Phrase`'s template), which catches
   the words the modules build with f-strings when they load;
@@ -23,7 +25,7 @@ from __future__ import annotations
 import ast
 import importlib
 import json
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +45,7 @@ HEADER = '''# ruff: noqa: E501
 The engine writes English templates and words (scorekeep/rules); the pages translate them with gettext.
 """
 
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext_lazy
 
 MESSAGES = [
 '''
@@ -58,18 +60,108 @@ def _call_name(node: ast.Call) -> str:
     return ""
 
 
-def from_source() -> Iterator[str]:
+class Unresolved(Exception):
+    """A template the collector cannot read from the source: an f-string, a call, a name assigned from one."""
+
+
+# The calls whose template must be found in the source: every explanation line and refusal is one of these.
+# (`Word` is not among them: the words the modules build at load are collected from the imported modules.)
+STRICT = {"say", "IllegalDeal", "Phrase"}
+
+
+def _assignments(tree: ast.Module) -> dict[str, list[ast.expr]]:
+    """Every value assigned to each plain name in a module (at its top or inside a function)."""
+    found: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    found.setdefault(target.id, []).append(node.value)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+            found.setdefault(node.target.id, []).append(node.value)
+    return found
+
+
+def _templates(node: ast.expr, names: dict[str, list[ast.expr]], depth: int = 0) -> Iterator[str]:
+    """The strings a template argument can be: literals, both arms of ``a if x else b``, and through a name
+    the values it is assigned (a table of templates read by ``TABLE[key]`` or ``TABLE.get(key)``), the text
+    of a ``Word(...)``."""
+    if depth > 4:
+        raise Unresolved(ast.unparse(node))
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        yield node.value
+    elif isinstance(node, ast.IfExp):
+        yield from _templates(node.body, names, depth + 1)
+        yield from _templates(node.orelse, names, depth + 1)
+    elif isinstance(node, ast.BoolOp):
+        for value in node.values:
+            yield from _templates(value, names, depth + 1)
+    elif isinstance(node, ast.Name) and node.id in names:
+        for value in names[node.id]:
+            yield from _templates(value, names, depth + 1)
+    elif isinstance(node, ast.Subscript):
+        yield from _templates(node.value, names, depth + 1)
+    elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+          and not node.keywords):
+        yield from _templates(node.func.value, names, depth + 1)
+        for default in node.args[1:]:
+            yield from _templates(default, names, depth + 1)
+    elif isinstance(node, ast.Call) and _call_name(node) == "Word" and len(node.args) == 1:
+        yield from _templates(node.args[0], names, depth + 1)  # a template kept as a Word: its text
+    elif isinstance(node, ast.Call) and _call_name(node) == "counted" and len(node.args) >= 2:
+        yield from _templates(node.args[1], names, depth + 1)  # the plural is the template; plurals() has the pair
+    elif isinstance(node, ast.Dict):
+        for value in node.values:
+            yield from _templates(value, names, depth + 1)
+    elif isinstance(node, ast.List | ast.Tuple | ast.Set):
+        for item in node.elts:
+            yield from _templates(item, names, depth + 1)
+    else:
+        raise Unresolved(ast.unparse(node))
+
+
+def from_source(calls: Collection[str] = tuple(TEMPLATE_ARG)) -> Iterator[str]:
+    """Every template of a `say`, `IllegalDeal` and `Phrase` call in the engine's source, and every literal
+    `Word`. A line or refusal whose template the source does not show (an f-string, a name assigned from a
+    call) stops the collection: its message id would be missing from the catalogues, so it is found here,
+    not by a reader seeing English on a German page. `calls` narrows it to some of the calls (the tests ask
+    for the lines and refusals alone)."""
     for path in sorted(RULES.glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = _assignments(tree)
+        for node in ast.walk(tree):
             if not isinstance(node, ast.Call):
                 continue
-            position = TEMPLATE_ARG.get(_call_name(node))
-            if position is None or len(node.args) <= position:
+            name = _call_name(node)
+            position = TEMPLATE_ARG.get(name)
+            if name not in calls or position is None or len(node.args) <= position:
                 continue
-            # Every string in the argument: "a" if x else "b" gives both.
-            for leaf in ast.walk(node.args[position]):
+            argument = node.args[position]
+            if name in STRICT:
+                try:
+                    yield from (text for text in _templates(argument, names) if text.strip())
+                except Unresolved as err:
+                    raise Unresolved(f"{path.name}:{node.lineno}: the template of {name}(…) cannot be read "
+                                     f"from the source ({err}); write it as a literal or a table of them") from err
+                continue
+            # A Word's literal strings: "a" if x else "b" gives both; the rest comes from the modules.
+            for leaf in ast.walk(argument):
                 if isinstance(leaf, ast.Constant) and isinstance(leaf.value, str) and leaf.value.strip():
                     yield leaf.value
+
+
+def plurals() -> list[tuple[str, str]]:
+    """Every template that counts (``counted(singular, plural, count)`` in the engine's source), as
+    (singular, plural): an ``ngettext`` entry of the catalogues each, with a form per plural of the language."""
+    found = set()
+    for path in sorted(RULES.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and _call_name(node) == "counted":
+                singular, plural = (next(_templates(arg, {}), None) for arg in node.args[:2])
+                if singular is None or plural is None:
+                    raise Unresolved(f"{path.name}:{node.lineno}: counted(…) needs its two templates as literals")
+                found.add((singular, plural))
+    return sorted(found)
 
 
 def _words(value: Any, depth: int = 0) -> Iterator[str]:
@@ -128,12 +220,18 @@ def from_running(vectors: Path = VECTORS) -> Iterator[str]:
 
 
 def messages() -> list[str]:
-    return sorted(set(from_source()) | set(from_modules()) | set(from_running()))
+    """The plain message ids; a template that counts is an ``ngettext`` entry instead (`plurals`)."""
+    counting = {plural for _singular, plural in plurals()}
+    return sorted((set(from_source()) | set(from_modules()) | set(from_running())) - counting)
 
 
-def render(ids: list[str]) -> str:
+def render(ids: list[str], pairs: list[tuple[str, str]] | None = None) -> str:
     lines = [HEADER]
     lines += [f"    gettext_noop({message!r}),\n" for message in ids]
+    lines.append("]\n")
+    lines.append("\n# The templates that count: a plural form per count in each language (explain.counted).\n")
+    lines.append("PLURALS = [\n")
+    lines += [f"    ngettext_lazy({singular!r}, {plural!r}),\n" for singular, plural in pairs or plurals()]
     lines.append("]\n")
     return "".join(lines)
 

@@ -1,0 +1,22 @@
+"""Words the games say differently: one English message, a word of its own per game.
+
+Japanese players learned each game from its own rule page (../shared/seeds): the declarer is 宣言者 in
+Skat but デクレアラー in Schafkopf and Fipsen, Hand is ハンド in Skat but ハント in Fipsen. German lists
+differ too: the Schafkopf and Fipsen declarer is the "Spieler", the Skat one the "Alleinspieler". Each
+such message has the game as its context here (``msgctxt "fipsen"``); `labels.in_game` looks the word up
+in the game a page speaks of (a night's pages, the dispute form, a glossary section) and falls back to
+the plain message, which holds Skat's word. The list is only for makemessages: the pages never import it.
+"""
+
+from django.utils.translation import pgettext_lazy
+
+CONTEXT_WORDS = [
+    pgettext_lazy("schafkopf", "Declarer"),
+    pgettext_lazy("fipsen", "Declarer"),
+    pgettext_lazy("schafkopf", "Declarer's tricks"),
+    pgettext_lazy("fipsen", "Declarer's tricks"),
+    pgettext_lazy("fipsen", "Hand"),
+    pgettext_lazy("fipsen", "hand"),
+    pgettext_lazy("skat", "Value"),
+    pgettext_lazy("schafkopf", "Value"),
+]
