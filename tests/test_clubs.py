@@ -253,46 +253,49 @@ BEFORE, AFTER = [("scorekeep", "0008_table_standing")], [("scorekeep", "0011_clu
 def test_the_migration_gives_each_host_a_club_and_splits_a_shared_player() -> None:
     executor = MigrationExecutor(connection)
     executor.migrate(BEFORE)
-    old = executor.loader.project_state(BEFORE).apps
-    OldUser, OldNight = old.get_model("auth", "User"), old.get_model("scorekeep", "CardNight")
-    OldTable, OldPlayer = old.get_model("scorekeep", "CardTable"), old.get_model("scorekeep", "Player")
-    OldPlace = old.get_model("scorekeep", "TablePlayer")
-    hosts = [OldUser.objects.create(username="erna"), OldUser.objects.create(username="fritz")]
-    players = {name: OldPlayer.objects.create(name=name, key=name.casefold())
-               for name in ("Anna", "Bernd", "Clara", "Dieter", "Nobody")}
-    seatings = {"erna": ["Anna", "Bernd", "Clara"], "fritz": ["Anna", "Dieter", "Clara"], None: ["Bernd", "Clara",
-                                                                                                 "Dieter"]}
-    for host in [*hosts, None]:
-        night = OldNight.objects.create(game="skat", preset="classic", host=host, place=f"bei {host}")
-        table = OldTable.objects.create(night=night, number=1, seats=3)
-        for position, name in enumerate(seatings[host.username if host else None]):
-            OldPlace.objects.create(table=table, player=players[name], position=position)
-    anna_id = players["Anna"].pk
+    try:
+        old = executor.loader.project_state(BEFORE).apps
+        OldUser, OldNight = old.get_model("auth", "User"), old.get_model("scorekeep", "CardNight")
+        OldTable, OldPlayer = old.get_model("scorekeep", "CardTable"), old.get_model("scorekeep", "Player")
+        OldPlace = old.get_model("scorekeep", "TablePlayer")
+        hosts = [OldUser.objects.create(username="erna"), OldUser.objects.create(username="fritz")]
+        players = {name: OldPlayer.objects.create(name=name, key=name.casefold())
+                   for name in ("Anna", "Bernd", "Clara", "Dieter", "Nobody")}
+        seatings = {"erna": ["Anna", "Bernd", "Clara"], "fritz": ["Anna", "Dieter", "Clara"], None: ["Bernd", "Clara",
+                                                                                                     "Dieter"]}
+        for host in [*hosts, None]:
+            night = OldNight.objects.create(game="skat", preset="classic", host=host, place=f"bei {host}")
+            table = OldTable.objects.create(night=night, number=1, seats=3)
+            for position, name in enumerate(seatings[host.username if host else None]):
+                OldPlace.objects.create(table=table, player=players[name], position=position)
+        anna_id = players["Anna"].pk
 
-    executor = MigrationExecutor(connection)
-    executor.migrate(AFTER)
-    new = executor.loader.project_state(AFTER).apps
-    NewClub, NewNight = new.get_model("scorekeep", "Club"), new.get_model("scorekeep", "CardNight")
-    NewPlayer, NewPlace = new.get_model("scorekeep", "Player"), new.get_model("scorekeep", "TablePlayer")
+        executor = MigrationExecutor(connection)
+        executor.migrate(AFTER)
+        new = executor.loader.project_state(AFTER).apps
+        NewClub, NewNight = new.get_model("scorekeep", "Club"), new.get_model("scorekeep", "CardNight")
+        NewPlayer, NewPlace = new.get_model("scorekeep", "Player"), new.get_model("scorekeep", "TablePlayer")
 
-    assert sorted(NewClub.objects.values_list("name", "owner__username")) == [
-        ("Without a host", None), ("erna", "erna"), ("fritz", "fritz")]
-    for night in NewNight.objects.all():
-        expected_owner = night.host_id
-        assert NewClub.objects.get(pk=night.club_id).owner_id == expected_owner
-        # Every place at a night is held by a player of the night's club, the seating unchanged.
-        places = NewPlace.objects.filter(table__night=night).order_by("position")
-        assert all(place.player.club_id == night.club_id for place in places)
-        host = NewClub.objects.get(pk=night.club_id).owner
-        assert [place.player.name for place in places] == seatings[host.username if host else None]
-    # Anna sat at erna's and fritz's nights: two players now, erna's keeping the id; Clara in all three clubs.
-    annas = NewPlayer.objects.filter(key="anna")
-    assert sorted(annas.values_list("club__name", flat=True)) == ["erna", "fritz"]
-    assert annas.get(club__name="erna").pk == anna_id
-    assert NewPlayer.objects.filter(key="clara").count() == 3
-    assert NewPlayer.objects.get(key="nobody").club.name == "Without a host"  # nothing lost
-    assert NewPlace.objects.count() == 9
+        assert sorted(NewClub.objects.values_list("name", "owner__username")) == [
+            ("Without a host", None), ("erna", "erna"), ("fritz", "fritz")]
+        for night in NewNight.objects.all():
+            expected_owner = night.host_id
+            assert NewClub.objects.get(pk=night.club_id).owner_id == expected_owner
+            # Every place at a night is held by a player of the night's club, the seating unchanged.
+            places = NewPlace.objects.filter(table__night=night).order_by("position")
+            assert all(place.player.club_id == night.club_id for place in places)
+            host = NewClub.objects.get(pk=night.club_id).owner
+            assert [place.player.name for place in places] == seatings[host.username if host else None]
+        # Anna sat at erna's and fritz's nights: two players now, erna's keeping the id; Clara in all three clubs.
+        annas = NewPlayer.objects.filter(key="anna")
+        assert sorted(annas.values_list("club__name", flat=True)) == ["erna", "fritz"]
+        assert annas.get(club__name="erna").pk == anna_id
+        assert NewPlayer.objects.filter(key="clara").count() == 3
+        assert NewPlayer.objects.get(key="nobody").club.name == "Without a host"  # nothing lost
+        assert NewPlace.objects.count() == 9
 
+    finally:  # the other tests' schema back (the leaf migrations)
+        MigrationExecutor(connection).migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
 
 def test_a_host_of_two_clubs_filters_the_statistics_by_club(two_clubs: dict[str, Any]) -> None:
     host = two_clubs["host"]
