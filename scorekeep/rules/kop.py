@@ -23,7 +23,7 @@ from typing import Any, cast
 
 from .cards import SUITS, Card, parse_cards, totals_by_count
 from .errors import IllegalDeal
-from .explain import AND, Explanation, Listing, Phrase, Seat, Seats, Word
+from .explain import AND, Explanation, Listing, Phrase, Seat, Seats, Word, explanation
 from .fields import Option, Reader, boolean, check_int, describe, integer, nullable, one_of, read_rules, words
 from .inputs import REQUIRED, Input, Kind, Need, ask
 from .sheet import NOTHING, Column, Declared, noted, result, side
@@ -586,7 +586,7 @@ def _say_outcome(say: Explanation, deal: Deal, tie: bool, won: bool) -> None:
 
 def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
     """The deal's verdict: `won` is whether the old side won; `value` what one loser pays one winner."""
-    say = Explanation()
+    say, steps = explanation()
     contract, old, preset = deal.contract, deal.old, rules.preset
     lone = contract in LONE
     old_points = deal.card_points
@@ -668,5 +668,5 @@ def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
         say("value {value}: each player of the {winners} side receives it, each of the {losers} side pays it",
             value=value, winners=_OLD if won else _YOUNG, losers=_YOUNG if won else _OLD)
 
-    return Verdict("kop", rules_json(rules), won, value, tuple(entries), say.freeze(),
+    return Verdict("kop", rules_json(rules), won, value, tuple(entries), tuple(steps),
                    {"counted_doublings": counted, "base": base})

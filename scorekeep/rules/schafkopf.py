@@ -18,7 +18,7 @@ from . import cards
 from .bock import BockEvent, points_sixty
 from .cards import TOTALS_BY_COUNT
 from .errors import IllegalDeal
-from .explain import Explanation, Listing, Phrase, Seat, Seats, Word
+from .explain import Explanation, Listing, Phrase, Seat, Seats, Word, explanation
 from .fields import (
     Option,
     Reader,
@@ -695,7 +695,7 @@ _rules_json = RulesMemo(options_json)
 
 def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
     """The verdict for one deal: who won, the value, and each seat's payment."""
-    say = Explanation()
+    say, steps = explanation()
     contract = deal.contract
     if contract in _POINT_GAMES:
         won, value, scores, extra = _point_game(deal, rules, say)
@@ -710,7 +710,7 @@ def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
     else:
         say("all passed: the cards are redealt and nobody pays (passed: redeal)")
         won, value, scores, extra = None, 0, (0, 0, 0, 0), {}
-    return Verdict("schafkopf", _rules_json(rules), won, value, scores, say.freeze(), extra)
+    return Verdict("schafkopf", _rules_json(rules), won, value, scores, tuple(steps), extra)
 
 
 _Result = tuple[bool | None, int, tuple[int, ...], dict[str, object]]

@@ -13,7 +13,7 @@ from typing import Any, cast
 from .bock import BockEvent, points_sixty
 from .cards import FULL_PACK, TOTALS_BY_COUNT, Card, parse_cards
 from .errors import IllegalDeal
-from .explain import Explanation, Listing, Phrase, Seat, Seats, Word, signed
+from .explain import Explanation, Listing, Phrase, Seat, Seats, Step, Word, explanation, signed
 from .fields import Option, Reader, boolean, integer, is_empty, nullable, one_of, read_rules
 from .inputs import REQUIRED, Input, Kind, Need, ask
 from .ramsch import Pack, as_entered, marks
@@ -680,15 +680,15 @@ def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
         return _score_null(deal, rules, table)
     if deal.contract is _RAMSCH:
         return _score_ramsch(deal, rules, table)
-    say = Explanation()
+    say, steps = explanation()
     say("All passed: the deal is void under this rule set ({option}: {choice}); it counts as a deal, "
         "nobody scores", option=OPTION_LABELS["passed"], choice=CHOICE_LABELS["passed", "void"])
     zeros = (0,) * table.players
-    return Verdict("skat", _rules_json(rules), None, 0, zeros, say.freeze(), {"seeger_fabian": list(zeros)})
+    return Verdict("skat", _rules_json(rules), None, 0, zeros, tuple(steps), {"seeger_fabian": list(zeros)})
 
 
 def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
-    say = Explanation()
+    say, steps = explanation()
     contract = deal.contract
     base = BASE[contract]
     name = _NAMES[contract]
@@ -804,7 +804,7 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
         "base": base, "matadors": matadors, "multiplier": multiplier, "charged_multiplier": charged_multiplier,
         "levels": levels, "overbid": overbid,
     }
-    return Verdict("skat", _rules_json(rules), won, value, tuple(scores), say.freeze(), extra)
+    return Verdict("skat", _rules_json(rules), won, value, tuple(scores), tuple(steps), extra)
 
 
 # The vocabulary that goes into explanation steps as values (a page translates each `Word`).
@@ -835,7 +835,7 @@ def _terms(matadors: int, levels: tuple[str, ...]) -> Listing:
 
 
 def _score_null(deal: Deal, rules: Rules, table: Table) -> Verdict:
-    say = Explanation()
+    say, steps = explanation()
     value = NULL_VALUES[deal.hand, deal.ouvert]
     assert deal.declarer is not None  # a Null game's declarer is required
     say("{game} by {declarer}: fixed value {value}", game=_NULL_NAMES[deal.hand, deal.ouvert],
@@ -856,7 +856,7 @@ def _score_null(deal: Deal, rules: Rules, table: Table) -> Verdict:
     assert declarer is not None
     scores[declarer] = entry
     extra = {"seeger_fabian": _seeger_fabian(won, declarer, table, say), "levels": [], "overbid": False}
-    return Verdict("skat", _rules_json(rules), won, value, tuple(scores), say.freeze(), extra)
+    return Verdict("skat", _rules_json(rules), won, value, tuple(scores), tuple(steps), extra)
 
 
 def _entry(value: int, won: bool, deal: Deal, rules: Rules, say: Explanation) -> int:
@@ -903,7 +903,7 @@ def _seeger_fabian(won: bool, declarer: int, table: Table, say: Explanation) -> 
 
 
 def _score_ramsch(deal: Deal, rules: Rules, table: Table) -> Verdict:
-    say = Explanation()
+    say, steps = explanation()
     points, tricks = deal.points, deal.tricks
     assert points is not None and tricks is not None
     seats = _playing(table)
@@ -923,7 +923,7 @@ def _score_ramsch(deal: Deal, rules: Rules, table: Table) -> Verdict:
         say("Durchmarsch: {seat} took every trick and scores +{value}{bock} ({option})",
             seat=Seat(sweeper), value=value, bock=_DOUBLED_IN_BOCK[deal.bock],
             option=OPTION_LABELS["ramsch_durchmarsch"])
-        return _ramsch_verdict(value, scores, rules, say)
+        return _ramsch_verdict(value, scores, rules, say, steps)
     most = max(points[s] for s in seats)
     losers = [s for s in seats if points[s] == most]
     if len(losers) > 1:
@@ -950,10 +950,10 @@ def _score_ramsch(deal: Deal, rules: Rules, table: Table) -> Verdict:
     for s in losers:
         scores[s] = -charge
     say("List: −{charge} for {losers}; everyone else 0", charge=charge, losers=Seats(losers))
-    return _ramsch_verdict(charge, scores, rules, say)
+    return _ramsch_verdict(charge, scores, rules, say, steps)
 
 
-def _ramsch_verdict(value: int, scores: list[int], rules: Rules, say: Explanation) -> Verdict:
+def _ramsch_verdict(value: int, scores: list[int], rules: Rules, say: Explanation, steps: list[Step]) -> Verdict:
     say("Seeger-Fabian: a Ramsch scores no evaluation points")
-    return Verdict("skat", _rules_json(rules), None, value, tuple(scores), say.freeze(),
+    return Verdict("skat", _rules_json(rules), None, value, tuple(scores), tuple(steps),
                    {"seeger_fabian": [0] * len(scores)})

@@ -4,7 +4,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .explain import SeatName, Step, Translate
+from .explain import WRITERS, SeatName, Step, Translate
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +127,8 @@ class Comparison:
 def english(steps: tuple[Step, ...]) -> list[str]:
     """The contract's English lines (seats written as the contract numbers them); `explain(seat_name)`
     on a verdict writes each seat by `seat_name` instead — a player's name or a page's label."""
-    return [text.format_map(params) if params else text for text, params in steps]
+    writers = WRITERS
+    return [writers[text](params) if params else text for text, params in steps]
 
 
 def explained(steps: tuple[Step, ...], seat_name: SeatName, translate: Translate | None = None) -> list[str]:
