@@ -22,6 +22,7 @@ from .errors import IllegalDeal
 from .explain import Explanation, Seat, Step, Word, explanation, signed
 from .fields import Option, Reader, boolean, check_choice, describe, is_empty, read_rules
 from .inputs import Input, Kind, Need, ask
+from .records import quick_init
 from .sheet import NOTHING, Column, Declared, noted, result, side, spaced
 from .verdict import Comparison, RulesMemo, Table, Verdict, options_json
 
@@ -94,6 +95,7 @@ class Rules:
     durch_outranks: bool
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Deal:
     """What the table declared: the contract, its declarer and add-ons, the declarer's tricks.

@@ -26,6 +26,7 @@ from .errors import IllegalDeal
 from .explain import AND, Explanation, Listing, Phrase, Seat, Seats, Word, explanation
 from .fields import Option, Reader, boolean, check_int, describe, integer, nullable, one_of, read_rules, words
 from .inputs import REQUIRED, Input, Kind, Need, ask
+from .records import quick_init
 from .sheet import NOTHING, Column, Declared, noted, result, side
 from .verdict import RulesMemo, Table, Verdict, options_json
 
@@ -418,6 +419,7 @@ def declaring_side(facts: Mapping[str, Any]) -> list[int]:
 
 # --- deals -------------------------------------------------------------------------------------
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Deal:
     """One Kop deal as the table declares it; `card_points` and `old_tricks` are the old side's."""

@@ -34,6 +34,7 @@ from .fields import (
 from .inputs import REQUIRED, Input, Kind, Need, ask
 from .ramsch import Pack, as_entered, marks
 from .ramsch import complete as complete_ramsch
+from .records import quick_init
 from .sheet import NOTHING, Column, Declared, noted, result, side, spaced
 from .verdict import RulesMemo, Table, Verdict, options_json
 
@@ -514,6 +515,7 @@ def declaring_side(facts: Mapping[str, Any]) -> list[int]:
 
 # --- deals ------------------------------------------------------------------------------------
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Deal:
     """A Schafkopf deal as the table declares it, checked for contradictions."""

@@ -18,6 +18,7 @@ from .fields import Option, Reader, boolean, integer, is_empty, nullable, one_of
 from .inputs import REQUIRED, Input, Kind, Need, ask
 from .ramsch import Pack, as_entered, marks
 from .ramsch import complete as complete_ramsch
+from .records import quick_init
 from .sheet import NOTHING, Column, Declared, noted, result, side, spaced
 from .verdict import RulesMemo, Table, Verdict, options_json
 
@@ -173,6 +174,7 @@ _KONTRA, _RE = Word("Kontra"), Word("Re")
 _DOUBLINGS = (("kontra", _KONTRA, "kontra"), ("re", _RE, "kontra"), ("bock", Word("Bock"), "bock"))
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Deal:
     """The facts of one deal as the table declared them (ADJUDICATION.md, Skat)."""

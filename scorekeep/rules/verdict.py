@@ -5,6 +5,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .explain import WRITERS, SeatName, Step, Translate
+from .records import quick_init
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +20,7 @@ class Table:
         return (seat - self.dealer - 1) % self.players
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """One deal's result. `scores` is each seat's entry; `extra` holds the game's own keys."""
@@ -103,6 +105,7 @@ class Recorded:
         return bool(self.extra.get("overbid"))
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Comparison:
     """The answer to a bidding dispute: which of the compared bids is higher (Fipsen)."""
