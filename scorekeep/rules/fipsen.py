@@ -24,7 +24,7 @@ from .fields import Option, Reader, boolean, check_choice, describe, is_empty, r
 from .inputs import Input, Kind, Need, ask
 from .records import quick_init
 from .sheet import NOTHING, Column, Declared, noted, result, side, spaced
-from .verdict import Comparison, RulesMemo, Table, Verdict, options_json
+from .verdict import Comparison, Table, Verdict, options_json, rules_memo
 
 SEATS: tuple[int, ...] = (3, 4)
 DEFAULT_SEATS = 4
@@ -212,7 +212,7 @@ def parse_rules(obj: object) -> Rules:
     return Rules(preset=values["preset"], durch_outranks=values["durch_outranks"])
 
 
-@RulesMemo
+@rules_memo
 def _rules_json(rules: Rules) -> dict[str, Any]:
     """The verdict's ``rules`` object, the same for every deal under one rule set."""
     return options_json(rules)

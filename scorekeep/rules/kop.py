@@ -28,7 +28,7 @@ from .fields import Option, Reader, boolean, check_int, describe, integer, nulla
 from .inputs import REQUIRED, Input, Kind, Need, ask
 from .records import quick_init
 from .sheet import NOTHING, Column, Declared, noted, result, side
-from .verdict import RulesMemo, Table, Verdict, options_json
+from .verdict import Table, Verdict, options_json, rules_memo
 
 SEATS = (4,)
 DEFAULT_SEATS = 4
@@ -269,7 +269,7 @@ def parse_rules(obj: object) -> Rules:
     return _rules(read_rules(obj, PRESETS, DEFAULT_PRESET, OPTIONS))
 
 
-@RulesMemo
+@rules_memo
 def rules_json(rules: Rules) -> dict[str, Any]:
     """The contract's ``rules`` object, with `solo_factors` and `max_doublings` as objects per contract."""
     out = options_json(rules)

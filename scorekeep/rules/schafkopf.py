@@ -36,7 +36,7 @@ from .ramsch import Pack, as_entered, marks
 from .ramsch import complete as complete_ramsch
 from .records import quick_init
 from .sheet import NOTHING, Column, Declared, noted, result, side, spaced
-from .verdict import RulesMemo, Table, Verdict, options_json
+from .verdict import Table, Verdict, options_json, rules_memo
 
 SEATS: tuple[int, ...] = (4,)
 DEFAULT_SEATS = 4
@@ -692,7 +692,7 @@ def _read_ramsch(r: Reader, klopfer: int, bock: bool, table: Table) -> Deal:
 
 # --- scoring ----------------------------------------------------------------------------------
 
-_rules_json = RulesMemo(options_json)
+_rules_json = rules_memo(options_json)
 
 
 def score(deal: Deal, rules: Rules, table: Table) -> Verdict:

@@ -20,7 +20,7 @@ from .ramsch import Pack, as_entered, marks
 from .ramsch import complete as complete_ramsch
 from .records import quick_init
 from .sheet import NOTHING, Column, Declared, noted, result, side, spaced
-from .verdict import RulesMemo, Table, Verdict, options_json
+from .verdict import Table, Verdict, options_json, rules_memo
 
 SEATS = (3, 4)
 DEFAULT_SEATS = 3
@@ -208,21 +208,21 @@ def parse_rules(obj: object) -> Rules:
     return Rules(**read_rules(obj, PRESETS, DEFAULT_PRESET, OPTIONS))
 
 
-_rules_json = RulesMemo(options_json)
+_rules_json = rules_memo(options_json)
 
 
 SELDOM_PLAYED: frozenset[str] = frozenset()
 """The contracts few deals are (a page may fold them away): none, every contract is asked often."""
 
 
-@RulesMemo
+@rules_memo
 def contracts(rules: Rules) -> tuple[str, ...]:
     """All contracts; when all pass the rule set plays either Ramsch or a void deal, not both."""
     skipped = Contract.PASSED if rules.passed == "ramsch" else Contract.RAMSCH
     return tuple(c.value for c in Contract if c is not skipped)
 
 
-@RulesMemo
+@rules_memo
 def _fields(rules: Rules) -> dict[str, tuple[str, ...]]:
     gated = {"kontra": rules.kontra, "re": rules.kontra, "bock": rules.bock}
     return {contract: tuple(f for f in fields if gated.get(f, True)) for contract, fields in CONTRACTS.items()}
@@ -237,7 +237,7 @@ class _Reading:
     off: tuple[tuple[str, Word, str], ...]
 
 
-@RulesMemo
+@rules_memo
 def _reading(rules: Rules) -> _Reading:
     played = contracts(rules)
     used = {contract: frozenset(("contract", *f)) for contract, f in _fields(rules).items() if contract in played}

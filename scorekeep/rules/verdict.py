@@ -2,10 +2,13 @@
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, TypeVar
 
 from .explain import WRITERS, SeatName, Step, Translate
 from .records import quick_init
+
+R = TypeVar("R")
+V = TypeVar("V")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +52,7 @@ class Verdict:
             "value": self.value,
             "scores": list(self.scores),
             **self.extra,
-            "explanation": self.explanation,
+            "explanation": english(self.steps),
         }
 
 
@@ -158,28 +161,26 @@ def _jsonable(value: object) -> object:
     return value
 
 
-class RulesMemo:
-    """A value derived from a rule set, computed once per rule-set object.
+def rules_memo(compute: Callable[[R], V]) -> Callable[[R], V]:
+    """`compute`, remembered per rule-set object: a value derived from a rule set, computed once.
 
     A table sends the same rule set with every deal (and `judge` reuses the parsed object), so
     deriving per object beats hashing a dataclass of a dozen options on every deal. The memo keeps
     the rule set alive beside its value (`kept`), so an id is never reused while it is remembered:
-    an id found in `values` is that very rule set's.
+    an id found in `values` is that very rule set's. A closure, not an object with ``__call__``: it
+    is called a few times a deal, and calling an instance costs a slot look-up more.
     """
+    values: dict[int, V] = {}
+    kept: list[R] = []
 
-    __slots__ = ("compute", "kept", "values")
-
-    def __init__(self, compute: Callable[[Any], Any]) -> None:
-        self.compute = compute
-        self.values: dict[int, Any] = {}
-        self.kept: list[object] = []
-
-    def __call__(self, rules: object) -> Any:
+    def memo(rules: R) -> V:
         try:
-            return self.values[id(rules)]
+            return values[id(rules)]
         except KeyError:
-            value = self.compute(rules)
-            if len(self.kept) < 4096:
-                self.kept.append(rules)
-                self.values[id(rules)] = value
+            value = compute(rules)
+            if len(kept) < 4096:
+                kept.append(rules)
+                values[id(rules)] = value
             return value
+
+    return memo
