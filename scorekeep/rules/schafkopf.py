@@ -12,7 +12,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from . import cards
 from .bock import BockEvent, points_sixty
@@ -88,7 +88,24 @@ class Variant(StrEnum):
     HOCHZEIT = "hochzeit"
 
 
-C = Contract
+class C:
+    """`Contract`'s members, bound once as plain class attributes: on Python 3.11 each look-up of a
+    member on the enum class (``Contract.SIE``) costs a descriptor call, and scoring a deal makes dozens."""
+
+    SAUSPIEL: Final = Contract.SAUSPIEL
+    WENZ: Final = Contract.WENZ
+    SOLO: Final = Contract.SOLO
+    WENZ_TOUT: Final = Contract.WENZ_TOUT
+    SOLO_TOUT: Final = Contract.SOLO_TOUT
+    SIE: Final = Contract.SIE
+    GEIER: Final = Contract.GEIER
+    FARBWENZ: Final = Contract.FARBWENZ
+    GEIER_TOUT: Final = Contract.GEIER_TOUT
+    FARBWENZ_TOUT: Final = Contract.FARBWENZ_TOUT
+    BETTEL: Final = Contract.BETTEL
+    HOCHZEIT: Final = Contract.HOCHZEIT
+    RAMSCH: Final = Contract.RAMSCH
+    PASSED: Final = Contract.PASSED
 
 # The game's vocabulary as it goes into explanations and rejections: each a `Word`, made once here,
 # so that a page can translate it like a template.

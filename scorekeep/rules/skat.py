@@ -235,13 +235,15 @@ class _Reading:
 
     used: dict[str, frozenset[str]]
     off: tuple[tuple[str, Word, str], ...]
+    off_keys: frozenset[str]
 
 
 @rules_memo
 def _reading(rules: Rules) -> _Reading:
     played = contracts(rules)
     used = {contract: frozenset(("contract", *f)) for contract, f in _fields(rules).items() if contract in played}
-    return _Reading(used, tuple(doubling for doubling in _DOUBLINGS if not getattr(rules, doubling[2])))
+    off = tuple(doubling for doubling in _DOUBLINGS if not getattr(rules, doubling[2]))
+    return _Reading(used, off, frozenset(key for key, _, _ in off))
 
 
 def deal_fields(contract: str, rules: Rules, table: Table) -> tuple[str, ...]:
@@ -495,7 +497,9 @@ def declaring_side(facts: Mapping[str, Any]) -> list[int]:
 
 def parse_deal(obj: object, rules: Rules, table: Table) -> Deal:
     r = Reader(obj, "deal", _ALL_FIELDS)
-    name = r.choice("contract", _CONTRACT_NAMES, required=True)
+    given = r.obj.get("contract")
+    name = given if type(given) is str and given in _CONTRACT_BY_NAME else r.choice(
+        "contract", _CONTRACT_NAMES, required=True)  # the Reader refuses anything else
     contract = _CONTRACT_BY_NAME[name]
     reading = _reading(rules)
     used = reading.used.get(name)
@@ -505,7 +509,7 @@ def parse_deal(obj: object, rules: Rules, table: Table) -> Deal:
                               "(enter \"passed\"), unless the rules option passed is \"ramsch\"")
         raise IllegalDeal("deal.contract", "under this rule set a deal that all pass is played as Ramsch: "
                           "enter contract \"ramsch\" with each seat's card points and tricks")
-    for key, said, option in reading.off:
+    for key, said, option in () if r.obj.keys().isdisjoint(reading.off_keys) else reading.off:
         if key in r.obj and not is_empty(r.obj[key]):
             raise IllegalDeal(f"deal.{key}", "{name} is not played under this rule set (the rules option "
                               "{option} is off)", name=said, option=option)
@@ -578,7 +582,7 @@ def _parse_trump_game(r: Reader, contract: Contract, rules: Rules, table: Table)
                           "or without n as −n (−1 … −{top}), not {given}", game=_WHAT[contract.value], top=top,
                           given=matadors)
     from_cards = False
-    if r.has("cards"):
+    if r.obj.get("cards") is not None:
         cards = parse_cards(r.obj["cards"], "deal.cards", 12)
         derived = matadors_from_cards(cards, contract)
         if matadors is not None and matadors != derived:
@@ -881,7 +885,8 @@ def _entry(value: int, won: bool, deal: Deal, rules: Rules, say: Explanation) ->
         else:
             entry = -2 * value
             say("Lost: a lost game counts double: −2 × {value} = {entry}", value=value, entry=signed(entry))
-    for said, name in ((deal.kontra, _KONTRA), (deal.re, _RE), (deal.bock, _BOCK_DEAL)):
+    for said, name in ((deal.kontra, _KONTRA), (deal.re, _RE), (deal.bock, _BOCK_DEAL)) if (
+            deal.kontra or deal.re or deal.bock) else ():
         if said:
             entry *= 2
             say("{name} doubles: {entry}", name=name, entry=signed(entry))
