@@ -329,6 +329,15 @@ def _used_fields(fields: tuple[str, ...]) -> frozenset[str]:
     return frozenset(("contract", *fields))
 
 
+@rules_memo
+def _used_by_contract(rules: Rules) -> dict[Contract, frozenset[str]]:
+    """`_used_fields` of every contract under `rules`, worked out once per rule set (the table plays no part)."""
+    return {contract: _used_fields(deal_fields(contract, rules, _FOUR)) for contract in Contract}
+
+
+_FOUR = Table(4, 3)
+
+
 @functools.cache
 def _deal_fields(contract: str, klopfen: bool, bock: bool, doublings: bool) -> tuple[str, ...]:
     dropped = {"klopfer"} if not klopfen else set()
@@ -566,7 +575,7 @@ def parse_deal(obj: object, rules: Rules, table: Table) -> Deal:
     """The facts of one deal, read strictly (ADJUDICATION.md, Schafkopf)."""
     r = Reader(obj, "deal", _DEAL_KEYS)
     contract = _read_contract(r, rules)
-    used = _used_fields(deal_fields(contract, rules, table))
+    used = _used_by_contract(rules)[contract]
     _check_stakes_allowed(r, contract, rules)
     r.reject_unused(used, _A[contract])
     if contract is C.PASSED:
@@ -636,9 +645,14 @@ def _read_contract(r: Reader, rules: Rules) -> Contract:
                       "the contracts allowed are {allowed}", game=NAMES[contract], allowed=names)
 
 
+_STAKE_FIELDS = frozenset(_STAKES)
+
+
 def _check_stakes_allowed(r: Reader, contract: Contract, rules: Rules) -> None:
     """Klopfer, Bock and doublings only where the rule set has them (ADJUDICATION.md: a doubling
     the rule set does not allow is rejected); a Sie at a fixed value is never doubled (RULES.md)."""
+    if r.obj.keys().isdisjoint(_STAKE_FIELDS):  # none given, none to refuse: the check below in one set comparison
+        return
     fields = CONTRACTS[contract]
     if "klopfer" in fields and not rules.klopfen and not is_empty(r.obj.get("klopfer")):
         raise IllegalDeal("deal.klopfer", "this rule set has no Klopfen (rules.klopfen is false): "
