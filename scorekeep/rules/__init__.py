@@ -18,7 +18,7 @@ contract's deal) and ``entered(facts, rules, table)`` (a stored deal as a page e
 from collections.abc import Callable
 from typing import Any
 
-from . import bock, fipsen, seating, standing
+from . import bock, fipsen, play, seating, standing
 from .errors import IllegalDeal
 from .explain import Step, Word
 from .fields import Reader, check_choice, describe, option_shape, words
@@ -77,6 +77,10 @@ def judge(request: object) -> Verdict | Comparison:
     if deal is None:
         raise IllegalDeal("deal", "is required: the deal as the table played it (see the contract's fields for {game})",
                           game=game)
+    if type(deal) is dict and "play" in deal:  # issue 19: the deal as played, checked card by card (rules/play.py)
+        if deal["play"] is not None:
+            return play.judge_played(module, game, deal, rules, table)
+        deal = {key: value for key, value in deal.items() if key != "play"}
     return module.score(module.parse_deal(deal, rules, table), rules, table)
 
 
