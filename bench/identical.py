@@ -25,6 +25,7 @@ import copy
 import gettext
 import hashlib
 import json
+import os
 import random
 import subprocess
 import sys
@@ -40,8 +41,12 @@ from adjudicate import MAKERS, valid_requests  # noqa: E402
 from scorekeep.contract_io import loads  # noqa: E402
 from scorekeep.rules import IllegalDeal, judge  # noqa: E402
 
-VECTORS = sorted((ROOT.parent / "shared" / "vectors").glob("*.jsonl"))
-CONFORMANCE = ROOT.parent / "shared" / "tools" / "conformance.py"
+# The shared contract beside the clone (another tree, e.g. main's exported for an A/B, names it by SCOREKEEP_SHARED).
+SHARED = Path(os.environ.get("SCOREKEEP_SHARED", ROOT.parent / "shared"))
+VECTORS = sorted((SHARED / "vectors").glob("*.jsonl"))
+CONFORMANCE = SHARED / "tools" / "conformance.py"
+if not VECTORS:
+    raise SystemExit(f"no conformance vectors in {SHARED / 'vectors'}: set SCOREKEEP_SHARED")
 
 # Values a mutation puts in place of a field's: every JSON type, edges of ranges, strangers.
 ODD_VALUES: list[object] = [None, True, False, 0, 1, -1, 2, 3, 4, 7, 10, 11, 12, 18, 23, 30, 59, 60, 61, 90, 120,
