@@ -2,8 +2,8 @@
 
 A night is reached in one of three ways, never by its id alone:
 
-- its **host**, the logged-in account that started it (and the site owner, a superuser), may do
-  everything: settings, finishing, the links;
+- the **hosts of its club** (`scorekeep.clubs`: the club's owner and co-hosts; the site owner, a
+  superuser, too) may do everything: settings, finishing, the links;
 - a phone that opened the night's **scorer link** may enter, correct, delete and restore deals and add
   tables;
 - a phone that opened its **viewer link** may read: the night, its tables, deals, ledger and printouts.
@@ -22,10 +22,11 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 
-from .models import CardNight, new_token
+from . import clubs
+from .models import CardNight, Club, Player, new_token
 
 VIEW, SCORE, HOST = "view", "score", "host"
 RANK = {VIEW: 0, SCORE: 1, HOST: 2}
@@ -34,8 +35,7 @@ GRANTS = "nights"  # session key: {night id: {"score": token, "view": token}} â€
 
 def role(request: HttpRequest, night: CardNight) -> str | None:
     """What this request may do with the night: HOST, SCORE, VIEW, or None (a stranger)."""
-    user = getattr(request, "user", None)
-    if user is not None and user.is_authenticated and (user.is_superuser or night.host_id == user.pk):
+    if hosts(request, night):
         return HOST
     grant = request.session.get(GRANTS, {}).get(str(night.pk))
     if not isinstance(grant, dict):
@@ -47,6 +47,24 @@ def role(request: HttpRequest, night: CardNight) -> str | None:
     if grant.get(VIEW) == night.viewer_token:
         return VIEW
     return None
+
+
+def hosts(request: HttpRequest, night: CardNight) -> bool:
+    """Whether the request's account runs the night's club (its owner or a co-host), or is the site owner."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_superuser:
+        return True
+    known = night.__dict__.get("hosted")  # asked already with the night (`night_access`)
+    if known is not None:
+        return bool(known)
+    return hosting(user).filter(pk=night.club_id).exists()
+
+
+def hosting(user: Any) -> QuerySet[Club]:
+    """The clubs `user` is the owner or a co-host of."""
+    return Club.objects.filter(Q(owner=user) | Q(cohosts=user))
 
 
 def allows(have: str | None, need: str) -> bool:
@@ -70,8 +88,11 @@ def night_access(need: str) -> Callable[[Callable[..., HttpResponse]], Callable[
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, night_id: int, **kwargs: Any) -> HttpResponse:
-            night = CardNight.objects.filter(pk=night_id).only("pk", "host_id", "scorer_token",
-                                                               "viewer_token").first()
+            nights = CardNight.objects.filter(pk=night_id).only("pk", "club_id", "scorer_token", "viewer_token")
+            user = request.user
+            if user.is_authenticated and not user.is_superuser:  # whether the account hosts the club, in one query
+                nights = nights.annotate(hosted=Exists(hosting(user).filter(pk=OuterRef("club_id"))))
+            night = nights.first()
             if night is None:
                 raise Http404("No such card night.")
             request.night_role = check(request, night, need)  # type: ignore[attr-defined]
@@ -113,13 +134,18 @@ def renew_link(night: CardNight, which: str) -> CardNight:
 
 
 def visible_nights(request: HttpRequest) -> QuerySet[CardNight]:
-    """The nights a logged-in host runs (every night for the site owner); none for anyone else."""
+    """The nights of the clubs a logged-in host runs (every night for the site owner); none for anyone else."""
     user = request.user
     if not user.is_authenticated:
         return CardNight.objects.none()
     if user.is_superuser:
         return CardNight.objects.all()
-    return CardNight.objects.filter(host=user)
+    return CardNight.objects.filter(club__in=clubs.hosted_by(user))
+
+
+def visible_players(request: HttpRequest) -> QuerySet[Player]:
+    """The players of the clubs a logged-in host runs (every player for the site owner); none for anyone else."""
+    return Player.objects.filter(club__in=clubs.hosted_by(request.user))
 
 
 def joined_nights(request: HttpRequest) -> list[tuple[CardNight, str]]:

@@ -10,7 +10,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from .access_views import ThrottledAdminAuthenticationForm
-from .models import CardNight, CardTable, Deal, DealRevision, NightRevision, Player, TablePlayer
+from .models import CardNight, CardTable, Club, Deal, DealRevision, NightRevision, Player, TablePlayer
 
 # The admin's log-in counts wrong passwords with the site's own (scorekeep.access_views.ThrottleLogins).
 admin.site.login_form = ThrottledAdminAuthenticationForm
@@ -37,10 +37,18 @@ class ReadOnlyInline(admin.TabularInline):
         return False
 
 
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    search_fields = ["name"]
+    list_display = ["name", "owner", "created"]
+    readonly_fields = ["created"]
+
+
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
     search_fields = ["name"]
-    list_display = ["name", "created"]
+    list_display = ["name", "club", "created"]
+    readonly_fields = ["club"]  # the player's places are at the club's nights
 
 
 class TablePlayerInline(ReadOnlyInline):
@@ -61,11 +69,12 @@ class CardTableInline(ReadOnlyInline):
 
 @admin.register(CardNight)
 class CardNightAdmin(admin.ModelAdmin):
-    list_display = ["date", "place", "game", "preset", "finished"]
+    list_display = ["date", "place", "club", "game", "preset", "finished"]
     list_filter = ["game", "finished"]
     search_fields = ["place"]
-    readonly_fields = ["game", "preset", "house_rules", "series_length", "round_length", "bock_events", "bock_length",
-                       "finished", "version", "created"]
+    # The club too: its players sit at the night's tables, so a night cannot change clubs.
+    readonly_fields = ["club", "game", "preset", "house_rules", "series_length", "round_length", "bock_events",
+                       "bock_length", "finished", "version", "created"]
     inlines = [CardTableInline]
 
     def has_add_permission(self, request: HttpRequest) -> bool:

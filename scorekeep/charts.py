@@ -62,6 +62,8 @@ class Series:
     totals: list[list[int]]
     title: str = ""
     deals: int | None = None
+    x_label: str | None = None  # what the x axis counts (default "Deal"; a player's page: nights)
+    description: str | None = None  # the chart in words for screen readers (default: the totals after the deals)
 
 
 def series_of(ledger: Ledger) -> Series:
@@ -165,7 +167,8 @@ def running_totals_svg(data: Ledger | Series, *, format_value: Callable[[int], s
     rows = math.ceil(len(entries) / columns)
     height = bottom + X_AXIS_SPACE + rows * LEGEND_ROW + 6
 
-    description = gettext("Running total of each player after each of %(deals)s deals. Final totals: %(totals)s.") % {
+    description = series.description or gettext(
+        "Running total of each player after each of %(deals)s deals. Final totals: %(totals)s.") % {
         "deals": len(series.totals), "totals": ", ".join(entries)}
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="running-totals" viewBox="0 0 {WIDTH} {_number(height)}" '
@@ -190,7 +193,7 @@ def running_totals_svg(data: Ledger | Series, *, format_value: Callable[[int], s
                    f'stroke="#000"/>')
         out.append(f'<text x="{x}" y="{bottom + 19}" text-anchor="middle">{deal}</text>')
     out.append(f'<text class="axis-title" x="{_number(LEFT + plot_width / 2)}" y="{bottom + 38}" '
-               f'text-anchor="middle">{escape(gettext("Deal"))}</text>')
+               f'text-anchor="middle">{escape(series.x_label or gettext("Deal"))}</text>')
     out.append("</g>")
     out.append(f'<line class="zero-line" data-value="0" x1="{LEFT}" y1="{_number(py(0))}" x2="{WIDTH - RIGHT}" '
                f'y2="{_number(py(0))}" stroke="#000" stroke-width="1.2"/>')

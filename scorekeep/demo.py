@@ -23,6 +23,7 @@ Facts = dict[str, Any]
 
 PLAYERS = ["Anna", "Bernd", "Clara", "Dieter"]
 PLACE_PREFIX = "Demo"  # marks demo nights, so `loaddemo --replace` finds them
+CLUB = "Demo club"  # the club of the demo nights (removed with them by `loaddemo --replace` once it is empty)
 
 SKAT_BIDS = sorted(skat.BID_VALUES)
 
@@ -186,6 +187,48 @@ def fipsen_deals(seed: int = 23) -> list[Facts]:
             facts["tricks_taken"] = rng.randint(needed, 5) if rng.random() < 0.7 else rng.randint(0, needed - 1)
             deals.append(facts)
     return deals
+
+
+# --- a club's two seasons of Skat nights (`loaddemo --seasons`) ------------------------------------------
+
+SEASON_PLAYERS = ["Anna", "Bernd", "Clara", "Dieter", "Eva", "Frank"]
+
+
+@dataclass(frozen=True, slots=True)
+class DemoSeason:
+    """A season of the demo club: `seasons.start_season`'s settings."""
+
+    name: str
+    start: str
+    end: str
+    basis: str
+    min_nights: int = 0
+    best_of: int | None = None
+    drop_every: int | None = None
+    absence_penalty: int = 0
+
+
+SEASONS = [
+    DemoSeason("Herbst 2024", "2024-09-01", "2024-12-31", "seeger_fabian", min_nights=3),
+    DemoSeason("Frühjahr 2025", "2025-01-01", "2025-06-30", "seeger_fabian_per_series", min_nights=2, drop_every=3,
+               absence_penalty=50),
+]
+
+
+def season_nights(seed: int = 2024) -> list[DemoNight]:
+    """Twelve Skat club nights over two seasons (September 2024 to June 2025), three at the table, 12 deals
+    each; who comes changes from night to night, so the seasons have absences, newcomers and the unranked."""
+    rng = random.Random(seed)
+    dates = ["2024-09-13", "2024-10-11", "2024-10-25", "2024-11-08", "2024-11-22", "2024-12-13",
+             "2025-01-17", "2025-02-14", "2025-03-28", "2025-04-25", "2025-05-23", "2025-06-20"]
+    out = []
+    for number, date in enumerate(dates):
+        pool = SEASON_PLAYERS[:4] if number < 6 else SEASON_PLAYERS  # Eva and Frank join in 2025
+        players = rng.sample(pool, 3)
+        deals = [_skat_game(rng, rng.randrange(3)) for _deal in range(12)]
+        out.append(DemoNight(f"Skat club night {number + 1}", "skat", "classic",
+                             f"{PLACE_PREFIX} · Skatclub Herz Dame, Vereinsheim", date, players, deals))
+    return out
 
 
 def nights() -> list[DemoNight]:

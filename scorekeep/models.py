@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from .rules import GAMES
 from .rules.verdict import Recorded
@@ -53,18 +54,60 @@ class OrderedJSONField(models.JSONField):  # type: ignore[type-arg]
         return super().from_db_value(value, expression, connection)
 
 
-class Player(models.Model):
-    """A person who plays; kept across card nights so statistics can follow them."""
+def new_token() -> str:
+    """An unguessable link token: 128 random bits, URL-safe (22 characters)."""
+    return secrets.token_urlsafe(16)
 
-    name = models.CharField(_("name"), max_length=40, unique=True)
-    # The name case-folded, so "Jürgen" and "jürgen" are one player on every database (SQLite's
+
+class Club(models.Model):
+    """A group of players run by one or more hosts: it owns its players and card nights, and nobody but
+    its hosts (and the site owner) sees them — a night's link holders see that night (`scorekeep.access`).
+
+    The owner started the club; co-hosts were invited (by a link or by their account name) and have the
+    same rights. A club without an owner holds the nights started without a host (the demo nights,
+    nights from before accounts): only the site owner sees those.
+    """
+
+    name = models.CharField(_("name"), max_length=80)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("owner"), null=True, blank=True,
+                              on_delete=models.SET_NULL, related_name="owned_clubs")
+    cohosts = models.ManyToManyField(settings.AUTH_USER_MODEL, verbose_name=_("co-hosts"), blank=True,
+                                     related_name="cohosted_clubs")
+    # Ratings (OpenSkill, `scorekeep.ratings`) beside the plain figures: off until the club's hosts turn them on.
+    ratings = models.BooleanField(_("show ratings"), default=False)
+    # The co-host invitation link: whoever opens it logged in becomes a host. A new token revokes the old link.
+    invite_token = models.CharField(max_length=43, unique=True, default=new_token, editable=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def hosted_by(self, user: Any) -> bool:
+        """Whether `user` runs the club: its owner or a co-host (the site owner may do everything anyway)."""
+        if user is None or not user.is_authenticated:
+            return False
+        return self.owner_id == user.pk or self.cohosts.filter(pk=user.pk).exists()
+
+
+class Player(models.Model):
+    """A person who plays in a club; kept across the club's card nights so statistics can follow them.
+    The same person in two clubs is two players: no club learns who plays in another."""
+
+    club = models.ForeignKey(Club, verbose_name=pgettext_lazy("association", "club"), on_delete=models.CASCADE,
+                             related_name="players")
+    name = models.CharField(_("name"), max_length=40)
+    # The name case-folded, so "Jürgen" and "jürgen" are one player of a club on every database (SQLite's
     # case-insensitive matching knows only ASCII). Folding can lengthen a name ("ß" becomes "ss"; one
     # character folds to at most three), so the key has room for three times the name.
-    key = models.CharField(max_length=120, unique=True, editable=False)
+    key = models.CharField(max_length=120, editable=False)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["club", "key"], name="one_name_a_club")]
 
     def __str__(self) -> str:
         return self.name
@@ -74,17 +117,12 @@ class Player(models.Model):
         return " ".join(name.split()).casefold()
 
     def clean(self) -> None:
-        if Player.objects.filter(key=self.key_of(self.name)).exclude(pk=self.pk).exists():
-            raise ValidationError({"name": _("There is already a player of that name.")})
+        if Player.objects.filter(club_id=self.club_id, key=self.key_of(self.name)).exclude(pk=self.pk).exists():
+            raise ValidationError({"name": _("There is already a player of that name in this club.")})
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.key = self.key_of(self.name)
         super().save(*args, **kwargs)
-
-
-def new_token() -> str:
-    """An unguessable link token: 128 random bits, URL-safe (22 characters)."""
-    return secrets.token_urlsafe(16)
 
 
 class CardNight(models.Model):
@@ -116,6 +154,9 @@ class CardNight(models.Model):
     # token revokes the old link: a phone that opened it loses access at its next request.
     host = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("host"), null=True, blank=True,
                              on_delete=models.SET_NULL, related_name="card_nights")
+    # The club the night belongs to: its hosts run the night, and its players sit at the night's tables.
+    club = models.ForeignKey(Club, verbose_name=pgettext_lazy("association", "club"), on_delete=models.PROTECT,
+                             related_name="nights")
     scorer_token = models.CharField(max_length=43, unique=True, default=new_token, editable=False)
     viewer_token = models.CharField(max_length=43, unique=True, default=new_token, editable=False)
     created = models.DateTimeField(auto_now_add=True)
@@ -159,6 +200,37 @@ class CardNight(models.Model):
     def seeger_fabian(self) -> bool:
         """The list is evaluated by Seeger-Fabian points, and a player's performance adds them (Skat)."""
         return bool(GAMES[self.game].SEEGER_FABIAN)
+
+
+class Season(models.Model):
+    """A named period of one game's nights of a club, ranked by the club's rules (`scorekeep.seasons`).
+
+    The basis is one the game's engine module offers (`rules.season`: Skat's Seeger-Fabian points or their
+    average per series, Schafkopf's money, Kop's placing points …). Only nights within the period count;
+    standings are derived from the stored verdicts whenever asked, never kept."""
+
+    club = models.ForeignKey(Club, verbose_name=pgettext_lazy("association", "club"), on_delete=models.CASCADE,
+                             related_name="seasons")
+    name = models.CharField(_("name"), max_length=80)
+    game = models.CharField(_("game"), max_length=12, choices=GAME_CHOICES)
+    start = models.DateField(_("first day"))
+    end = models.DateField(_("last day"))
+    basis = models.CharField(_("ranked by"), max_length=40)
+    # To be ranked, a player has played at least this many of the season's nights (fewer: listed, unranked).
+    min_nights = models.PositiveSmallIntegerField(_("nights needed to be ranked"), default=0)
+    # Count only the best n results of each player (null: all) …
+    best_of = models.PositiveSmallIntegerField(_("count the best results"), null=True, blank=True)
+    # … or drop the worst result for every k results (null: none dropped).
+    drop_every = models.PositiveSmallIntegerField(_("drop the worst result every"), null=True, blank=True)
+    # A night of the season a ranked player missed counts as a result of minus this (0: no penalty).
+    absence_penalty = models.PositiveIntegerField(_("absence penalty"), default=0)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-start", "name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class CardTable(models.Model):

@@ -28,14 +28,14 @@ from django.forms.utils import ErrorDict
 from django.http import QueryDict
 from django.utils import timezone
 from django.utils.functional import Promise
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from . import ledger
 from .entry import SUIT_SIGNS
 from .forms import HouseRule, HouseRulesMixin, as_json, engine_message, peek
 from .labels import CHOICE_LABELS, CONTRACT_LABELS, GAME_LABELS, NONE_LABELS, OPTION_LABELS, PRESET_LABELS, translated
-from .models import CardNight, NightRevision
+from .models import CardNight, Club, NightRevision
 from .rules import GAMES, IllegalDeal, bock, standing
 from .settlement import options_in_words
 
@@ -522,8 +522,9 @@ class SettingsFields(HouseRulesMixin, QuietForm):
 class NightForm(SeatingMixin, SettingsFields):
     """Start a card night: the settings, the game, and the first table's players and dealer."""
 
-    def __init__(self, data: QueryDict, *, url: str, quiet: bool = False) -> None:
+    def __init__(self, data: QueryDict, *, url: str, quiet: bool = False, clubs: Sequence[Club] = ()) -> None:
         data = data.copy()
+        self.clubs = {str(club.pk): club for club in clubs}
         game = data.get("game") or DEFAULT_GAME
         self.game_error = game not in GAMES
         game = game if game in GAMES else DEFAULT_GAME
@@ -537,6 +538,15 @@ class NightForm(SeatingMixin, SettingsFields):
         super().__init__(data, game=game, url=url, quiet=quiet)
         self.fields["game"] = forms.ChoiceField(label=_("Game"), choices=list(GAME_LABELS.items()),
                                                 widget=forms.Select(attrs=refresh_attrs(url, REFRESH_ALL)))
+        if self.clubs:
+            # The club the night belongs to (its hosts run it, its players sit at it); the host's first
+            # club unless another was asked for. A host without a club gets one at the first night.
+            self.fields["club"] = forms.ChoiceField(
+                label=pgettext_lazy("association", "Club"),
+                choices=[(key, club.name) for key, club in self.clubs.items()],
+                error_messages={"invalid_choice": gettext("Choose one of your clubs: %(clubs)s.")
+                                % {"clubs": ", ".join(club.name for club in self.clubs.values())}})
+            self.data.setdefault("club", next(iter(self.clubs)))
         self._add_players(self.data, REFRESH_EXTRAS)
         self.describe()
 
@@ -549,8 +559,9 @@ class NightForm(SeatingMixin, SettingsFields):
 
     def start(self) -> dict[str, Any]:
         """The keyword arguments of `nights.start_night`."""
+        club = {"club": self.clubs[self.cleaned_data["club"]]} if self.clubs else {}
         return {"game": self.game, "players": self.players, "first_dealer": self.cleaned_data["first_dealer"],
-                **self.settings()}
+                **club, **self.settings()}
 
 
 class SettingsForm(SettingsFields):

@@ -25,7 +25,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import access, ledger, live, nights
+from . import access, clubs, ledger, live, nights
 from .access import HOST, SCORE, VIEW, night_access
 from .entry import BUSY, refusal
 from .htmx import render_page
@@ -70,12 +70,17 @@ def _render(request: HttpRequest, template: str, context: dict[str, Any], status
     return render_page(request, template, context, partials=partials, status=status)
 
 
-def _known_players(request: HttpRequest) -> list[str]:
-    """Names for the players' input suggestions: only people from nights this host runs (a host never
-    learns who plays at another host's nights)."""
-    nights_seen = access.visible_nights(request)
-    return list(Player.objects.filter(places__table__night__in=nights_seen).distinct()
-                .values_list("name", flat=True)[:500])
+def _known_players(request: HttpRequest, night: CardNight | None = None) -> list[str]:
+    """Names for the players' input suggestions: the players of the clubs this host runs (starting a
+    night), of the night's club for its hosts; nobody's for a phone with a link. Nobody learns who plays
+    in a club they do not run."""
+    if night is None:
+        players = access.visible_players(request)
+    elif access.hosts(request, night):
+        players = Player.objects.filter(club_id=night.club_id)
+    else:
+        return []
+    return list(players.order_by("name").distinct().values_list("name", flat=True)[:500])
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +127,7 @@ def night_list(request: HttpRequest) -> HttpResponse:
     joined = access.joined_nights(request)
     if not request.user.is_authenticated and not joined:
         return HttpResponseRedirect(f"{reverse('login')}?next={reverse('nights')}")
-    nights = (access.visible_nights(request)
+    nights = (access.visible_nights(request).select_related("club")
               .annotate(deals_played=Count("tables__deals", filter=Q(tables__deals__deleted=False)))
               .prefetch_related(Prefetch("tables__places", queryset=TablePlayer.objects.select_related("player")))
               [:100])
@@ -144,10 +149,11 @@ def night_new(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:  # a night has a host: log in (or sign up) first
         return HttpResponseRedirect(f"{reverse('login')}?next={reverse('night-new')}")
     url = reverse("night-new")
+    own = clubs.offered(request.user)
     if request.method == "GET":
-        form = NightForm(request.GET, url=url, quiet=True)
+        form = NightForm(request.GET, url=url, quiet=True, clubs=own)
     else:
-        form = NightForm(request.POST, url=url, quiet="refresh" in request.POST)
+        form = NightForm(request.POST, url=url, quiet="refresh" in request.POST, clubs=own)
         if not form.quiet and form.is_valid():
             try:
                 night = nights.start_night(**form.start(), host=request.user)
@@ -179,7 +185,7 @@ def night_page(request: HttpRequest, night_id: int) -> HttpResponse:
 def _night_page(request: HttpRequest, night: CardNight, tag: str | None = None) -> HttpResponse:
     form = SeatingForm(QueryDict(), night=night, url=reverse("table-new", args=[night.id]), quiet=True)
     return render(request, "night.html", {**_night_context(night), "seating_form": form,
-                                          "known_players": _known_players(request),
+                                          "known_players": _known_players(request, night),
                                           "etag": tag or live.night_tag(request, night.pk), "live_id": LIVE,
                                           "poll": live.POLL})
 
@@ -201,7 +207,7 @@ def table_new(request: HttpRequest, night_id: int) -> HttpResponse:
             else:
                 return HttpResponseSeeOther(reverse("table", args=[night.id, table.number]))
     return _render(request, "night.html", {**_night_context(night), "seating_form": form, "adding_table": True,
-                                           "known_players": _known_players(request)})
+                                           "known_players": _known_players(request, night)})
 
 
 # --- settings ------------------------------------------------------------------------------------
@@ -230,7 +236,8 @@ def night_settings(request: HttpRequest, night_id: int) -> HttpResponse:
                 messages.success(request, gettext("Settings saved; every deal was scored again under them."))
                 return HttpResponseSeeOther(reverse("night", args=[night.id]))
     context = {"form": form, "night": night, "game_label": GAME_LABELS[night.game],
-               "history": history(night, list(night.revisions.all())), "known_players": _known_players(request)}
+               "history": history(night, list(night.revisions.all())),
+               "known_players": _known_players(request, night)}
     return _render(request, "night_settings.html", context)
 
 

@@ -14,8 +14,8 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F, Max
 
-from . import ledger
-from .models import CardNight, CardTable, Deal, DealRevision, NightRevision, Player, TablePlayer
+from . import clubs, ledger
+from .models import CardNight, CardTable, Club, Deal, DealRevision, NightRevision, Player, TablePlayer
 from .rules import GAMES, IllegalDeal
 
 # The settings a deal's verdict depends on; the others (place, date, series …) never change one.
@@ -24,23 +24,27 @@ SETTINGS = ("date", "place", "preset", "house_rules", "series_length", "round_le
             "bock_events", "bock_length", "finished", "settlement", "print_language")
 
 
-def player_named(name: str) -> Player:
-    """The player of that name (matched without regard to case), created when new."""
+def player_named(club: Club, name: str) -> Player:
+    """The club's player of that name (matched without regard to case), created when new: names are
+    matched within the club only, so a host never meets another club's spelling of a name."""
     name = " ".join(name.split())
-    player = Player.objects.filter(key=Player.key_of(name)).first()
-    return player or Player.objects.create(name=name)
+    player = Player.objects.filter(club=club, key=Player.key_of(name)).first()
+    return player or Player.objects.create(club=club, name=name)
 
 
 @transaction.atomic
 def start_night(*, game: str, preset: str, players: Sequence[str], first_dealer: int = 0,
-                house_rules: dict[str, Any] | None = None, **settings: Any) -> CardNight:
-    """A new night with its first table seated in the given (clockwise) order.
+                house_rules: dict[str, Any] | None = None, club: Club | None = None, **settings: Any) -> CardNight:
+    """A new night of `club` with its first table seated in the given (clockwise) order. Without a club,
+    the night goes to its host's first club (`clubs.home_club`).
 
     Raises `IllegalDeal` for a rule set the engine refuses (field ``rules.<option>``) or a seating
     that cannot be (field ``players`` or ``first_dealer``); nothing is stored then.
     """
     _check_rules(game, {"preset": preset, **(house_rules or {})})
-    night = CardNight.objects.create(game=game, preset=preset, house_rules=house_rules or {}, **settings)
+    if club is None:
+        club = clubs.home_club(settings.get("host"))
+    night = CardNight.objects.create(game=game, preset=preset, house_rules=house_rules or {}, club=club, **settings)
     seat_table(night, players, first_dealer)
     return night
 
@@ -64,7 +68,8 @@ def seat_table(night: CardNight, players: Sequence[str], first_dealer: int = 0) 
     table = CardTable.objects.create(night=night, number=number, seats=ledger.engine_seats(night.game, len(players)),
                                      first_dealer=first_dealer,
                                      standing=ledger.Standing.start(night, len(players)).to_json())
-    TablePlayer.objects.bulk_create(TablePlayer(table=table, player=player_named(name), position=position)
+    TablePlayer.objects.bulk_create(TablePlayer(table=table, player=player_named(night.club, name),
+                                                position=position)
                                     for position, name in enumerate(players))
     _touch(night)  # the night page's tables (and a table page's header) show it
     return table

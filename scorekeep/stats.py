@@ -307,7 +307,7 @@ def collect(nights: Iterable[CardNight]) -> Statistics:
         key = (night.game, night.currency if night.money else None)
         scores: dict[int, NightScore] = {}
         for table in night.tables.all():
-            deals = _live_deals(table)
+            deals = live_deals(table)
             if not deals:
                 continue
             places = list(table.places.all())
@@ -331,7 +331,8 @@ def collect(nights: Iterable[CardNight]) -> Statistics:
     return Statistics(sorted(players.values(), key=lambda p: p.player.name.casefold()), counted)
 
 
-def _live_deals(table: CardTable) -> list[Deal]:
+def live_deals(table: CardTable) -> list[Deal]:
+    """The table's live deals in order (prefetched by `with_ledgers`, or read)."""
     deals: Any = getattr(table, "live_deals", None)
     return list(deals) if deals is not None else list(table.deals.filter(deleted=False).order_by("sequence"))
 
@@ -354,8 +355,3 @@ def _count_row(row: ledger.Row, tallies: list[tuple[Tally, NightScore]]) -> None
         elif won is False:
             tally.lost += 1
             by_contract.lost += 1
-
-
-def appears_in(player: Player, nights: QuerySet[CardNight]) -> bool:
-    """Whether the player sat at a table of any of these nights."""
-    return TablePlayer.objects.filter(player=player, table__night__in=nights).exists()

@@ -1,7 +1,8 @@
 """Statistics pages (per player across nights) and a night's ledger as CSV.
 
-The statistics cover only the nights the request may see: a logged-in host's own nights (every night
-for the site owner, `access.visible_nights`); anyone else is sent to log in. They are filtered by a
+The statistics cover only the nights the request may see: the nights of the clubs a logged-in host runs
+(every night for the site owner, `access.visible_nights`), and a player's page only a player of those
+clubs; anyone else is sent to log in. They are filtered by a
 plain GET form (game, period), so a filtered page has its own URL and works without JavaScript.
 
 The CSV is for spreadsheets: comma-separated (RFC 4180, what every spreadsheet and the `csv` module
@@ -18,23 +19,25 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlencode
 
 from django import forms
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from . import access, ledger, stats
+from . import access, clubs, journey, ledger, ratings, stats
 from .access import VIEW, night_access
 from .labels import CONTRACT_LABELS
-from .models import GAME_CHOICES, CardNight, Player
+from .models import GAME_CHOICES, CardNight, Club, Player
 from .rules import GAMES
 from .rules.explain import in_words
 
@@ -50,8 +53,14 @@ class StatsFilter(forms.Form):
     until = forms.DateField(label=_("To"), required=False, input_formats=[DATE_FORMAT],
                             widget=forms.DateInput(attrs={"type": "date"}, format=DATE_FORMAT))
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, clubs: Sequence[Club] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if len(clubs) > 1:  # a host of several clubs: one club's players and nights, or all of them
+            self.fields["club"] = forms.TypedChoiceField(
+                label=pgettext_lazy("association", "Club"), required=False, coerce=int, empty_value=None,
+                choices=[("", _("All clubs")), *((str(club.pk), club.name) for club in clubs)])
+            self.fields["club"].error_messages["invalid_choice"] = gettext(
+                "Choose one of your clubs: %(clubs)s.") % {"clubs": ", ".join(club.name for club in clubs)}
         games = ", ".join(str(label) for _key, label in GAME_CHOICES)
         self.fields["game"].error_messages["invalid_choice"] = gettext(
             "Choose a game: %(games)s, or all games.") % {"games": games}
@@ -73,6 +82,11 @@ class StatsFilter(forms.Form):
         return {"game": self.cleaned_data["game"] or None, "since": self.cleaned_data["since"],
                 "until": self.cleaned_data["until"]}
 
+    def of_club(self, nights: QuerySet[CardNight]) -> QuerySet[CardNight]:
+        """The nights of the club chosen (the form is valid; without a choice, all)."""
+        club = self.cleaned_data.get("club")
+        return nights if club is None else nights.filter(club_id=club)
+
     @property
     def query(self) -> str:
         """The filter as typed, for links to the other statistics pages (so they keep it)."""
@@ -93,11 +107,11 @@ def periods(form: StatsFilter, today: datetime.date) -> list[dict[str, Any]]:
     choices = [(_("This year"), datetime.date(today.year, 1, 1), datetime.date(today.year, 12, 31)),
                (_("Last 12 months"), _year_ago(today), today),
                (_("All"), None, None)]
-    game = form.data.get("game", "")
+    game, club = form.data.get("game", ""), form.data.get("club", "")
     since, until = form.data.get("since", ""), form.data.get("until", "")
     out = []
     for label, start, end in choices:
-        params = {"game": game, "since": start.strftime(DATE_FORMAT) if start else "",
+        params = {"club": club, "game": game, "since": start.strftime(DATE_FORMAT) if start else "",
                   "until": end.strftime(DATE_FORMAT) if end else ""}
         out.append({"label": label, "query": urlencode({k: v for k, v in params.items() if v}),
                     "current": (since, until) == (params["since"], params["until"])})
@@ -110,27 +124,37 @@ def _context(form: StatsFilter) -> dict[str, Any]:
 
 @login_required
 def stats_page(request: HttpRequest) -> HttpResponse:
-    form = StatsFilter(request.GET)
+    form = StatsFilter(request.GET, clubs=list(clubs.hosted_by(request.user).order_by("name", "pk")))
     statistics = None
     if form.is_valid():
-        nights = stats.with_ledgers(stats.filtered(access.visible_nights(request), **form.filters))
+        nights = stats.with_ledgers(form.of_club(stats.filtered(access.visible_nights(request), **form.filters)))
         statistics = stats.collect(nights)
     return render(request, "stats.html", {**_context(form), "statistics": statistics})
 
 
 @login_required
 def player_stats(request: HttpRequest, player_id: int) -> HttpResponse:
-    player = get_object_or_404(Player, pk=player_id)
+    # Another club's player: no sign that the name exists.
+    player = get_object_or_404(access.visible_players(request).select_related("club"), pk=player_id)
     visible = access.visible_nights(request)
-    if not stats.appears_in(player, visible):  # another host's player: no sign that the name exists
-        raise Http404("No such player.")
     form = StatsFilter(request.GET)
     player_stats = None
+    journeys: list[journey.Journey] = []
     if form.is_valid():
         nights = stats.filtered(visible, **form.filters).filter(tables__places__player=player).distinct()
-        player_stats = stats.collect(stats.with_ledgers(nights)).get(player.pk) or stats.PlayerStats(player)
-    return render(request, "player_stats.html", {**_context(form), "player": player,
-                                                 "stats": player_stats})
+        loaded = list(stats.with_ledgers(nights))
+        player_stats = stats.collect(loaded).get(player.pk) or stats.PlayerStats(player)
+        journeys = journey.journeys(player, loaded)
+    shown = [(item, item.chart(player), _rating(player, item.game)) for item in journeys]
+    return render(request, "player_stats.html", {**_context(form), "player": player, "stats": player_stats,
+                                                 "journeys": shown, "rated_after": ratings.RATED_AFTER})
+
+
+def _rating(player: Player, game: str) -> ratings.Rating | None:
+    """The player's rating in the game, where the club shows ratings (off: None)."""
+    if not player.club.ratings:
+        return None
+    return ratings.of_club(player.club, game).get(player.pk)
 
 
 # --- a night's ledger as CSV ---------------------------------------------------------------------

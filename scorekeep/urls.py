@@ -2,7 +2,18 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import access_views, api, night_views, print_views, settlement_views, stats_views, table_views, views
+from . import (
+    access_views,
+    api,
+    club_views,
+    night_views,
+    print_views,
+    season_views,
+    settlement_views,
+    stats_views,
+    table_views,
+    views,
+)
 
 TABLE = "nights/<int:night_id>/tables/<int:table_number>/"
 
@@ -27,6 +38,19 @@ urlpatterns = [
     path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     # A night's scorer or viewer link (the QR code on the table).
     path("join/<str:token>/", access_views.join, name="join"),
+    # Clubs: their hosts, players and nights; a co-host's invitation link.
+    path("clubs/", club_views.club_list, name="clubs"),
+    path("clubs/<int:club_id>/", club_views.club_page, name="club"),
+    path("clubs/<int:club_id>/hosts/", club_views.club_cohost_add, name="club-cohost-add"),
+    path("clubs/<int:club_id>/hosts/<int:user_id>/remove/", club_views.club_cohost_remove, name="club-cohost-remove"),
+    path("clubs/<int:club_id>/ratings/", club_views.club_ratings, name="club-ratings"),
+    path("clubs/<int:club_id>/invitation/renew/", club_views.club_invitation_renew, name="club-invitation-renew"),
+    path("clubs/join/<str:token>/", club_views.club_join, name="club-join"),
+    path("clubs/<int:club_id>/seasons/new/", season_views.season_new, name="season-new"),
+    path("clubs/<int:club_id>/seasons/<int:season_id>/", season_views.season_page, name="season"),
+    path("clubs/<int:club_id>/seasons/<int:season_id>/print/", season_views.season_print, name="season-print"),
+    path("clubs/<int:club_id>/seasons/<int:season_id>/season.pdf", season_views.season_pdf, name="season-pdf"),
+    path("clubs/<int:club_id>/seasons/<int:season_id>/season.csv", season_views.season_csv, name="season-csv"),
     path("nights/", night_views.night_list, name="nights"),
     path("nights/new/", night_views.night_new, name="night-new"),
     path("nights/<int:night_id>/", night_views.night_page, name="night"),

@@ -133,17 +133,20 @@ def demo_nights(django_db_setup: None, django_db_blocker: Any) -> Iterator[tuple
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from scorekeep.models import CardNight, Player
+    from scorekeep.models import CardNight, Club
 
     with django_db_blocker.unblock():
         call_command("loaddemo", stdout=io.StringIO())
         user = get_user_model().objects.create_user("demo-host")
         CardNight.objects.update(host=user)
+        Club.objects.filter(nights__isnull=False).update(owner=user)  # the demo club: the host runs it
         ids = dict(CardNight.objects.values_list("game", "pk"))
     yield ids, user.pk
     with django_db_blocker.unblock():
+        clubs = list(Club.objects.filter(nights__pk__in=ids.values()).distinct())
         CardNight.objects.filter(pk__in=ids.values()).delete()
-        Player.objects.filter(places__isnull=True).delete()
+        for club in clubs:
+            club.delete()  # its players with it
         user.delete()
 
 

@@ -6,6 +6,7 @@ the `world` fixture is in tests/conftest.py.
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -19,21 +20,23 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scorekeep import nights
-from scorekeep.models import Attempt, CardNight, Deal, Player
+from scorekeep.models import Attempt, CardNight, Deal, Player, Season
 from scorekeep.night_forms import NightForm, SettingsForm
 
-ANONYMOUS, OTHER_HOST, VIEWER, SCORER, HOST, SITE_OWNER = (
-    "anonymous", "other host", "viewer", "scorer", "host", "site owner")
-ROLES = [ANONYMOUS, OTHER_HOST, VIEWER, SCORER, HOST, SITE_OWNER]
-ACCOUNTS = {OTHER_HOST, HOST, SITE_OWNER}
-NIGHT_RANK = {VIEWER: 0, SCORER: 1, HOST: 2, SITE_OWNER: 2}  # strangers have none
+ANONYMOUS, OTHER_HOST, VIEWER, SCORER, HOST, COHOST, SITE_OWNER = (
+    "anonymous", "other host", "viewer", "scorer", "host", "co-host", "site owner")
+ROLES = [ANONYMOUS, OTHER_HOST, VIEWER, SCORER, HOST, COHOST, SITE_OWNER]
+ACCOUNTS = {OTHER_HOST, HOST, COHOST, SITE_OWNER}
+CLUB_HOSTS = {HOST, COHOST, SITE_OWNER}  # who runs the night's club (the co-host was invited, with the same rights)
+NIGHT_RANK = {VIEWER: 0, SCORER: 1, HOST: 2, COHOST: 2, SITE_OWNER: 2}  # strangers have none
 
 # --- the rules -----------------------------------------------------------------------------------
 PUBLIC = "public"  # anyone
 NO_ACCOUNT = "no account"  # anyone; a logged-in host is sent on (sign-up, log-in)
 ACCOUNT = "account"  # a logged-in host; anyone else is sent to log in
 ACCOUNT_OR_LINK = "account or link"  # a logged-in host, or a phone that opened a link (the nights list)
-OWN_PLAYER = "own player"  # a host who ran a night with that player; other hosts 404, no account: log in
+OWN_PLAYER = "own player"  # a host of the player's club; other hosts 404, no account: log in
+CLUB_HOST = "club host"  # a host of the club (owner or co-host); other accounts 404, no account: log in
 STAFF = "staff"  # the site owner; everyone else is sent to the admin's log-in
 VIEW, SCORE, NIGHT_HOST = "night: view", "night: score", "night: host"  # scorekeep.access roles
 READS = "reads only"  # a POST is answered like the GET (or 405), by whoever may GET, and changes nothing
@@ -58,6 +61,18 @@ ACCESS: dict[str, tuple[str, str]] = {
     "password_change": (ACCOUNT, ACCOUNT),
     "password_change_done": (ACCOUNT, NONE),
     "join": (PUBLIC, READS),
+    "clubs": (ACCOUNT, ACCOUNT),
+    "club": (CLUB_HOST, CLUB_HOST),
+    "club-cohost-add": (NONE, CLUB_HOST),
+    "club-cohost-remove": (NONE, CLUB_HOST),
+    "club-invitation-renew": (NONE, CLUB_HOST),
+    "club-ratings": (NONE, CLUB_HOST),
+    "club-join": (ACCOUNT, ACCOUNT),  # whoever has the invitation link and an account may accept it
+    "season-new": (CLUB_HOST, CLUB_HOST),
+    "season": (CLUB_HOST, READS),
+    "season-print": (CLUB_HOST, READS),
+    "season-pdf": (CLUB_HOST, READS),
+    "season-csv": (CLUB_HOST, READS),
     "nights": (ACCOUNT_OR_LINK, READS),
     "night-new": (ACCOUNT, ACCOUNT),
     "night": (VIEW, READS),
@@ -95,8 +110,8 @@ def refusal(rule: str, role: str) -> str | None:
         return None if role in ACCOUNTS else "login"
     if rule == ACCOUNT_OR_LINK:
         return "login" if role == ANONYMOUS else None
-    if rule == OWN_PLAYER:
-        return None if role in (HOST, SITE_OWNER) else "404" if role == OTHER_HOST else "login"
+    if rule in (OWN_PLAYER, CLUB_HOST):
+        return None if role in CLUB_HOSTS else "404" if role == OTHER_HOST else "login"
     if rule == STAFF:
         return None if role == SITE_OWNER else "admin login"
     if rule in NIGHT_RULES:
@@ -151,6 +166,7 @@ class World:
     other_night: CardNight
     host: User
     other_host: User
+    cohost: User
     site_owner: User
     clients: dict[str, Client]
 
@@ -175,8 +191,9 @@ def logged_in(user: User) -> Client:
 def stored() -> list[list[dict[str, Any]]]:
     """Everything the app stores (every model, every field, so new fields count too) but the throttles'
     counts: a refused request counts against its address, and that is no change to card-night data."""
-    return [list(model.objects.order_by("pk").values()) for model in apps.get_app_config("scorekeep").get_models()
-            if model is not Attempt]
+    # The many-to-many tables too (a club's co-hosts).
+    return [list(model.objects.order_by("pk").values())
+            for model in apps.get_app_config("scorekeep").get_models(include_auto_created=True) if model is not Attempt]
 
 
 # --- every URL pattern ----------------------------------------------------------------------------
@@ -216,7 +233,9 @@ def url_of(name: str, world: World, night_id: int | None = None) -> str:
     route = next(p.route for p in every_pattern() if p.name == name)
     values = {"night_id": night_id or world.night.pk, "table_number": 1,
               "sequence": 2 if name == "deal-restore" else 1, "player_id": world.player.pk,
-              "token": world.night.viewer_token, "uidb64": "MQ", "game": "skat"}
+              "token": world.night.club.invite_token if name == "club-join" else world.night.viewer_token,
+              "uidb64": "MQ", "game": "skat", "club_id": world.night.club_id, "user_id": world.cohost.pk,
+              "season_id": Season.objects.filter(club_id=world.night.club_id).values_list("pk", flat=True).first()}
     kwargs = {}
     for arg in re.findall(r"<(?:\w+:)?(\w+)>", route):
         assert arg in values, f"no value for <{arg}> of URL {name}: add one to url_of"
@@ -246,6 +265,12 @@ POSTS: dict[str, Callable[[World], dict[str, Any]]] = {
     "password_reset_confirm": lambda w: {"new_password1": "Lang-genug-42x", "new_password2": "Lang-genug-42x"},
     "password_change": lambda w: {"old_password": "wrong", "new_password1": "x", "new_password2": "y"},
     "night-new": lambda w: night_base(),
+    "clubs": lambda w: {"name": "Skatfreunde Nord"},
+    "club": lambda w: {"name": "Skatfreunde Süd"},
+    "club-cohost-add": lambda w: {"username": "otherhost"},
+    "club-ratings": lambda w: {"ratings": "1"},
+    "season-new": lambda w: {"name": "2026", "basis": "skat:seeger_fabian", "start": "2026-01-01", "end": "2026-12-31",
+                             "min_nights": "3", "absence_penalty": "0"},
     "night-links-renew": lambda w: {"which": "score"},
     "night-settings": lambda w: settings_data(w.night),
     "night-finish": lambda w: {"finished": "1"},
@@ -258,6 +283,8 @@ POSTS: dict[str, Callable[[World], dict[str, Any]]] = {
     "deal-restore": lambda w: {"reason": "was played", "key": "restore-key-1"},
     "night-settlement": lambda w: {"rate": "0.10", "currency": "EUR", "basis": "list", "step": "10"},
 }
+CLUB_WRITES = {"clubs", "club", "season-new", "club-ratings", "club-cohost-add", "club-cohost-remove",
+               "club-invitation-renew"}
 NIGHT_WRITES = {"night-settlement", "night-links-renew", "night-settings", "night-finish", "table-new", "deal-new",
                 "deal", "deal-delete", "deal-restore"}
 
@@ -283,8 +310,12 @@ def make_world(django_user_model: Any) -> World:
     # Accounts without a usable password: the clients log in by force_login, and no hashing slows the tests.
     host = django_user_model.objects.create_user("hostess")
     other = django_user_model.objects.create_user("otherhost")
+    cohost = django_user_model.objects.create_user("cohost")
     owner = django_user_model.objects.create_superuser("siteowner", "owner@example.org", None)
     night = nights.start_night(game="skat", preset="classic", players=FOUR, place=PLACE, series_length=36, host=host)
+    night.club.cohosts.add(cohost)
+    Season.objects.create(club=night.club, name="2025", game="skat", start=datetime.date(2025, 1, 1),
+                          end=datetime.date(2025, 12, 31), basis="seeger_fabian")
     table = night.tables.get()
     for facts in SEED:
         nights.enter_deal(table, facts, by="Anna")
@@ -293,5 +324,6 @@ def make_world(django_user_model: Any) -> World:
     nights.enter_deal(other_night.tables.get(), {"contract": "tricks", "declarer": 1, "bid": 3, "tricks_taken": 3})
     night.refresh_from_db()
     clients = {ANONYMOUS: Client(), OTHER_HOST: logged_in(other), VIEWER: join(night.viewer_token),
-               SCORER: join(night.scorer_token), HOST: logged_in(host), SITE_OWNER: logged_in(owner)}
-    return World(night, other_night, host, other, owner, clients)
+               SCORER: join(night.scorer_token), HOST: logged_in(host), COHOST: logged_in(cohost),
+               SITE_OWNER: logged_in(owner)}
+    return World(night, other_night, host, other, cohost, owner, clients)

@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from scorekeep import nights
+from scorekeep import clubs, nights
 from scorekeep.models import CardNight, Deal, Player
 
 GRAND = {"contract": "grand", "declarer": 0, "bid": 18, "matadors": 1, "card_points": 70}
@@ -48,6 +48,7 @@ def test_the_rule_set_cannot_be_changed_behind_the_ledgers_back(owner: Client, n
 
 
 def test_a_name_differing_only_in_case_is_the_same_player_also_beyond_ascii(db: None) -> None:
-    first = nights.player_named("Jürgen")
-    assert nights.player_named("JÜRGEN") == first and nights.player_named(" jürgen ") == first
+    club = clubs.home_club(None)
+    first = nights.player_named(club, "Jürgen")
+    assert nights.player_named(club, "JÜRGEN") == first and nights.player_named(club, " jürgen ") == first
     assert Player.objects.count() == 1

@@ -26,6 +26,8 @@ from scorekeep.models import CardNight, Deal, Player
 from tests.roles import (
     ACCESS,
     ANONYMOUS,
+    CLUB_WRITES,
+    COHOST,
     FOUR,
     GRAND,
     HOST,
@@ -92,7 +94,7 @@ def test_each_role_gets_what_the_rule_says(name: str, method: str, world: World)
             if got not in allowed:
                 wrong.append(f"{role}: {method} {url} answered {response.status_code} ({got}), expected {allowed}")
                 return
-            writes = method == "POST" and name in NIGHT_WRITES | {"night-new"}
+            writes = method == "POST" and name in NIGHT_WRITES | CLUB_WRITES | {"night-new"}
             if got != "ok" and stored() != before:
                 wrong.append(f"{role}: {method} {url} was refused ({got}) but changed what is stored")
             if writes and got == "ok" and stored() == before:
@@ -191,7 +193,8 @@ def test_the_nights_list_shows_each_host_their_nights_and_each_phone_its_joined_
     pages = {role: world.clients[role].get(reverse("nights")) for role in ROLES}
     assert outcome(pages[ANONYMOUS]) == "login"
     seen = {role: night_links_in(page.content.decode()) for role, page in pages.items() if role != ANONYMOUS}
-    assert seen == {HOST: {mine}, OTHER_HOST: {theirs}, VIEWER: {mine}, SCORER: {mine}, SITE_OWNER: {mine, theirs}}
+    assert seen == {HOST: {mine}, COHOST: {mine}, OTHER_HOST: {theirs}, VIEWER: {mine}, SCORER: {mine},
+                    SITE_OWNER: {mine, theirs}}
     assert OTHER_PLACE not in pages[HOST].content.decode() and "Xaver" not in pages[HOST].content.decode()
     assert PLACE not in pages[OTHER_HOST].content.decode() and "Dieter" not in pages[OTHER_HOST].content.decode()
     # A phone with a link sees that night as joined, with what it may do, and no one else's nights.
@@ -337,7 +340,7 @@ def test_a_session_forged_to_name_a_role_without_the_token_gets_nothing(world: W
 
 
 @pytest.mark.django_db
-def test_a_host_loses_a_night_when_it_is_given_to_another_host(world: World) -> None:
-    CardNight.objects.filter(pk=world.night.pk).update(host=world.other_host)
+def test_a_host_loses_a_night_when_it_is_given_to_another_club(world: World) -> None:
+    CardNight.objects.filter(pk=world.night.pk).update(club=world.other_night.club)
     assert world.clients[HOST].get(reverse("night", args=[world.night.pk])).status_code == 404
     assert world.clients[OTHER_HOST].get(reverse("night-settings", args=[world.night.pk])).status_code == 200

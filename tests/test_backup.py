@@ -28,8 +28,8 @@ from django.db.models import Max, Model
 from django.test import Client
 from django.urls import reverse
 
-from scorekeep import ledger, nights
-from scorekeep.models import Attempt, CardNight, CardTable, Deal, DealRevision, NightRevision, Player
+from scorekeep import ledger, nights, seasons
+from scorekeep.models import Attempt, CardNight, CardTable, Club, Deal, DealRevision, NightRevision, Player
 
 pytestmark = pytest.mark.django_db
 
@@ -72,7 +72,7 @@ def delete_everything() -> None:
     """Empty the database as a fresh one would be, id sequences included (so a restore that forgot to
     move them on would hand out ids it restored)."""
     CardNight.objects.all().delete()
-    Player.objects.all().delete()
+    Club.objects.all().delete()  # its players with it
     User.objects.all().delete()
     Group.objects.all().delete()
     statements = connection.ops.sequence_reset_sql(no_style(), data_models())
@@ -108,6 +108,7 @@ def a_host_with_a_group(night: CardNight) -> User:
     host.groups.add(group)
     host.user_permissions.add(Permission.objects.get(codename="change_player"))
     CardNight.objects.filter(pk=night.pk).update(host=host)
+    Club.objects.get(pk=night.club_id).cohosts.add(host)  # a many-to-many of the app's own, in the backup too
     return host
 
 
@@ -135,6 +136,8 @@ def odd_night() -> CardNight:
     nights.seat_table(night, ODD_NAMES[1:])
     night = nights.change_settings(night, place=ODD_PLACE + " 2", by="山田 太郎", reason="umgezogen <→>")
     a_host_with_a_group(night)
+    seasons.start_season(night.club, name="Saison <2026> 🂡", game="skat", start=night.date, end=night.date,
+                         basis="seeger_fabian_per_series", best_of=10, absence_penalty=50)
     return night
 
 

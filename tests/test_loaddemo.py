@@ -128,3 +128,27 @@ def _all_deals() -> list:
     from scorekeep.models import Deal
 
     return list(Deal.objects.select_related("table__night").order_by("table__night__game", "sequence"))
+
+
+@pytest.mark.django_db
+def test_seasons_option_gives_the_demo_club_two_seasons_of_nights(django_user_model: Any) -> None:
+    from django.urls import reverse
+
+    from scorekeep import seasons
+    from scorekeep.models import Club, Season
+
+    django_user_model.objects.create_user("anna")
+    output = loaddemo("--seasons", "--host", "anna")
+    club = Club.objects.get(name="Demo club")
+    assert club.owner.get_username() == "anna" and club.nights.count() == 16
+    made = list(Season.objects.filter(club=club).order_by("start"))
+    assert [season.name for season in made] == ["Herbst 2024", "Frühjahr 2025"]
+    for season in made:
+        table = seasons.standings(season)
+        assert len(table.nights) >= 6 and table.ranked
+        assert f"/clubs/{club.pk}/seasons/{season.pk}/" in output
+    host = Client()
+    host.force_login(club.owner)
+    page = host.get(reverse("season", args=[club.pk, made[1].pk]))
+    assert page.status_code == 200 and "Frühjahr 2025" in page.content.decode()
+    assert Client().get(reverse("season", args=[club.pk, made[1].pk])).status_code == 302  # log in first

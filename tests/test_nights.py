@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from scorekeep import ledger, nights
+from scorekeep import clubs, ledger, nights
 from scorekeep.models import CardNight, CardTable, Deal, DealRevision, NightRevision, Player
 from scorekeep.rules import IllegalDeal
 
@@ -45,9 +45,11 @@ def version(table: CardTable) -> int:
 # --- starting --------------------------------------------------------------------------------
 
 def test_start_night_seats_the_players_in_order_and_reuses_players_by_name() -> None:
-    Player.objects.create(name="Anna")
+    club = clubs.home_club(None)
+    Player.objects.create(club=club, name="Anna")
     night = nights.start_night(game="skat", preset="isko", players=["anna", "  Bernd ", "Clara", "Dieter"],
                                first_dealer=2, series_length=48)
+    assert night.club == club
     table = table_of(night)
     assert [place.player.name for place in table.places.all()] == ["Anna", "Bernd", "Clara", "Dieter"]
     assert (table.number, table.seats, table.first_dealer, night.series_length) == (1, 4, 2, 48)

@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from scorekeep import ledger, nights, pdf
+from scorekeep import clubs, ledger, nights, pdf
 from scorekeep.models import CardNight
 from scorekeep.night_forms import house_rules_in_words
 from scorekeep.print_views import pdf_filename
@@ -189,6 +189,7 @@ def test_skat_three_seat_footer_gives_forty_per_game_the_others_lost(client: Cli
     night = nights.start_night(game="skat", preset="classic", players=["Anna", "Bernd", "Clara"], first_dealer=0,
                                house_rules={}, date=datetime.date(2026, 11, 21), place="Clubhaus")
     night.host = host
+    night.club = clubs.home_club(host)  # the host runs the night's club
     night.save()
     table = night.tables.get()
     nights.enter_deal(table, {"contract": "grand", "declarer": 1, "bid": 18, "matadors": 1, "card_points": 40},
@@ -213,6 +214,7 @@ def test_skat_overbid_game_shows_the_multiplier_charged_and_is_marked_overbid(cl
     night = nights.start_night(game="skat", preset="classic", players=["Anna", "Bernd", "Clara"], first_dealer=0,
                                house_rules={}, date=datetime.date(2026, 11, 21), place="Clubhaus")
     night.host = host
+    night.club = clubs.home_club(host)  # the host runs the night's club
     night.save()
     nights.enter_deal(night.tables.get(), {"contract": "spades", "declarer": 1, "bid": 36, "matadors": 1,
                                            "card_points": 70}, by="Anna")
@@ -377,6 +379,7 @@ def test_header_states_each_house_rule_in_words(client: Client, host: Any) -> No
                                house_rules={"kontra": False, "lost_hand_doubled": True},
                                date=datetime.date(2026, 11, 21), place="Clubhaus")
     night.host = host
+    night.club = clubs.home_club(host)  # the host runs the night's club
     night.save()
     client.force_login(host)
     html = printout(client, night)
@@ -391,6 +394,7 @@ def test_names_and_place_are_escaped(client: Client, host: Any) -> None:
     night = nights.start_night(game="skat", preset="classic", players=[script, "Bernd", "Clara"], first_dealer=0,
                                house_rules={}, date=datetime.date(2026, 11, 21), place="<script>x()</script>")
     night.host = host
+    night.club = clubs.home_club(host)  # the host runs the night's club
     night.save()
     nights.enter_deal(night.tables.get(), {"contract": "grand", "declarer": 0, "bid": 18, "matadors": 1,
                                            "card_points": 80}, by=script)
@@ -406,6 +410,7 @@ def test_a_night_without_deals_prints_an_empty_list(client: Client, host: Any) -
         night = nights.start_night(game=game, preset="classic", players=["Anna", "Bernd", "Clara", "Dieter"][:players],
                                    first_dealer=0, house_rules={}, date=datetime.date(2026, 11, 21), place="")
         night.host = host
+        night.club = clubs.home_club(host)  # the host runs the night's club
         night.save()
         client.force_login(host)
         assert "No deals yet." in printout(client, night)

@@ -17,7 +17,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.test import Client
 
-from scorekeep import ledger, nights
+from scorekeep import clubs, ledger, nights
 from scorekeep.models import CardNight, NightRevision, Player
 from scorekeep.settlement_views import SettlementForm
 
@@ -277,7 +277,7 @@ def test_a_stranger_is_told_there_is_no_such_night(demo: dict[str, CardNight]) -
 def test_a_night_s_own_host_may_change_its_options(demo: dict[str, CardNight], django_user_model: Any) -> None:
     night = demo["schafkopf"]
     owner = django_user_model.objects.create_user("owner", password="owner-password-1")
-    CardNight.objects.filter(pk=night.pk).update(host=owner)
+    CardNight.objects.filter(pk=night.pk).update(host=owner, club=clubs.home_club(owner))
     c = Client()
     c.force_login(owner)
     assert c.post(url(night), {"step": "1", "entry_fee": "", "prize_split": ""}).status_code == 303

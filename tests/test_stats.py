@@ -22,7 +22,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from scorekeep import nights, stats
-from scorekeep.models import CardNight, Deal, Player
+from scorekeep.models import CardNight, Club, Deal, Player
 
 PLAYERS = ["Anna", "Bernd", "Clara", "Dieter"]
 
@@ -114,6 +114,7 @@ def demo(host: User) -> list[CardNight]:
     call_command("loaddemo", stdout=io.StringIO())
     demo_nights = list(CardNight.objects.all())
     CardNight.objects.update(host=host)
+    Club.objects.filter(nights__isnull=False).update(owner=host)  # the demo club: the host runs it
     return demo_nights
 
 
@@ -293,9 +294,11 @@ def test_a_host_never_sees_another_hosts_nights(host_client: Client, host: User)
     assert "Xaver" not in response.content.decode()
     xaver = Player.objects.get(name="Xaver")
     assert host_client.get(f"/stats/{xaver.pk}/").status_code == 404
-    anna = Player.objects.get(name="Anna")
+    anna = Player.objects.get(name="Anna", club__owner=host)
+    others_anna = Player.objects.get(name="Anna", club__owner=other)
     page = host_client.get(f"/stats/{anna.pk}/")
     assert page.status_code == 200 and page.context["stats"].deals == 1
+    assert host_client.get(f"/stats/{others_anna.pk}/").status_code == 404  # the other club's Anna is not hers
 
 
 @pytest.mark.django_db
@@ -357,9 +360,9 @@ def test_queries_do_not_grow_with_the_deals(host_client: Client, host: User,
         nights.enter_deal(table, GRAND)
     skat_night(host, "2025-01-11", [GRAND, LOST_CLUBS] * 5)
     assert (queries("/stats/"), queries(f"/stats/{anna.pk}/")) == few
-    # The session, the user; the nights, their tables, players and deals (the player page: the player, and
-    # whether the host's nights have them).
-    with django_assert_max_num_queries(6):
+    # The session, the user, the host's clubs (whether to offer a choice of club); the nights, their tables,
+    # players and deals (the player page: the player, and whether the host's nights have them).
+    with django_assert_max_num_queries(7):
         host_client.get("/stats/")
     with django_assert_max_num_queries(8):
         host_client.get(f"/stats/{anna.pk}/")

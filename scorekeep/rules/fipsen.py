@@ -23,6 +23,7 @@ from .explain import Explanation, Seat, Step, Word, explanation, signed
 from .fields import Option, Reader, boolean, check_choice, describe, is_empty, read_rules
 from .inputs import Input, Kind, Need, ask
 from .records import quick_init
+from .season import Basis, Measure
 from .sheet import NOTHING, Column, Declared, noted, result, side, spaced
 from .verdict import Comparison, Table, Verdict, options_json, rules_memo
 
@@ -282,6 +283,9 @@ ZERO_SUM = False
 MONEY = False
 SERIES: tuple[int, ...] = ()
 SEEGER_FABIAN = False
+
+# What a club's season may rank by (rules/season.py): the points of the score sheet.
+SEASON_BASES = (Basis("points", Word("points"), Measure.TOTAL),)
 BOCK_EVENTS: dict[str, Any] = {}  # Fipsen has no Bock deals
 
 

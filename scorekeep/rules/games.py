@@ -9,6 +9,7 @@ from .bock import BockEvent
 from .explain import Word
 from .fields import Option
 from .inputs import Input
+from .season import Basis
 from .sheet import Column, Declared
 from .verdict import Table, Verdict
 
@@ -63,6 +64,8 @@ class Game(Protocol):
     def SERIES(self) -> tuple[int, ...]: ...
     @property
     def SEEGER_FABIAN(self) -> bool: ...
+    @property
+    def SEASON_BASES(self) -> tuple[Basis, ...]: ...
     @property
     def BOCK_EVENTS(self) -> Mapping[str, BockEvent]: ...
     @property

@@ -27,6 +27,7 @@ from .explain import AND, Explanation, Listing, Phrase, Seat, Seats, Word, expla
 from .fields import Option, Reader, boolean, check_int, describe, integer, nullable, one_of, read_rules, words
 from .inputs import REQUIRED, Input, Kind, Need, ask
 from .records import quick_init
+from .season import Basis, Measure
 from .sheet import NOTHING, Column, Declared, noted, result, side
 from .verdict import Table, Verdict, options_json, rules_memo
 
@@ -384,6 +385,13 @@ ZERO_SUM = True  # the young side pays what the old side wins
 MONEY = False  # small points
 SERIES: tuple[int, ...] = ()
 SEEGER_FABIAN = False
+
+# What a club's season may rank by (rules/season.py); the first is the default. Placing points only where the
+# night's rule set places rounds.
+SEASON_BASES = (
+    Basis("placing", Word("placing points"), Measure.PLACING),
+    Basis("small_points", Word("small points"), Measure.TOTAL),
+)
 BOCK_EVENTS: dict[str, Any] = {}  # Kop has no Bock deals
 
 

@@ -35,6 +35,7 @@ from .inputs import REQUIRED, Input, Kind, Need, ask
 from .ramsch import Pack, as_entered, marks
 from .ramsch import complete as complete_ramsch
 from .records import quick_init
+from .season import Basis, Measure
 from .sheet import NOTHING, Column, Declared, noted, result, side, spaced
 from .verdict import Table, Verdict, options_json, rules_memo
 
@@ -474,6 +475,9 @@ ZERO_SUM = True  # every deal's payments sum to zero
 MONEY = True  # the tariff is in cents of the night's currency
 SERIES: tuple[int, ...] = ()
 SEEGER_FABIAN = False
+
+# What a club's season may rank by (rules/season.py): the money won and lost.
+SEASON_BASES = (Basis("money", Word("money won"), Measure.TOTAL),)
 
 BOCK_EVENTS: dict[str, BockEvent] = {
     "doubled_lost": BockEvent(Word("a lost game with Stoß"),

@@ -19,6 +19,7 @@ from .inputs import REQUIRED, Input, Kind, Need, ask
 from .ramsch import Pack, as_entered, marks
 from .ramsch import complete as complete_ramsch
 from .records import quick_init
+from .season import Basis, Measure
 from .sheet import NOTHING, Column, Declared, noted, result, side, spaced
 from .verdict import Table, Verdict, options_json, rules_memo
 
@@ -406,6 +407,13 @@ ZERO_SUM = False  # the list counts the declarer's games; the scores do not bala
 MONEY = False  # the list is in points
 SERIES = (36, 48)  # a series (Liste) of 36 deals at a 3-table, 48 at a 4-table
 SEEGER_FABIAN = True  # the list is evaluated by Seeger-Fabian points (the verdict's `seeger_fabian`)
+
+# What a club's season may rank by (rules/season.py); the first is the default.
+SEASON_BASES = (
+    Basis("seeger_fabian", Word("Seeger-Fabian points"), Measure.PERFORMANCE),
+    Basis("seeger_fabian_per_series", Word("Seeger-Fabian points per series"), Measure.PERFORMANCE, per_series=True),
+    Basis("list_points", Word("list points"), Measure.TOTAL),
+)
 
 BOCK_EVENTS: dict[str, BockEvent] = {
     "kontra_lost": BockEvent(Word("a lost game with Kontra"), lambda f, v: bool(f.get("kontra")) and v["won"] is False),

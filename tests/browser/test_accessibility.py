@@ -23,8 +23,8 @@ from django.conf import settings
 from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
-from scorekeep import demo, nights
-from scorekeep.models import CardNight, CardTable, Player
+from scorekeep import clubs, demo, nights, seasons
+from scorekeep.models import CardNight, CardTable, Player, Season
 
 from .steps import replaced, tap_choice
 
@@ -48,6 +48,7 @@ class Evening:
     table: CardTable
     demo: dict[str, CardNight]
     player: Player
+    season: Season  # the demo club's, over the open night and the demo Skat night, ratings shown
 
     @property
     def table_url(self) -> str:
@@ -60,11 +61,15 @@ def evening(live_server: Any) -> Evening:
     finished = {night.game: night for night in CardNight.objects.all()}
     skat = next(spec for spec in demo.nights() if spec.game == "skat")
     night = nights.start_night(game="skat", preset=skat.preset, players=skat.players, series_length=36,
-                               date=datetime.date(2025, 4, 4), place="Skatclub Herz Dame")
+                               date=datetime.date(2025, 4, 4), place="Skatclub Herz Dame",
+                               club=finished["skat"].club)  # the demo club's players, Anna among them
     table = night.tables.get()
     for number, facts in enumerate(skat.deals[:6]):
         nights.enter_deal(table, facts, by=skat.players[number % 4])
-    return Evening(night, table, finished, Player.objects.get(name="Anna"))
+    club = clubs.set_ratings(finished["skat"].club, True)
+    season = seasons.start_season(club, name="2025", game="skat", start=datetime.date(2025, 1, 1),
+                                  end=datetime.date(2025, 12, 31), basis="seeger_fabian", min_nights=2)
+    return Evening(night, table, finished, Player.objects.get(name="Anna"), season)
 
 
 # --- axe-core ----------------------------------------------------------------------------------------
@@ -180,6 +185,11 @@ PAGES: dict[str, Callable[[Page, str, Evening], None]] = {
        for game in ("schafkopf", "kop", "fipsen")},
     "kop-print": visit(lambda e: f"/nights/{e.demo['kop'].pk}/print/"),
     "glossary": visit(lambda e: "/glossary/"),
+    "clubs": visit(lambda e: "/clubs/"),
+    "club": visit(lambda e: f"/clubs/{e.season.club_id}/"),
+    "season": visit(lambda e: f"/clubs/{e.season.club_id}/seasons/{e.season.pk}/"),
+    "season-new": visit(lambda e: f"/clubs/{e.season.club_id}/seasons/new/"),
+    "season-print": visit(lambda e: f"/clubs/{e.season.club_id}/seasons/{e.season.pk}/print/"),
 }
 
 

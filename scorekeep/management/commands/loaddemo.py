@@ -2,9 +2,11 @@
 
 Prints each night's viewer and scorer links (anyone who opens one reaches the night, no account
 needed), its page, ledger JSON and printout URL. `--host NAME` makes an existing account the
-nights' host (otherwise only the links and the site owner reach them). Everything is created in one transaction:
-a deal the engine refuses leaves nothing behind. `--replace` first removes the earlier demo nights
-(those whose place starts with "Demo").
+owner of the nights' club, "Demo club" (otherwise only the links and the site owner reach them). Everything
+is created in one transaction: a deal the engine refuses leaves nothing behind. `--replace` first removes the
+earlier demo nights (those whose place starts with "Demo") and the demo clubs they leave empty.
+`--seasons` adds twelve Skat nights of the demo club and its two seasons (autumn 2024, spring 2025), and turns
+the club's ratings on.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from scorekeep import demo, nights
-from scorekeep.models import CardNight, DealRevision
+from scorekeep import clubs, demo, nights
+from scorekeep import seasons as club_seasons
+from scorekeep.models import CardNight, Club, DealRevision
 from scorekeep.rules import IllegalDeal
 
 EVENING_START = datetime.time(19, 0)
@@ -34,10 +37,13 @@ class Command(BaseCommand):
                             help="where the site is served, for the printed URLs (default %(default)s)")
         parser.add_argument("--replace", action="store_true",
                             help="remove the earlier demo nights (place starting with \"Demo\") first")
+        parser.add_argument("--seasons", action="store_true",
+                            help="also twelve Skat club nights and the demo club's two seasons over them")
         parser.add_argument("--host", default="", metavar="NAME",
                             help="the account (user name) that hosts the demo nights; it must exist")
 
-    def handle(self, *args: Any, base_url: str, replace: bool, host: str, **options: Any) -> None:
+    def handle(self, *args: Any, base_url: str, replace: bool, host: str, seasons: bool = False,
+               **options: Any) -> None:
         base = base_url.rstrip("/")
         self.host = None
         if host:
@@ -49,9 +55,22 @@ class Command(BaseCommand):
             with transaction.atomic():
                 if replace:
                     removed, _detail = CardNight.objects.filter(place__startswith=demo.PLACE_PREFIX).delete()
+                    Club.objects.filter(name=demo.CLUB, nights__isnull=True).delete()
                     if removed:
                         self.stdout.write("Removed the earlier demo nights.")
+                self.club = Club.objects.create(name=demo.CLUB, owner=self.host)
                 created = [(spec, self._create(spec)) for spec in demo.nights()]
+                if seasons:
+                    for spec in demo.season_nights():
+                        self._create(spec)
+                    made = [club_seasons.start_season(self.club, name=item.name, game="skat",
+                                                      start=datetime.date.fromisoformat(item.start),
+                                                      end=datetime.date.fromisoformat(item.end), basis=item.basis,
+                                                      min_nights=item.min_nights, best_of=item.best_of,
+                                                      drop_every=item.drop_every,
+                                                      absence_penalty=item.absence_penalty)
+                            for item in demo.SEASONS]
+                    self.club = clubs.set_ratings(self.club, True)  # the demo shows them; a new club starts without
         except IllegalDeal as err:  # a demo deal the engine refuses: a bug in scorekeep/demo.py
             raise CommandError(f"a demo deal was refused: {err.field}: {err}") from err
         for spec, night in created:
@@ -60,6 +79,10 @@ class Command(BaseCommand):
             self.stdout.write(f"  scorer link: {base}{reverse('join', args=[night.scorer_token])}")
             self.stdout.write(f"  ledger JSON: {base}{reverse('night-json', args=[night.id])}")
             self.stdout.write(f"  printout:    {base}{reverse('night-print', args=[night.id])}")
+        if seasons:
+            self.stdout.write(f"{self.club.name}: {base}{reverse('club', args=[self.club.pk])}")
+            for season in made:
+                self.stdout.write(f"  season {season.name}: {base}{reverse('season', args=[self.club.pk, season.pk])}")
         self.stdout.write("Open a viewer or scorer link first (it lets this browser in); the night's host"
                           + (f" ({self.host.get_username()})" if self.host else " (none: use --host)")
                           + " and the site owner reach the pages directly.")
@@ -68,6 +91,7 @@ class Command(BaseCommand):
         night = nights.start_night(game=spec.game, preset=spec.preset, players=spec.players,
                                    first_dealer=spec.first_dealer, house_rules=spec.house_rules,
                                    date=datetime.date.fromisoformat(spec.date), place=spec.place, host=self.host,
+                                   club=self.club,
                                    **spec.settings)
         table = night.tables.get()
         start = timezone.make_aware(datetime.datetime.combine(night.date, EVENING_START))

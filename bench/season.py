@@ -1,0 +1,97 @@
+"""Benchmark a club's year: the season table, the ratings replay, and the pages that show them, on a
+throw-away SQLite database.
+
+    .venv/bin/python bench/season.py [--nights N] [--deals D] [--players P]
+
+A club of P players plays N Skat nights (one three-seat table a night, D deals each, a fixed seed; who
+comes changes from night to night); one season spans them all. Measured: `seasons.standings` (every
+night's ledger built from the stored verdicts), `ratings.of_club` (the OpenSkill replay), and GET of the
+season page (with ratings on), its CSV and a player's page, with their query counts. Run by hand, never by
+the test suite; results go to docs/PERFORMANCE.md.
+"""
+
+import argparse
+import datetime
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def timed(call, repeat: int = 5) -> float:
+    """The median of `repeat` runs, in ms."""
+    runs = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        call()
+        runs.append((time.perf_counter() - start) * 1000)
+    return statistics.median(runs)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--nights", type=int, default=40)
+    parser.add_argument("--deals", type=int, default=36)
+    parser.add_argument("--players", type=int, default=8)
+    args = parser.parse_args()
+    db = Path(tempfile.mkdtemp()) / "bench.sqlite3"
+    os.environ["DATABASE_URL"] = f"sqlite:///{db}"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeep.settings")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    settings.ALLOWED_HOSTS = ["*"]
+    call_command("migrate", verbosity=0)
+    from scorekeep import clubs, demo, nights, ratings, seasons
+    from scorekeep.models import Player
+
+    rng = random.Random(17)
+    host = get_user_model().objects.create_user("bench-host")
+    club = clubs.set_ratings(clubs.start_club(host, "Bench club"), True)
+    names = [f"Player {n + 1}" for n in range(args.players)]
+    first = datetime.date(2025, 1, 3)
+    for number in range(args.nights):
+        night = nights.start_night(game="skat", preset="classic", players=rng.sample(names, 3), club=club,
+                                   date=first + datetime.timedelta(days=7 * number))
+        table = night.tables.get()
+        for _deal in range(args.deals):
+            nights.enter_deal(table, demo._skat_game(rng, rng.randrange(3)), by="bench")
+    season = seasons.start_season(club, name="Bench", game="skat", start=first,
+                                  end=first + datetime.timedelta(days=7 * args.nights), basis="seeger_fabian",
+                                  min_nights=3, drop_every=4, absence_penalty=30)
+    standings_ms = timed(lambda: seasons.standings(season))
+    ratings_ms = timed(lambda: ratings.of_club(club, "skat"))
+    client = Client()
+    client.force_login(host)
+    player = Player.objects.filter(club=club).first()
+    pages = []
+    for url in (f"/clubs/{club.pk}/seasons/{season.pk}/", f"/clubs/{club.pk}/seasons/{season.pk}/season.csv",
+                f"/stats/{player.pk}/"):
+        client.get(url)  # warm up
+        with CaptureQueriesContext(connection) as queries:
+            start = time.perf_counter()
+            status = client.get(url).status_code
+            pages.append((url, status, (time.perf_counter() - start) * 1000, len(queries)))
+    total = args.nights * args.deals
+    print(f"{args.nights} nights × {args.deals} deals ({total} deals), {args.players} players")
+    print(f"seasons.standings: {standings_ms:.0f} ms (median of 5)")
+    print(f"ratings.of_club (OpenSkill replay of {args.nights} matches): {ratings_ms:.0f} ms (median of 5)")
+    for url, status, ms, count in pages:
+        print(f"GET {url}: {status}, {ms:.0f} ms, {count} queries")
+
+
+if __name__ == "__main__":
+    main()
