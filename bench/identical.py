@@ -29,6 +29,7 @@ import os
 import random
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -204,13 +205,16 @@ def main() -> None:
     ap.add_argument("--keep", type=Path, help="also write the corpus to this file")
     args = ap.parse_args()
     data = corpus(args.lines, args.seed)
-    path = args.keep or Path(f"/tmp/identical-{args.seed}-{args.lines}.jsonl")
+    # A file of this run's own: two runs at once (an A/B) must not rewrite each other's input.
+    path = args.keep or Path(tempfile.gettempdir()) / f"identical-{args.seed}-{args.lines}-{os.getpid()}.jsonl"
     path.write_bytes(data)
     newlines = data.count(b"\n")
     results = {"corpus": f"{md5(data)} ({newlines} lines)"}
     results.update(commands(path, data))
     results.update(conformance())
     results.update(renderings(data))
+    if not args.keep:
+        path.unlink()
     for key, value in results.items():
         print(f"{key:<18} {value}")
     if args.save:
