@@ -45,13 +45,16 @@ def judge(request: object) -> Verdict | Comparison:
         raise IllegalDeal("request", "must be a JSON object with \"game\" and \"deal\", not {got}",
                           got=describe(request))
     named = request.get("game")
-    if type(named) is not str or named not in GAMES:
+    module = GAMES.get(named) if type(named) is str else None
+    if module is None:
         if named is None:
             raise IllegalDeal("game", "is required: one of {allowed}", allowed=words(f'"{g}"' for g in GAMES))
         check_choice(named, "game", GAMES)
+    assert module is not None and type(named) is str  # check_choice raised for anything else
     game: str = named
-    module = GAMES[game]
-    r = Reader(request, "", _FIELDS[game])
+    known = _FIELDS[game]
+    if not request.keys() <= known:  # one set comparison in C; the Reader names the stranger
+        Reader(request, "", known)
     players = request.get("players", module.DEFAULT_SEATS)
     if players is None:
         players = module.DEFAULT_SEATS
@@ -62,24 +65,23 @@ def judge(request: object) -> Verdict | Comparison:
     # Every valid (players, dealer) has its table made already; anything else is read (and refused) by the Reader.
     table = _TABLES.get((players, dealer)) if type(dealer) is int else None
     if table is None:
-        table = _TABLES[players, r.int("dealer", 0, players - 1, default=players - 1)]
+        table = _TABLES[players, Reader(request, "", known).int("dealer", 0, players - 1, default=players - 1)]
     rules = _rules(module, request.get("rules"))
-    if "compare" in request and r.has("compare"):
-        if r.has("deal"):
+    if request.get("compare") is not None:  # only Fipsen knows it: the others refused it above
+        if request.get("deal") is not None:
             raise IllegalDeal("compare", "a request settles either a deal or a bidding dispute: "
                               "give \"deal\" or \"compare\", not both")
         comparison: Comparison = fipsen.compare(fipsen.parse_compare(request["compare"], rules, table), rules, table)
         return comparison  # the one game that settles bidding disputes (`settles_bidding`)
-    if not r.has("deal"):
+    deal = request.get("deal")
+    if deal is None:
         raise IllegalDeal("deal", "is required: the deal as the table played it (see the contract's fields for {game})",
                           game=game)
-    raw = request["deal"]
-    if type(raw) is dict and "play" in raw:  # issue 19: the deal as played, checked card by card (rules/play.py)
-        if raw["play"] is not None:
-            return play.judge_played(module, game, raw, rules, table)
-        raw = {key: value for key, value in raw.items() if key != "play"}
-    deal = module.parse_deal(raw, rules, table)
-    return module.score(deal, rules, table)
+    if type(deal) is dict and "play" in deal:  # issue 19: the deal as played, checked card by card (rules/play.py)
+        if deal["play"] is not None:
+            return play.judge_played(module, game, deal, rules, table)
+        deal = {key: value for key, value in deal.items() if key != "play"}
+    return module.score(module.parse_deal(deal, rules, table), rules, table)
 
 
 # Every table there can be, made once (seats are few): Table objects are immutable.
@@ -98,10 +100,10 @@ def _rules(module: Game, obj: object) -> Any:
     if not isinstance(obj, dict) or len(_RULES_CACHE) > 4096:
         return module.parse_rules(obj)
     if len(obj) == 1 and type(preset := obj.get("preset")) is str:
-        key: tuple[object, ...] = (module.__name__, preset)  # the common case: a preset alone
+        key: tuple[object, ...] = (module, preset)  # the common case: a preset alone
     else:
         try:
-            key = (module.__name__, *((k, type(v), v) for k, v in obj.items()))
+            key = (module, *((k, type(v), v) for k, v in obj.items()))
             hash(key)
         except TypeError:
             return module.parse_rules(obj)

@@ -40,6 +40,7 @@ class Card(str):
 
 
 ALL_CARDS = frozenset(Card(s + r) for s in SUITS for r in RANKS)
+_MADE = {card: card for card in ALL_CARDS}
 FULL_PACK = tuple((Card(s + r), CARD_POINTS[r]) for s in SUITS for r in RANKS)
 """The 32 cards of Skat and Schafkopf with their card points, suit by suit, high to low."""
 
@@ -57,6 +58,8 @@ def parse_cards(value: object, field: str, count: int | tuple[int, ...],
         except TypeError:  # a list or an object among the cards
             held = set()
         if len(held) == len(value) and held <= pack:
+            if held <= ALL_CARDS:  # every pack's cards are the 32-card pack's: each made once, looked up in C
+                return tuple(map(_MADE.__getitem__, value))
             return tuple(map(Card, value))
     if not isinstance(value, list) or len(value) not in counts:
         raise IllegalDeal(field, "must be a list of {n} cards such as \"CJ\" or \"H10\", not {got}",

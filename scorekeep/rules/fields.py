@@ -168,6 +168,11 @@ class Reader:
                  required: builtins.bool = False, why: str = "") -> tuple[builtins.int, ...] | None:
         """A list of exactly `length` whole numbers, each from lo to hi (per-seat lists)."""
         value = self.obj.get(key)
+        # The usual list, checked in C: whole numbers only (not true or false) within the range; for
+        # anything else the loop below names the first number at fault.
+        if type(value) is list and len(value) == length and value and set(map(type, value)) == _INT_ONLY \
+                and lo <= min(value) and max(value) <= hi:
+            return tuple(value)
         if value is None:
             if required:
                 raise IllegalDeal(self.field(key), "is required{why}: a list of {n} whole numbers, one per seat",
@@ -190,6 +195,9 @@ class Reader:
         for key, value in self.obj.items():
             if key not in used and key != "contract" and not is_empty(value):
                 raise IllegalDeal(self.field(key), "is not used in {what}; leave it out", what=what)
+
+
+_INT_ONLY = {int}
 
 
 def self_field(path: str, key: str) -> str:

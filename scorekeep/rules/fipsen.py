@@ -19,12 +19,13 @@ from enum import StrEnum
 from typing import Any, NamedTuple
 
 from .errors import IllegalDeal
-from .explain import Explanation, Seat, Word, signed
+from .explain import Explanation, Seat, Step, Word, explanation, signed
 from .fields import Option, Reader, boolean, check_choice, describe, is_empty, read_rules
 from .inputs import Input, Kind, Need, ask
+from .records import quick_init
 from .season import Basis, Measure
 from .sheet import NOTHING, Column, Declared, noted, result, side, spaced
-from .verdict import Comparison, RulesMemo, Table, Verdict, options_json
+from .verdict import Comparison, Table, Verdict, options_json, rules_memo
 
 SEATS: tuple[int, ...] = (3, 4)
 DEFAULT_SEATS = 4
@@ -95,6 +96,7 @@ class Rules:
     durch_outranks: bool
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Deal:
     """What the table declared: the contract, its declarer and add-ons, the declarer's tricks.
@@ -211,7 +213,7 @@ def parse_rules(obj: object) -> Rules:
     return Rules(preset=values["preset"], durch_outranks=values["durch_outranks"])
 
 
-@RulesMemo
+@rules_memo
 def _rules_json(rules: Rules) -> dict[str, Any]:
     """The verdict's ``rules`` object, the same for every deal under one rule set."""
     return options_json(rules)
@@ -390,20 +392,20 @@ def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
         return _score_tricks(deal, rules, table)
     if deal.contract is Contract.KIEKER:
         return _score_kieker(deal, rules, table)
-    say = Explanation()
+    say, steps = explanation()
     if deal.contract is Contract.SIEBENER_FIPS:
         assert deal.declarer is not None  # the Fips holder's seat is required
         say("Siebener Fips: {seat} holds it and scores +{value}; the deal ends (RULES.md Fipsen)",
             seat=Seat(deal.declarer), value=SIEBENER_FIPS_VALUE)
-        return _verdict(rules, table, True, SIEBENER_FIPS_VALUE, deal.declarer, SIEBENER_FIPS_VALUE, say)
+        return _verdict(rules, table, True, SIEBENER_FIPS_VALUE, deal.declarer, SIEBENER_FIPS_VALUE, steps)
     say("All passed: no game is played and every entry is 0 (RULES.md Fipsen)")
-    return Verdict("fipsen", _rules_json(rules), None, 0, (0,) * table.players, say.freeze())
+    return Verdict("fipsen", _rules_json(rules), None, 0, (0,) * table.players, tuple(steps))
 
 
 def _score_tricks(deal: Deal, rules: Rules, table: Table) -> Verdict:
     """A trick bid of n with k add-ons is worth n × 2^k; won with at least n tricks, with Durch all
     five; won +value, lost −2 × value (RULES.md Fipsen)."""
-    say = Explanation()
+    say, steps = explanation()
     assert deal.bid is not None and deal.declarer is not None and deal.tricks_taken is not None  # all required
     bid, seat, taken, hand, ruten = deal.bid, Seat(deal.declarer), deal.tricks_taken, deal.hand, deal.ruten
     five = bid == BID_MAX
@@ -423,13 +425,13 @@ def _score_tricks(deal: Deal, rules: Rules, table: Table) -> Verdict:
         say("A bid of {bid} is won with at least {bid} tricks; {seat} took {taken}",
             bid=bid, seat=seat, taken=taken)
     extra = {"add_ons": k, "multiplier": multiplier}
-    return _verdict(rules, table, won, value, seat, _entry(won, value, seat, say), say, extra)
+    return _verdict(rules, table, won, value, seat, _entry(won, value, seat, say), steps, extra)
 
 
 def _score_kieker(deal: Deal, rules: Rules, table: Table) -> Verdict:
     """A Kieker is worth 10, with Ruten 20, and is won only with all five tricks; surrendered after
     the exchange it costs −5 whatever its value (RULES.md Fipsen)."""
-    say = Explanation()
+    say, steps = explanation()
     assert deal.declarer is not None  # required
     seat = Seat(deal.declarer)
     multiplier = 2 if deal.ruten else 1
@@ -443,11 +445,11 @@ def _score_kieker(deal: Deal, rules: Rules, table: Table) -> Verdict:
     if deal.surrendered:
         say("Surrendered after the exchange: lost, {seat} enters {entry} whatever the Kieker's value",
             seat=seat, entry=signed(KIEKER_SURRENDERED))
-        return _verdict(rules, table, False, value, seat, KIEKER_SURRENDERED, say, extra)
+        return _verdict(rules, table, False, value, seat, KIEKER_SURRENDERED, steps, extra)
     won = deal.tricks_taken == TRICKS
     say("A Kieker is won only with all {all} tricks; {seat} took {taken}",
         all=TRICKS, seat=seat, taken=deal.tricks_taken)
-    return _verdict(rules, table, won, value, seat, _entry(won, value, seat, say), say, extra)
+    return _verdict(rules, table, won, value, seat, _entry(won, value, seat, say), steps, extra)
 
 
 def _entry(won: bool, value: int, seat: Seat, say: Explanation) -> int:
@@ -462,10 +464,10 @@ def _entry(won: bool, value: int, seat: Seat, say: Explanation) -> int:
 
 
 def _verdict(rules: Rules, table: Table, won: bool, value: int, declarer: int, entry: int,
-             say: Explanation, extra: dict[str, Any] | None = None) -> Verdict:
+             steps: list[Step], extra: dict[str, Any] | None = None) -> Verdict:
     scores = [0] * table.players
     scores[declarer] = entry
-    return Verdict("fipsen", _rules_json(rules), won, value, tuple(scores), say.freeze(), extra or {})
+    return Verdict("fipsen", _rules_json(rules), won, value, tuple(scores), tuple(steps), extra or {})
 
 
 # --- bidding disputes ----------------------------------------------------------------------------
@@ -531,7 +533,7 @@ def _height(bid: Bid) -> int | Word:
 
 def compare(bids: tuple[Bid, ...], rules: Rules, table: Table) -> Comparison:
     """Which compared bid is higher, with each bid's rank and the criterion that decided (RULES.md Fipsen)."""
-    say = Explanation()
+    say, steps = explanation()
     if rules.durch_outranks:
         say("Bid order (Fipsen, rule set {preset}, durch_outranks on): trick count first, Kieker between 4 "
             "and 5; then the number of add-ons, a 5 carrying Durch; then Durch over no Durch; then the seat "
@@ -556,7 +558,7 @@ def compare(bids: tuple[Bid, ...], rules: Rules, table: Table) -> Comparison:
     name, said = _name(bids[higher])
     say("Higher: bid {index}, {name}{said} by {seat}", index=higher, name=name, said=said,
         seat=Seat(bids[higher].seat))
-    return Comparison("fipsen", _rules_json(rules), higher, say.freeze())
+    return Comparison("fipsen", _rules_json(rules), higher, tuple(steps))
 
 
 def _say_why(say: Explanation, bids: tuple[Bid, ...], ranks: list[Rank], win: int, lose: int,

@@ -23,12 +23,13 @@ from typing import Any, cast
 
 from .cards import SUITS, Card, parse_cards, totals_by_count
 from .errors import IllegalDeal
-from .explain import AND, Explanation, Listing, Phrase, Seat, Seats, Word, counted
+from .explain import AND, Explanation, Listing, Phrase, Seat, Seats, Word, counted, explanation
 from .fields import Option, Reader, boolean, check_int, describe, integer, nullable, one_of, read_rules, words
 from .inputs import REQUIRED, Input, Kind, Need, ask
+from .records import quick_init
 from .season import Basis, Measure
 from .sheet import NOTHING, Column, Declared, noted, result, side
-from .verdict import RulesMemo, Table, Verdict, options_json
+from .verdict import Table, Verdict, options_json, rules_memo
 
 SEATS = (4,)
 DEFAULT_SEATS = 4
@@ -269,7 +270,7 @@ def parse_rules(obj: object) -> Rules:
     return _rules(read_rules(obj, PRESETS, DEFAULT_PRESET, OPTIONS))
 
 
-@RulesMemo
+@rules_memo
 def rules_json(rules: Rules) -> dict[str, Any]:
     """The contract's ``rules`` object, with `solo_factors` and `max_doublings` as objects per contract."""
     out = options_json(rules)
@@ -427,6 +428,7 @@ def declaring_side(facts: Mapping[str, Any]) -> list[int]:
 
 # --- deals -------------------------------------------------------------------------------------
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Deal:
     """One Kop deal as the table declares it; `card_points` and `old_tricks` are the old side's."""
@@ -591,7 +593,7 @@ def _say_outcome(say: Explanation, deal: Deal, tie: bool, won: bool) -> None:
 
 def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
     """The deal's verdict: `won` is whether the old side won; `value` what one loser pays one winner."""
-    say = Explanation()
+    say, steps = explanation()
     contract, old, preset = deal.contract, deal.old, rules.preset
     lone = contract in LONE
     old_points = deal.card_points
@@ -673,7 +675,7 @@ def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
         say("value {value}: each player of the {winners} side receives it, each of the {losers} side pays it",
             value=value, winners=_OLD if won else _YOUNG, losers=_YOUNG if won else _OLD)
 
-    return Verdict("kop", rules_json(rules), won, value, tuple(entries), say.freeze(),
+    return Verdict("kop", rules_json(rules), won, value, tuple(entries), tuple(steps),
                    {"counted_doublings": counted, "base": base})
 
 

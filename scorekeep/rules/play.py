@@ -29,7 +29,7 @@ from . import skat as skat_rules
 from . import tricks
 from .cards import CARD_POINTS, RANKS, SUITS
 from .errors import IllegalDeal
-from .explain import Explanation, Listing, Phrase, Seat, Seats, Step, Word, signed
+from .explain import Explanation, Listing, Phrase, Seat, Seats, Step, Word, explanation, signed
 from .fields import describe
 from .games import Game
 from .verdict import Table, Verdict
@@ -681,7 +681,7 @@ def _partner(p: Played, ctx: Context) -> int:
 
 def _verdict(module: Game, game: str, facts: dict[str, Any], p: Played, ctx: Context, rules: Any,
              table: Table) -> Verdict:
-    say = Explanation()
+    say, said = explanation()
     contract = facts["contract"]
     disagreements: list[dict[str, Any]] = []
     scored = dict(facts)
@@ -753,7 +753,7 @@ def _verdict(module: Game, game: str, facts: dict[str, Any], p: Played, ctx: Con
         verdict = as_played if as_played is not None else module.score(module.parse_deal(scored, rules, table),
                                                                          rules, table)
         say("Every card follows the rules of play")
-        return _with_play(verdict, say, play_json)
+        return _with_play(verdict, said, play_json)
 
     offender_declares = broken.seat in ctx.side if ctx.side else None
     play_json["break"] = broken.to_json(offender_declares)
@@ -770,7 +770,7 @@ def _verdict(module: Game, game: str, facts: dict[str, Any], p: Played, ctx: Con
         if as_played is None:
             raise IllegalDeal("deal.play.hands", "the play breaks a rule and stops before the end: give every "
                               "trick to score it as the cards fell")
-        return _with_play(as_played, say, play_json)
+        return _with_play(as_played, said, play_json)
     verdict = module.score(module.parse_deal(forced, rules, table), rules, table)
     outcome = _WON[not offender_declares]
     if game == "skat":
@@ -789,7 +789,7 @@ def _verdict(module: Game, game: str, facts: dict[str, Any], p: Played, ctx: Con
             play_json["as_played"] = None
     play_json["scored"] = {k: v for k, v in forced.items() if k in ("card_points", "declarer_tricks",
                                                                      "old_tricks", "tricks_taken")}
-    return _with_play(verdict, say, play_json)
+    return _with_play(verdict, said, play_json)
 
 
 def _tricks_json(p: Played, side: frozenset[int]) -> list[dict[str, Any]]:
@@ -834,8 +834,8 @@ def _shown(value: object) -> object:
     return value
 
 
-def _with_play(verdict: Verdict, say: Explanation, play_json: dict[str, Any]) -> Verdict:
-    steps: tuple[Step, ...] = say.freeze() + verdict.steps
+def _with_play(verdict: Verdict, said: list[Step], play_json: dict[str, Any]) -> Verdict:
+    steps: tuple[Step, ...] = tuple(said) + verdict.steps
     return Verdict(verdict.game, verdict.rules, verdict.won, verdict.value, verdict.scores, steps,
                    {**verdict.extra, "play": play_json})
 

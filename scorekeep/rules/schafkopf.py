@@ -12,13 +12,13 @@ import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from . import cards
 from .bock import BockEvent, points_sixty
 from .cards import TOTALS_BY_COUNT
 from .errors import IllegalDeal
-from .explain import Explanation, Listing, Phrase, Seat, Seats, Word, counted
+from .explain import Explanation, Listing, Phrase, Seat, Seats, Word, counted, explanation
 from .fields import (
     Option,
     Reader,
@@ -34,9 +34,10 @@ from .fields import (
 from .inputs import REQUIRED, Input, Kind, Need, ask
 from .ramsch import Pack, as_entered, marks
 from .ramsch import complete as complete_ramsch
+from .records import quick_init
 from .season import Basis, Measure
 from .sheet import NOTHING, Column, Declared, noted, result, side, spaced
-from .verdict import RulesMemo, Table, Verdict, options_json
+from .verdict import Table, Verdict, options_json, rules_memo
 
 SEATS: tuple[int, ...] = (4,)
 DEFAULT_SEATS = 4
@@ -88,7 +89,24 @@ class Variant(StrEnum):
     HOCHZEIT = "hochzeit"
 
 
-C = Contract
+class C:
+    """`Contract`'s members, bound once as plain class attributes: on Python 3.11 each look-up of a
+    member on the enum class (``Contract.SIE``) costs a descriptor call, and scoring a deal makes dozens."""
+
+    SAUSPIEL: Final = Contract.SAUSPIEL
+    WENZ: Final = Contract.WENZ
+    SOLO: Final = Contract.SOLO
+    WENZ_TOUT: Final = Contract.WENZ_TOUT
+    SOLO_TOUT: Final = Contract.SOLO_TOUT
+    SIE: Final = Contract.SIE
+    GEIER: Final = Contract.GEIER
+    FARBWENZ: Final = Contract.FARBWENZ
+    GEIER_TOUT: Final = Contract.GEIER_TOUT
+    FARBWENZ_TOUT: Final = Contract.FARBWENZ_TOUT
+    BETTEL: Final = Contract.BETTEL
+    HOCHZEIT: Final = Contract.HOCHZEIT
+    RAMSCH: Final = Contract.RAMSCH
+    PASSED: Final = Contract.PASSED
 
 # The game's vocabulary as it goes into explanations and rejections: each a `Word`, made once here,
 # so that a page can translate it like a template.
@@ -312,6 +330,15 @@ def _used_fields(fields: tuple[str, ...]) -> frozenset[str]:
     return frozenset(("contract", *fields))
 
 
+@rules_memo
+def _used_by_contract(rules: Rules) -> dict[Contract, frozenset[str]]:
+    """`_used_fields` of every contract under `rules`, worked out once per rule set (the table plays no part)."""
+    return {contract: _used_fields(deal_fields(contract, rules, _FOUR)) for contract in Contract}
+
+
+_FOUR = Table(4, 3)
+
+
 @functools.cache
 def _deal_fields(contract: str, klopfen: bool, bock: bool, doublings: bool) -> tuple[str, ...]:
     dropped = {"klopfer"} if not klopfen else set()
@@ -521,6 +548,7 @@ def declaring_side(facts: Mapping[str, Any]) -> list[int]:
 
 # --- deals ------------------------------------------------------------------------------------
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Deal:
     """A Schafkopf deal as the table declares it, checked for contradictions."""
@@ -554,7 +582,7 @@ def parse_deal(obj: object, rules: Rules, table: Table) -> Deal:
     """The facts of one deal, read strictly (ADJUDICATION.md, Schafkopf)."""
     r = Reader(obj, "deal", _DEAL_KEYS)
     contract = _read_contract(r, rules)
-    used = _used_fields(deal_fields(contract, rules, table))
+    used = _used_by_contract(rules)[contract]
     _check_stakes_allowed(r, contract, rules)
     r.reject_unused(used, _A[contract])
     if contract is C.PASSED:
@@ -624,9 +652,14 @@ def _read_contract(r: Reader, rules: Rules) -> Contract:
                       "the contracts allowed are {allowed}", game=NAMES[contract], allowed=names)
 
 
+_STAKE_FIELDS = frozenset(_STAKES)
+
+
 def _check_stakes_allowed(r: Reader, contract: Contract, rules: Rules) -> None:
     """Klopfer, Bock and doublings only where the rule set has them (ADJUDICATION.md: a doubling
     the rule set does not allow is rejected); a Sie at a fixed value is never doubled (RULES.md)."""
+    if r.obj.keys().isdisjoint(_STAKE_FIELDS):  # none given, none to refuse: the check below in one set comparison
+        return
     fields = CONTRACTS[contract]
     if "klopfer" in fields and not rules.klopfen and not is_empty(r.obj.get("klopfer")):
         raise IllegalDeal("deal.klopfer", "this rule set has no Klopfen (rules.klopfen is false): "
@@ -694,12 +727,12 @@ def _read_ramsch(r: Reader, klopfer: int, bock: bool, table: Table) -> Deal:
 
 # --- scoring ----------------------------------------------------------------------------------
 
-_rules_json = RulesMemo(options_json)
+_rules_json = rules_memo(options_json)
 
 
 def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
     """The verdict for one deal: who won, the value, and each seat's payment."""
-    say = Explanation()
+    say, steps = explanation()
     contract = deal.contract
     if contract in _POINT_GAMES:
         won, value, scores, extra = _point_game(deal, rules, say)
@@ -714,7 +747,7 @@ def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
     else:
         say("all passed: the cards are redealt and nobody pays (passed: redeal)")
         won, value, scores, extra = None, 0, (0, 0, 0, 0), {}
-    return Verdict("schafkopf", _rules_json(rules), won, value, scores, say.freeze(), extra)
+    return Verdict("schafkopf", _rules_json(rules), won, value, scores, tuple(steps), extra)
 
 
 _Result = tuple[bool | None, int, tuple[int, ...], dict[str, object]]

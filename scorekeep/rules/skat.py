@@ -13,14 +13,15 @@ from typing import Any, cast
 from .bock import BockEvent, points_sixty
 from .cards import FULL_PACK, TOTALS_BY_COUNT, Card, parse_cards
 from .errors import IllegalDeal
-from .explain import Explanation, Listing, Phrase, Seat, Seats, Word, counted, signed
+from .explain import Explanation, Listing, Phrase, Seat, Seats, Step, Word, counted, explanation, signed
 from .fields import Option, Reader, boolean, integer, is_empty, nullable, one_of, read_rules
 from .inputs import REQUIRED, Input, Kind, Need, ask
 from .ramsch import Pack, as_entered, marks
 from .ramsch import complete as complete_ramsch
+from .records import quick_init
 from .season import Basis, Measure
 from .sheet import NOTHING, Column, Declared, noted, result, side, spaced
-from .verdict import RulesMemo, Table, Verdict, options_json
+from .verdict import Table, Verdict, options_json, rules_memo
 
 SEATS = (3, 4)
 DEFAULT_SEATS = 3
@@ -174,6 +175,7 @@ _KONTRA, _RE = Word("Kontra"), Word("Re")
 _DOUBLINGS = (("kontra", _KONTRA, "kontra"), ("re", _RE, "kontra"), ("bock", Word("Bock"), "bock"))
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Deal:
     """The facts of one deal as the table declared them (ADJUDICATION.md, Skat)."""
@@ -207,21 +209,21 @@ def parse_rules(obj: object) -> Rules:
     return Rules(**read_rules(obj, PRESETS, DEFAULT_PRESET, OPTIONS))
 
 
-_rules_json = RulesMemo(options_json)
+_rules_json = rules_memo(options_json)
 
 
 SELDOM_PLAYED: frozenset[str] = frozenset()
 """The contracts few deals are (a page may fold them away): none, every contract is asked often."""
 
 
-@RulesMemo
+@rules_memo
 def contracts(rules: Rules) -> tuple[str, ...]:
     """All contracts; when all pass the rule set plays either Ramsch or a void deal, not both."""
     skipped = Contract.PASSED if rules.passed == "ramsch" else Contract.RAMSCH
     return tuple(c.value for c in Contract if c is not skipped)
 
 
-@RulesMemo
+@rules_memo
 def _fields(rules: Rules) -> dict[str, tuple[str, ...]]:
     gated = {"kontra": rules.kontra, "re": rules.kontra, "bock": rules.bock}
     return {contract: tuple(f for f in fields if gated.get(f, True)) for contract, fields in CONTRACTS.items()}
@@ -234,13 +236,15 @@ class _Reading:
 
     used: dict[str, frozenset[str]]
     off: tuple[tuple[str, Word, str], ...]
+    off_keys: frozenset[str]
 
 
-@RulesMemo
+@rules_memo
 def _reading(rules: Rules) -> _Reading:
     played = contracts(rules)
     used = {contract: frozenset(("contract", *f)) for contract, f in _fields(rules).items() if contract in played}
-    return _Reading(used, tuple(doubling for doubling in _DOUBLINGS if not getattr(rules, doubling[2])))
+    off = tuple(doubling for doubling in _DOUBLINGS if not getattr(rules, doubling[2]))
+    return _Reading(used, off, frozenset(key for key, _, _ in off))
 
 
 def deal_fields(contract: str, rules: Rules, table: Table) -> tuple[str, ...]:
@@ -502,7 +506,9 @@ def declaring_side(facts: Mapping[str, Any]) -> list[int]:
 
 def parse_deal(obj: object, rules: Rules, table: Table) -> Deal:
     r = Reader(obj, "deal", _ALL_FIELDS)
-    name = r.choice("contract", _CONTRACT_NAMES, required=True)
+    given = r.obj.get("contract")
+    name = given if type(given) is str and given in _CONTRACT_BY_NAME else r.choice(
+        "contract", _CONTRACT_NAMES, required=True)  # the Reader refuses anything else
     contract = _CONTRACT_BY_NAME[name]
     reading = _reading(rules)
     used = reading.used.get(name)
@@ -512,7 +518,7 @@ def parse_deal(obj: object, rules: Rules, table: Table) -> Deal:
                               "(enter \"passed\"), unless the rules option passed is \"ramsch\"")
         raise IllegalDeal("deal.contract", "under this rule set a deal that all pass is played as Ramsch: "
                           "enter contract \"ramsch\" with each seat's card points and tricks")
-    for key, said, option in reading.off:
+    for key, said, option in () if r.obj.keys().isdisjoint(reading.off_keys) else reading.off:
         if key in r.obj and not is_empty(r.obj[key]):
             raise IllegalDeal(f"deal.{key}", "{name} is not played under this rule set (the rules option "
                               "{option} is off)", name=said, option=option)
@@ -585,7 +591,7 @@ def _parse_trump_game(r: Reader, contract: Contract, rules: Rules, table: Table)
                           "or without n as −n (−1 … −{top}), not {given}", game=_WHAT[contract.value], top=top,
                           given=matadors)
     from_cards = False
-    if r.has("cards"):
+    if r.obj.get("cards") is not None:
         cards = parse_cards(r.obj["cards"], "deal.cards", 12)
         derived = matadors_from_cards(cards, contract)
         if matadors is not None and matadors != derived:
@@ -687,15 +693,15 @@ def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
         return _score_null(deal, rules, table)
     if deal.contract is _RAMSCH:
         return _score_ramsch(deal, rules, table)
-    say = Explanation()
+    say, steps = explanation()
     say("All passed: the deal is void under this rule set ({option}: {choice}); it counts as a deal, "
         "nobody scores", option=OPTION_LABELS["passed"], choice=CHOICE_LABELS["passed", "void"])
     zeros = (0,) * table.players
-    return Verdict("skat", _rules_json(rules), None, 0, zeros, say.freeze(), {"seeger_fabian": list(zeros)})
+    return Verdict("skat", _rules_json(rules), None, 0, zeros, tuple(steps), {"seeger_fabian": list(zeros)})
 
 
 def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
-    say = Explanation()
+    say, steps = explanation()
     contract = deal.contract
     base = BASE[contract]
     name = _NAMES[contract]
@@ -811,7 +817,7 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
         "base": base, "matadors": matadors, "multiplier": multiplier, "charged_multiplier": charged_multiplier,
         "levels": levels, "overbid": overbid,
     }
-    return Verdict("skat", _rules_json(rules), won, value, tuple(scores), say.freeze(), extra)
+    return Verdict("skat", _rules_json(rules), won, value, tuple(scores), tuple(steps), extra)
 
 
 # The vocabulary that goes into explanation steps as values (a page translates each `Word`).
@@ -842,7 +848,7 @@ def _terms(matadors: int, levels: tuple[str, ...]) -> Listing:
 
 
 def _score_null(deal: Deal, rules: Rules, table: Table) -> Verdict:
-    say = Explanation()
+    say, steps = explanation()
     value = NULL_VALUES[deal.hand, deal.ouvert]
     assert deal.declarer is not None  # a Null game's declarer is required
     say("{game} by {declarer}: fixed value {value}", game=_NULL_NAMES[deal.hand, deal.ouvert],
@@ -863,7 +869,7 @@ def _score_null(deal: Deal, rules: Rules, table: Table) -> Verdict:
     assert declarer is not None
     scores[declarer] = entry
     extra = {"seeger_fabian": _seeger_fabian(won, declarer, table, say), "levels": [], "overbid": False}
-    return Verdict("skat", _rules_json(rules), won, value, tuple(scores), say.freeze(), extra)
+    return Verdict("skat", _rules_json(rules), won, value, tuple(scores), tuple(steps), extra)
 
 
 def _entry(value: int, won: bool, deal: Deal, rules: Rules, say: Explanation) -> int:
@@ -886,7 +892,8 @@ def _entry(value: int, won: bool, deal: Deal, rules: Rules, say: Explanation) ->
         else:
             entry = -2 * value
             say("Lost: a lost game counts double: −2 × {value} = {entry}", value=value, entry=signed(entry))
-    for said, name in ((deal.kontra, _KONTRA), (deal.re, _RE), (deal.bock, _BOCK_DEAL)):
+    for said, name in ((deal.kontra, _KONTRA), (deal.re, _RE), (deal.bock, _BOCK_DEAL)) if (
+            deal.kontra or deal.re or deal.bock) else ():
         if said:
             entry *= 2
             say("{name} doubles: {entry}", name=name, entry=signed(entry))
@@ -910,7 +917,7 @@ def _seeger_fabian(won: bool, declarer: int, table: Table, say: Explanation) -> 
 
 
 def _score_ramsch(deal: Deal, rules: Rules, table: Table) -> Verdict:
-    say = Explanation()
+    say, steps = explanation()
     points, tricks = deal.points, deal.tricks
     assert points is not None and tricks is not None
     seats = _playing(table)
@@ -930,7 +937,7 @@ def _score_ramsch(deal: Deal, rules: Rules, table: Table) -> Verdict:
         say("Durchmarsch: {seat} took every trick and scores +{value}{bock} ({option})",
             seat=Seat(sweeper), value=value, bock=_DOUBLED_IN_BOCK[deal.bock],
             option=OPTION_LABELS["ramsch_durchmarsch"])
-        return _ramsch_verdict(value, scores, rules, say)
+        return _ramsch_verdict(value, scores, rules, say, steps)
     most = max(points[s] for s in seats)
     losers = [s for s in seats if points[s] == most]
     if len(losers) > 1:
@@ -957,12 +964,12 @@ def _score_ramsch(deal: Deal, rules: Rules, table: Table) -> Verdict:
     for s in losers:
         scores[s] = -charge
     say("List: −{charge} for {losers}; everyone else 0", charge=charge, losers=Seats(losers))
-    return _ramsch_verdict(charge, scores, rules, say)
+    return _ramsch_verdict(charge, scores, rules, say, steps)
 
 
-def _ramsch_verdict(value: int, scores: list[int], rules: Rules, say: Explanation) -> Verdict:
+def _ramsch_verdict(value: int, scores: list[int], rules: Rules, say: Explanation, steps: list[Step]) -> Verdict:
     say("Seeger-Fabian: a Ramsch scores no evaluation points")
-    return Verdict("skat", _rules_json(rules), None, value, tuple(scores), say.freeze(),
+    return Verdict("skat", _rules_json(rules), None, value, tuple(scores), tuple(steps),
                    {"seeger_fabian": [0] * len(scores)})
 
 

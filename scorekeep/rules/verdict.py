@@ -2,9 +2,13 @@
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, TypeVar
 
-from .explain import SeatName, Step, Translate
+from .explain import WRITERS, SeatName, Step, Translate
+from .records import quick_init
+
+R = TypeVar("R")
+V = TypeVar("V")
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +23,7 @@ class Table:
         return (seat - self.dealer - 1) % self.players
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """One deal's result. `scores` is each seat's entry; `extra` holds the game's own keys."""
@@ -47,7 +52,7 @@ class Verdict:
             "value": self.value,
             "scores": list(self.scores),
             **self.extra,
-            "explanation": self.explanation,
+            "explanation": english(self.steps),
         }
 
 
@@ -103,6 +108,7 @@ class Recorded:
         return bool(self.extra.get("overbid"))
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Comparison:
     """The answer to a bidding dispute: which of the compared bids is higher (Fipsen)."""
@@ -127,7 +133,8 @@ class Comparison:
 def english(steps: tuple[Step, ...]) -> list[str]:
     """The contract's English lines (seats written as the contract numbers them); `explain(seat_name)`
     on a verdict writes each seat by `seat_name` instead — a player's name or a page's label."""
-    return [text.format_map(params) if params else text for text, params in steps]
+    writers = WRITERS
+    return [writers[text](params) if params else text for text, params in steps]
 
 
 def explained(steps: tuple[Step, ...], seat_name: SeatName, translate: Translate | None = None) -> list[str]:
@@ -154,28 +161,26 @@ def _jsonable(value: object) -> object:
     return value
 
 
-class RulesMemo:
-    """A value derived from a rule set, computed once per rule-set object.
+def rules_memo(compute: Callable[[R], V]) -> Callable[[R], V]:
+    """`compute`, remembered per rule-set object: a value derived from a rule set, computed once.
 
     A table sends the same rule set with every deal (and `judge` reuses the parsed object), so
     deriving per object beats hashing a dataclass of a dozen options on every deal. The memo keeps
     the rule set alive beside its value (`kept`), so an id is never reused while it is remembered:
-    an id found in `values` is that very rule set's.
+    an id found in `values` is that very rule set's. A closure, not an object with ``__call__``: it
+    is called a few times a deal, and calling an instance costs a slot look-up more.
     """
+    values: dict[int, V] = {}
+    kept: list[R] = []
 
-    __slots__ = ("compute", "kept", "values")
-
-    def __init__(self, compute: Callable[[Any], Any]) -> None:
-        self.compute = compute
-        self.values: dict[int, Any] = {}
-        self.kept: list[object] = []
-
-    def __call__(self, rules: object) -> Any:
+    def memo(rules: R) -> V:
         try:
-            return self.values[id(rules)]
+            return values[id(rules)]
         except KeyError:
-            value = self.compute(rules)
-            if len(self.kept) < 4096:
-                self.kept.append(rules)
-                self.values[id(rules)] = value
+            value = compute(rules)
+            if len(kept) < 4096:
+                kept.append(rules)
+                values[id(rules)] = value
             return value
+
+    return memo
