@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import access_views, api, night_views, print_views, settlement_views, stats_views, table_views, views
+from . import access_views, api, night_views, offline, print_views, settlement_views, stats_views, table_views, views
 
 TABLE = "nights/<int:night_id>/tables/<int:table_number>/"
 
@@ -13,6 +13,7 @@ urlpatterns = [
     path("glossary/<str:game>/", views.glossary, name="glossary-game"),
     path("api/adjudicate", api.adjudicate, name="api-adjudicate"),
     path("api/games", api.games, name="api-games"),
+    path("sw.js", offline.service_worker, name="service-worker"),  # scope "/": the whole site works offline
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the language switch on every page
     # Hosts' accounts (Django's auth views; the log-in is throttled).
     path("accounts/signup/", access_views.signup, name="signup"),
