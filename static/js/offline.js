@@ -494,8 +494,16 @@
   document.addEventListener("change", function (event) {
     if (event.target.closest && event.target.closest("#deal-form")) { typed = true; keepDraft(); }
   });
+  // Back to the front: another tab of this phone may have changed the outbox meanwhile.
+  function reread() {
+    if (sending) { return Promise.resolve(); }
+    return kv.get(OUTBOX).then(function (stored) {
+      var open = rows.find(function (r) { return r.state === "correcting"; });
+      rows = (stored || []).map(function (r) { return open && r.id === open.id ? Object.assign(r, { state: "correcting" }) : r; });
+    });
+  }
   document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "hidden") { keepDraft(); } else { send(); }
+    if (document.visibilityState === "hidden") { keepDraft(); } else { reread().then(send); }
   });
   window.addEventListener("pagehide", keepDraft);
 

@@ -260,3 +260,25 @@ def test_the_viewer_link_shows_the_last_standings_offline_as_not_current(context
     expect(viewer.locator("#offline-copy")).to_contain_text("not current")
     expect(viewer.locator("table.latest-deals tbody tr.deal-row th.number")).to_have_text(["1"])
     expect(viewer.locator("#outbox")).to_have_count(0)  # a viewer enters nothing
+
+
+def test_without_javascript_the_page_is_the_plain_form(browser: Any, site: Site) -> None:
+    night = site.night()
+    context = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(f"{site.url}/join/{night['scorer']}/")
+        expect(page).to_have_url(re.compile(r"/nights/\d+/tables/1/$"))
+        expect(page.locator("#outbox")).to_be_hidden()
+        expect(page.locator("#offline-copy")).to_be_hidden()
+        page.locator("#q-contract label.tap").filter(has_text=re.compile("^Grand$")).click()
+        page.get_by_role("button", name="Update the form").click()
+        page.locator("#q-declarer label.tap").filter(has_text=re.compile("^Bernd$")).click()
+        page.locator("#q-matadors label.tap").filter(has_text=re.compile("^with 2$")).click()
+        page.locator("#id_card_points").fill("70")
+        page.get_by_role("button", name="Save deal").click()
+        expect(page).to_have_url(re.compile(r"/tables/1/\?saved=1$"))
+        assert [deal["facts"]["contract"] for deal in stored(site, night)] == ["grand"]
+    finally:
+        context.close()
