@@ -57,7 +57,9 @@
   var OUTBOX = "outbox " + ACTION;
   var DRAFT = "draft " + ACTION;
   var NEXT = "next " + ACTION;
-  var ENTRY = "entry " + ACTION + " ";
+  // The forms kept are for this table's rule set and size (the description's address says both): a change
+  // of the night's settings makes them be fetched anew.
+  var ENTRY = "entry " + ACTION + " " + box.dataset.inputs + " ";
   var HIDDEN = ["csrfmiddlewaretoken", "key", "expected"];
   var rows = [];  // the outbox as stored: {id, key, expected, data: [[name, value] …], what, state, sentence, form}
   var sending = false;
@@ -489,7 +491,10 @@
     if (!event.target.closest || !event.target.closest("#deal-form")) { return; }
     typed = true;
     window.clearTimeout(pending);
-    pending = window.setTimeout(keepDraft, 250);
+    pending = window.setTimeout(function () {
+      keepDraft();
+      if (!navigator.onLine) { showChecks(check(form()), false); }  // no preview will come: say what is known
+    }, 250);
   });
   document.addEventListener("change", function (event) {
     if (event.target.closest && event.target.closest("#deal-form")) { typed = true; keepDraft(); }
@@ -536,7 +541,8 @@
     var base = pairs(f).filter(function (p) { return HIDDEN.indexOf(p[0]) < 0 && p[0] !== "contract"; });
     var contracts = Array.from(f.querySelectorAll('input[name="contract"]'), function (input) { return input.value; });
     contracts.reduce(function (chain, contract) {
-      return chain.then(function () {
+      return chain.then(function () { return kv.get(ENTRY + contract); }).then(function (kept) {
+        if (kept) { return; }  // fetched on an earlier visit
         var params = new URLSearchParams(base.concat([["contract", contract]]));
         return fetch(ACTION + "?" + params, { headers: { "HX-Request": "true", "HX-Target": "entry" } })
           .then(function (r) { return r.ok ? r.text() : null; })
