@@ -60,9 +60,8 @@ def run(args: argparse.Namespace) -> None:
     from django.contrib.staticfiles import finders
     from django.core.management import call_command
     from django.db import connection
-    from django.test import Client
 
-    from scorekeep import nights, offline, rules
+    from scorekeep import offline
 
     settings.ALLOWED_HOSTS = ["*"]
     settings.DEBUG = False
@@ -76,37 +75,45 @@ def run(args: argparse.Namespace) -> None:
     print("| game | page | entry × n (all) | entry bytes (all) | description | description bytes | sw.js |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for game in args.games:
-        names = TABLES[game]
-        night = nights.start_night(game=game, preset=rules.GAMES[game].DEFAULT_PRESET, players=names)
-        client = Client()
-        client.get(f"/join/{night.scorer_token}/")
-        table = f"/nights/{night.pk}/tables/1/"
-        page = client.get(table).content.decode()
-        contracts = [part.split('"')[0] for part in page.split('name="contract" value="')[1:]]
-        described = page.split('data-inputs="')[1].split('"')[0].replace("&amp;", "&")
-        entry = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "entry"}
+        print(measure(game, args.repeat))
 
-        def whole_page() -> int:
-            return len(client.get(table).content)
 
-        def entries() -> int:
-            return sum(len(client.get(f"{table}deals/new/", {"contract": c, "by": "Anna"}, **entry).content)
-                       for c in contracts)
+def measure(game: str, repeat: int) -> str:
+    """One game's row of the table: a new night, a scorer's phone, each request timed."""
+    from django.test import Client
 
-        def description() -> int:
-            return len(client.get(described).content)
+    from scorekeep import nights, rules
 
-        def worker() -> int:
-            return len(client.get("/sw.js").content)
+    night = nights.start_night(game=game, preset=rules.GAMES[game].DEFAULT_PRESET, players=TABLES[game])
+    client = Client()
+    client.get(f"/join/{night.scorer_token}/")
+    table = f"/nights/{night.pk}/tables/1/"
+    page = client.get(table).content.decode()
+    contracts = [part.split('"')[0] for part in page.split('name="contract" value="')[1:]]
+    described = page.split('data-inputs="')[1].split('"')[0].replace("&amp;", "&")
+    entry = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "entry"}
 
-        cells = []
-        sizes = []
-        for request in (whole_page, entries, description, worker):
-            times, size = timed(args.repeat, request)
-            cells.append(f"{min(times):.1f} / {statistics.median(times):.1f}")
-            sizes.append(size)
-        print(f"| {game} | {cells[0]} | {cells[1]} ({len(contracts)} contracts) | {sizes[1] / 1024:.0f} KiB | "
-              f"{cells[2]} | {sizes[2] / 1024:.1f} KiB | {cells[3]} |")
+    def whole_page() -> int:
+        return len(client.get(table).content)
+
+    def entries() -> int:
+        return sum(len(client.get(f"{table}deals/new/", {"contract": c, "by": "Anna"}, **entry).content)
+                   for c in contracts)
+
+    def description() -> int:
+        return len(client.get(described).content)
+
+    def worker() -> int:
+        return len(client.get("/sw.js").content)
+
+    cells = []
+    sizes = []
+    for request in (whole_page, entries, description, worker):
+        times, size = timed(repeat, request)
+        cells.append(f"{min(times):.1f} / {statistics.median(times):.1f}")
+        sizes.append(size)
+    return (f"| {game} | {cells[0]} | {cells[1]} ({len(contracts)} contracts) | {sizes[1] / 1024:.0f} KiB | "
+            f"{cells[2]} | {sizes[2] / 1024:.1f} KiB | {cells[3]} |")
 
 
 def main() -> None:

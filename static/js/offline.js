@@ -61,6 +61,7 @@
   // of the night's settings makes them be fetched anew.
   var ENTRY = "entry " + ACTION + " " + box.dataset.inputs + " ";
   var HIDDEN = ["csrfmiddlewaretoken", "key", "expected"];
+  var PATIENCE = 20000;  // ms an outbox request may take (a save answers in well under a second)
   var rows = [];  // the outbox as stored: {id, key, expected, data: [[name, value] …], what, state, sentence, form}
   var sending = false;
   var typed = false;  // something was typed into the form since it was new
@@ -420,6 +421,13 @@
     if (wrong) { wrong.scrollIntoView({ block: "center" }); }
   }
 
+  // The server answered: "no connection" is over, and "kept on this phone" is said by the rows from now on.
+  function answered() {
+    var notice = byId("connection");
+    if (notice) { notice.hidden = true; }
+    document.querySelectorAll("#table-region .saved-line .kept").forEach(function (line) { line.remove(); });
+  }
+
   // Sends the outbox in order, one deal at a time; a refused deal stops it (the later ones wait behind it).
   function send() {
     if (sending || !rows.length || rows[0].state !== "waiting") { render(); return; }
@@ -428,14 +436,19 @@
     row.state = "sending";
     render();
     var run = function () {
+      // A request the Wi-Fi swallowed without an error must not hold the outbox up: given up after a while,
+      // the deal waits for the next chance (sent again with its key, it is stored once).
+      var abort = new AbortController();
+      var timer = window.setTimeout(function () { abort.abort(); }, PATIENCE);
       return fetch(ACTION, {
         method: "POST", body: new URLSearchParams(row.data), credentials: "same-origin", cache: "no-store",
-        headers: { "HX-Request": "true", "HX-Target": "table-region", "X-CSRFToken": csrf() },
-      }).then(answerOf);
+        headers: { "HX-Request": "true", "HX-Target": "table-region", "X-CSRFToken": csrf() }, signal: abort.signal,
+      }).then(answerOf).finally(function () { window.clearTimeout(timer); });
     };
     var done = navigator.locks ? navigator.locks.request(OUTBOX, run) : run();
     done.then(function (answer) {
       sending = false;
+      answered();
       if (answer.status === 200 && answer.doc.querySelector(".saved-line .saved")) {
         rows.shift();
         return persist().then(function () {
@@ -445,8 +458,8 @@
       }
       row.state = "refused";
       row.sentence = sentence(answer);
-      var answered = answer.doc.getElementById("deal-form");
-      row.form = answered ? answered.outerHTML : null;
+      var returned = answer.doc.getElementById("deal-form");
+      row.form = returned ? returned.outerHTML : null;
       return persist().then(function () {
         showLedger(answer.doc);
         render();

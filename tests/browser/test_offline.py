@@ -139,6 +139,15 @@ def test_typing_survives_a_reload_offline(contexts: list[BrowserContext], site: 
     page.locator("html.js").wait_for(state="attached")
     expect(page.locator("#q-contract input[value='null']")).to_be_checked()
     expect(page.locator("#q-declarer input[value='0']")).to_be_checked()
+    url = page.url
+    page.close()  # the tab closed (or the phone's browser killed while locked): a new one, still offline
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(url)
+    page.locator("html.js").wait_for(state="attached")
+    expect(page.locator("#q-contract input[value='null']")).to_be_checked()
+    expect(page.locator("#q-declarer input[value='0']")).to_be_checked()
+    expect(page.locator("#q-bid input[value='23']")).to_be_checked()
     context.set_offline(False)
     page.get_by_role("button", name="Save deal").click()
     expect(page.locator("#table-region .saved")).to_contain_text("Deal 1 saved")
@@ -282,3 +291,30 @@ def test_without_javascript_the_page_is_the_plain_form(browser: Any, site: Site)
         assert [deal["facts"]["contract"] for deal in stored(site, night)] == ["grand"]
     finally:
         context.close()
+
+
+def test_send_now_sends_while_the_server_is_still_unreachable_for_everything_else(
+        contexts: list[BrowserContext], site: Site) -> None:
+    """Saves and polls get no answer (a server that does not answer), the deal waits; then only saves get
+    through again: no poll can start the sending, the "Send now" tap does."""
+    night = site.night()
+    context = contexts[0]
+    page = open_table(context, site, night)
+    path = table_path(int(night["night"]))
+    everything = re.compile(re.escape(path) + r"(deals/new/)?$")
+    page.route(everything, lambda route: route.abort("connectionrefused"))
+    failed: list[str] = []
+    page.on("requestfailed", lambda request: failed.append(request.url) if request.method == "POST" else None)
+    fill_deal(page, FIVE[0])
+    page.get_by_role("button", name="Save deal").click()
+    expect(page.locator(PENDING)).to_have_count(1)
+    expect(page.locator("#outbox .net-status")).to_have_text("Online · 1 deal waiting to be sent")
+    while len(failed) < 2:  # htmx's save, then the outbox's first try
+        page.wait_for_event("requestfailed")
+    expect(page.locator(PENDING)).to_contain_text("not sent yet")
+    page.unroute(everything)
+    page.route(re.compile(re.escape(path) + "$"), lambda route: route.abort("connectionrefused"))  # polls only
+    assert stored(site, night) == []
+    page.get_by_role("button", name="Send now").click()
+    expect(page.locator(PENDING)).to_have_count(0)
+    assert [deal["facts"]["contract"] for deal in stored(site, night)] == ["grand"]
