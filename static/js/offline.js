@@ -104,15 +104,14 @@
       q.querySelectorAll("input, select").forEach(function (input) {
         if (input.type === "hidden" || input.closest(".jsonly")) { return; }
         if (input.type === "radio" || input.type === "checkbox") {
-          if (input.checked && input.value !== "" && input.value !== "on") { picked.push(labelOf(input)); }
-          if (input.checked && input.value === "on") { picked.push(""); }
+          if (input.checked && input.value !== "") { picked.push(labelOf(input)); }
         } else if (input.value !== "") {
           picked.push(input.tagName === "SELECT" ? input.options[input.selectedIndex].text : input.value);
         }
       });
       if (!picked.length) { return; }
-      var text = picked.filter(Boolean).slice(0, 4).join(", ");
-      parts.push(q.classList.contains("check") ? labelOf(q.querySelector("input")) : questionLabel(q) + ": " + text);
+      // A yes-or-no question says itself ("Hand"); any other its label and what was chosen.
+      parts.push(q.classList.contains("check") ? picked[0] : questionLabel(q) + ": " + picked.slice(0, 4).join(", "));
     });
     return parts.slice(0, 5).join(" · ");
   }

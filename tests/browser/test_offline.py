@@ -318,3 +318,25 @@ def test_send_now_sends_while_the_server_is_still_unreachable_for_everything_els
     page.get_by_role("button", name="Send now").click()
     expect(page.locator(PENDING)).to_have_count(0)
     assert [deal["facts"]["contract"] for deal in stored(site, night)] == ["grand"]
+
+
+def test_offline_the_page_checks_what_the_engines_description_says(contexts: list[BrowserContext],
+                                                                    site: Site) -> None:
+    """Required inputs and ranges come from the engine's description (/api/games): a deal that fails them is
+    not put into the outbox; the value itself waits for the server."""
+    night = site.night()
+    context = contexts[0]
+    page = open_table(context, site, night)
+    context.set_offline(True)
+    fill_deal(page, {"contract": "null", "bid": 23})  # no declarer tapped
+    page.get_by_role("button", name="Save deal").click()
+    expect(page.locator("#preview .outcome.pending")).to_contain_text("Still to enter: Declarer")
+    expect(page.locator(PENDING)).to_have_count(0)
+    fill_deal(page, {"contract": "grand", "declarer": "Bernd", "matadors": 1, "card_points": 130})
+    page.get_by_role("button", name="Save deal").click()
+    expect(page.locator("#preview .problems")).to_contain_text("a whole number from 0 to 120")
+    expect(page.locator(PENDING)).to_have_count(0)
+    page.locator("#id_card_points").fill("70")
+    page.get_by_role("button", name="Save deal").click()
+    expect(page.locator(PENDING)).to_have_count(1)
+    expect(page.locator(PENDING)).to_contain_text("Declarer's card points (skat included): 70")
