@@ -331,8 +331,6 @@
     if (id && at >= 0) { rows[at] = row; } else { rows.push(row); }
     var last = rows[rows.length - 1];
     persist().then(function () {
-      var notice = byId("connection");
-      if (notice) { notice.hidden = true; }
       say(fill(box.dataset.kept, { n: row.expected }));
       nextForm(last.expected + 1);
       render();
@@ -355,6 +353,8 @@
     var target = event.detail.target;
     var f = form();
     if (!target || !f) { return; }
+    var notice = byId("connection");  // "nothing was saved" (app.js) is not so here: the outbox status says it
+    if (notice && target.id !== "live-ledger") { notice.hidden = true; }
     if (target.id === "table-region" && event.detail.elt === f) {
       enqueue(f);
     } else if (target.id === "entry") {

@@ -293,16 +293,26 @@ def test_without_javascript_the_page_is_the_plain_form(browser: Any, site: Site)
         context.close()
 
 
-def test_send_now_sends_while_the_server_is_still_unreachable_for_everything_else(
-        contexts: list[BrowserContext], site: Site) -> None:
-    """Saves and polls get no answer (a server that does not answer), the deal waits; then only saves get
-    through again: no poll can start the sending, the "Send now" tap does."""
+@pytest.mark.parametrize("trigger", ["send now", "visible again", "page load"])
+def test_the_outbox_is_sent_on_each_trigger_while_polls_still_fail(contexts: list[BrowserContext], site: Site,
+                                                                   trigger: str) -> None:
+    """Saves and polls get no answer (a server that does not answer), the deal waits; then saves get through
+    again but polls still fail, so no poll starts the sending: the "Send now" tap, the page coming back to the
+    front (a phone unlocked) or the page being opened again does."""
     night = site.night()
     context = contexts[0]
     page = open_table(context, site, night)
     path = table_path(int(night["night"]))
-    everything = re.compile(re.escape(path) + r"(deals/new/)?$")
-    page.route(everything, lambda route: route.abort("connectionrefused"))
+    saves = re.compile(re.escape(path) + "deals/new/$")
+    page.route(saves, lambda route: route.abort("connectionrefused"))
+
+    def polls_fail(route: Route) -> None:
+        if route.request.headers.get("hx-request"):
+            route.abort("connectionrefused")
+        else:  # opening the page itself
+            route.continue_()
+
+    page.route(re.compile(re.escape(path) + "$"), polls_fail)
     failed: list[str] = []
     page.on("requestfailed", lambda request: failed.append(request.url) if request.method == "POST" else None)
     fill_deal(page, FIVE[0])
@@ -312,10 +322,15 @@ def test_send_now_sends_while_the_server_is_still_unreachable_for_everything_els
     while len(failed) < 2:  # htmx's save, then the outbox's first try
         page.wait_for_event("requestfailed")
     expect(page.locator(PENDING)).to_contain_text("not sent yet")
-    page.unroute(everything)
-    page.route(re.compile(re.escape(path) + "$"), lambda route: route.abort("connectionrefused"))  # polls only
+    page.unroute(saves)
     assert stored(site, night) == []
-    page.get_by_role("button", name="Send now").click()
+    if trigger == "send now":
+        page.get_by_role("button", name="Send now").click()
+    elif trigger == "visible again":
+        page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    else:
+        page.reload()
+        page.locator("html.js").wait_for(state="attached")
     expect(page.locator(PENDING)).to_have_count(0)
     assert [deal["facts"]["contract"] for deal in stored(site, night)] == ["grand"]
 
