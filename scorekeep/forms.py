@@ -27,7 +27,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from .deal_inputs import PLAIN, DealInputs, People, carries
+from .deal_inputs import PLAIN, SPLIT, DealInputs, People, carries
 from .labels import (
     CHOICE_LABELS,
     CONTRACT_LABELS,
@@ -38,6 +38,7 @@ from .labels import (
     Label,
 )
 from .rules import GAMES, Comparison, IllegalDeal, Table, Verdict, inputs, judge, settles_bidding
+from .rules import play as played
 from .rules.explain import signed
 from .rules.fields import option_shape
 
@@ -271,6 +272,20 @@ class Item:
 
 
 @dataclass(frozen=True, slots=True)
+class ReplayRow:
+    """One trick of a played deal as the dispute page replays it."""
+
+    number: int
+    cards: list[tuple[str, str]]  # (card, who played it)
+    winner: str
+    points: int
+    declaring: int | None  # card points the declaring side has taken so far
+    defending: int | None
+    broken: str  # the rule the marked card breaks
+    broken_card: str
+
+
+@dataclass(frozen=True, slots=True)
 class Message:
     """One message at an input. `needed`: the engine asks for an input that is still empty — a
     prompt for the next thing to fill in, shown quietly, not a mistake."""
@@ -344,6 +359,7 @@ class DisputeForm(HouseRulesMixin, forms.Form):
         self._add_house_rules()
         self.rules = self._peek_rules()
         self._add_deal_fields()
+        self._add_play_fields()
         if settles_bidding(self.game):
             self._add_compare_fields()
 
@@ -432,6 +448,66 @@ class DisputeForm(HouseRulesMixin, forms.Form):
                         question.names)
             self._add("deal", item, fields, "typed" if question.typed else "")
 
+    def _add_play_fields(self) -> None:
+        """The cards as played (issue 19, docs/PLAY.md): typed as codes, one trick a line — a card picker
+        (static/js/play.js) types them for a phone; the engine checks every card and counts."""
+        keys = played.PLAY_FIELDS[self.game]
+        cards = {"rows": 5, "spellcheck": "false", "autocapitalize": "characters", "autocomplete": "off",
+                 "class": "cards", "data-trick-size": played.trick_size(self.game, self.players)}
+        self._add("play", Item("play-tricks", _("The tricks as played"), _(
+            "One trick a line, each card in the order it fell, e.g. “CJ SJ HA” (suit C S H D, rank A 10 K Q J 9 "
+            "8 7). The game's rules say who leads the first trick; the winner leads the next. The card points, "
+            "tricks and matadors or Laufende then come from the cards."), "field", ("play-tricks",)), {
+            "play-tricks": forms.CharField(required=False, label=_("The tricks as played"),
+                                           widget=forms.Textarea(attrs=cards)),
+        }, "typed")
+        if "skat" in keys:
+            self._add("play", Item("play-skat", _("The skat"), _(
+                "The two cards put away, e.g. “D7 S8”; may be left out when every trick is there."), "field",
+                ("play-skat",)), {
+                "play-skat": forms.CharField(required=False, label=_("The skat"),
+                                             widget=forms.TextInput(attrs={"class": "cards", "autocomplete": "off"})),
+            }, "typed")
+        if "trump" in keys:
+            suits = [("", "—"), *((suit, gettext(name)) for suit, name, _cards in played.pack_layout(self.game))]
+            self._add("play", Item("play-trump", _("Trump suit"), "", "field", ("play-trump",)), {
+                "play-trump": forms.ChoiceField(choices=suits, required=False, label=_("Trump suit")),
+            })
+        self._add("play", Item("play-hands", _("Cards not played"), _(
+            "Only where play stopped early (conceded, claimed): one seat a line, its number, a colon and its "
+            "cards, e.g. “2: H7 H8”."), "field", ("play-hands",)), {
+            "play-hands": forms.CharField(required=False, label=_("Cards not played"),
+                                          widget=forms.Textarea(attrs={**cards, "rows": 3})),
+        }, "typed")
+
+    def _play(self, cleaned: Mapping[str, Any]) -> dict[str, Any] | None:
+        """``deal.play`` from the typed cards, or None when no card was typed. Seats are typed as the page
+        numbers them (1 …) and sent as the contract numbers them (0 …)."""
+        lines = (cleaned.get("play-tricks") or "").upper().splitlines()
+        tricks = [cards for line in lines if (cards := [c for c in SPLIT.split(line.strip()) if c])]
+        hands_text = (cleaned.get("play-hands") or "").upper()
+        if not tricks and not hands_text.strip():
+            return None
+        play: dict[str, Any] = {"tricks": tricks}
+        skat = [c for c in SPLIT.split((cleaned.get("play-skat") or "").upper().strip()) if c]
+        if skat:
+            play["skat"] = skat
+        if cleaned.get("play-trump"):
+            play["trump"] = cleaned["play-trump"]
+        hands: dict[str, list[str]] = {}
+        for line in hands_text.splitlines():
+            if not line.strip():
+                continue
+            seat, colon, cards = line.partition(":")
+            if not colon or not seat.strip().isdecimal() or not 1 <= int(seat) <= self.players:
+                self.add_error("play-hands", gettext("write one seat a line: its number (1 to %(n)s), a colon and "
+                                                     "its cards, e.g. “2: H7 H8”") % {"n": self.players})
+                return None
+            hands[str(int(seat) - 1)] = [c for c in SPLIT.split(cards.strip()) if c]
+        if hands:
+            play["hands"] = hands
+        return play
+
     def _compare_bids(self) -> list[tuple[str, Label]]:
         """The bids a bidding dispute compares: each trick bid the game's deal takes, and a Kieker (the
         compare request's own field)."""
@@ -485,6 +561,10 @@ class DisputeForm(HouseRulesMixin, forms.Form):
         if "deal" not in failed:
             deal = self.deal_inputs.facts(self.contract, cleaned, self.add_error,
                                           gettext("enter a number for every seat"))
+        if deal is not None and "play" not in failed:
+            play = self._play(cleaned)
+            if play is not None:
+                deal["play"] = play
         if deal is not None and ("show" in self.data or len(deal) > 1 or not self.deal_inputs.questions):
             self.request_obj = {**envelope, "deal": deal}
             try:
@@ -523,6 +603,11 @@ class DisputeForm(HouseRulesMixin, forms.Form):
         """Put the engine's message at the input its field names, or at the top of the page."""
         name = self.input_for(err.field)
         message = engine_message(err)
+        place = err.field.split(".")
+        if place[:3] == ["deal", "play", "tricks"] and len(place) > 3:  # say which trick (and card) it is
+            where = {"trick": int(place[3]) + 1, "card": int(place[4]) + 1 if len(place) > 4 else 0}
+            message = (gettext("Trick %(trick)s, card %(card)s: %(message)s") if where["card"]
+                       else gettext("Trick %(trick)s: %(message)s")) % {**where, "message": message}
         if name is None:
             self.add_error(None, f"{err.field}: {message}")
         elif name in self.fields:
@@ -591,6 +676,26 @@ class DisputeForm(HouseRulesMixin, forms.Form):
     @property
     def deal_rows(self) -> list[Row]:
         return self.rows("contract") + self.rows("deal")
+
+    @property
+    def play_rows(self) -> list[Row]:
+        return self.rows("play")
+
+    @property
+    def pack(self) -> list[tuple[str, str, list[tuple[str, str]]]]:
+        """The card picker's pack: per suit its name as the game's table says it, and its cards."""
+        return [(suit, gettext(name), [(card, gettext(rank) if rank[0].isalpha() else rank) for card, rank in cards])
+                for suit, name, cards in played.pack_layout(self.game)]
+
+    @property
+    def replay(self) -> list[ReplayRow]:
+        """The played deal trick by trick (the engine's `play.replay`), seats named as the page names them."""
+        if self.verdict is None:
+            return []
+        return [ReplayRow(trick.number, [(card, seat_label(seat)) for card, seat in trick.cards],
+                          seat_label(trick.winner), trick.points, trick.declaring, trick.defending,
+                          gettext(trick.broken_rule) if trick.broken_rule else "", trick.broken_card or "")
+                for trick in played.replay(self.verdict)]
 
     @property
     def compare_sections(self) -> list[tuple[Row, list[Row]]]:

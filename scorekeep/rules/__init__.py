@@ -18,7 +18,7 @@ contract's deal) and ``entered(facts, rules, table)`` (a stored deal as a page e
 from collections.abc import Callable
 from typing import Any
 
-from . import bock, fipsen, seating, standing
+from . import bock, fipsen, play, seating, standing
 from .errors import IllegalDeal
 from .explain import Step, Word
 from .fields import Reader, check_choice, describe, option_shape, words
@@ -73,7 +73,12 @@ def judge(request: object) -> Verdict | Comparison:
     if not r.has("deal"):
         raise IllegalDeal("deal", "is required: the deal as the table played it (see the contract's fields for {game})",
                           game=game)
-    deal = module.parse_deal(request["deal"], rules, table)
+    raw = request["deal"]
+    if type(raw) is dict and "play" in raw:  # issue 19: the deal as played, checked card by card (rules/play.py)
+        if raw["play"] is not None:
+            return play.judge_played(module, game, raw, rules, table)
+        raw = {key: value for key, value in raw.items() if key != "play"}
+    deal = module.parse_deal(raw, rules, table)
     return module.score(deal, rules, table)
 
 

@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 from scorekeep.rules import GAMES, IllegalDeal, Step, Table, cards, complete, fipsen, judge, kop
 from scorekeep.rules.explain import AND, COMMA, OR, Listing, Phrase, Seat, Seats, Word
 from scorekeep.rules.fields import describe, names, words
+from tests.rules.play_samples import PLAY_SAMPLE
 from tests.rules.vectors import VECTORS
 
 RULES_DIR = Path(__file__).resolve().parents[2] / "scorekeep" / "rules"
@@ -278,6 +279,7 @@ SAMPLE: list[object] = [
         sf("bsv", contract="ramsch", points=[40, 40, 25, None], tricks=[3, 2, None, None]),
     )),
 ]
+SAMPLE += PLAY_SAMPLE  # issue 19: every line and refusal of the play check (tests/rules/play_samples.py)
 
 # Values a mutation puts into a field: every JSON type, in range and out of it.
 JUNK: list[object] = [None, True, False, 0, -1, 1, 3, 5, 10, 18, 61, 121, 999, 1.5, "x", "clubs",

@@ -1,0 +1,33 @@
+"""The dispute page's card picker in Chromium (docs/PLAY.md): tapping the cards of each trick in order types
+them into the tricks field, a new line when a trick is full; the verdict with its trick-by-trick replay
+follows by htmx; a card tapped is greyed; the last card can be taken back."""
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+KOP_TRICKS = [["S10", "HJ", "SQ", "SA"], ["DQ", "H10", "SJ", "HA"], ["DA", "HQ", "D10", "CQ"],
+              ["CJ", "CA", "DJ", "C10"]]
+
+
+def test_tapping_the_cards_of_each_trick_gives_the_replay_and_the_verdict(page: Page, live_server: object) -> None:
+    page.goto(f"{live_server.url}/adjudicate/?game=kop&contract=normal&old=0&old=2")  # type: ignore[attr-defined]
+    page.locator("html.js").wait_for(state="attached")
+    page.locator("#play summary").click()
+    picker = page.locator(".card-picker")
+    expect(picker).to_be_visible()
+    for trick in KOP_TRICKS:
+        for card in trick:
+            picker.locator(f'button[data-card="{card}"]').click()
+    expected = "\n".join(" ".join(trick) for trick in KOP_TRICKS)
+    expect(page.locator("#id_play-tricks")).to_have_value(expected)
+    expect(picker.locator('button[data-card="CQ"]')).to_be_disabled()
+    verdict = page.locator("#verdict")
+    expect(verdict.locator("ol.replay li")).to_have_count(4)
+    expect(verdict.locator("ol.replay li").first).to_contain_text("taken by Seat 3, 26 points")
+    expect(verdict.locator(".outcome")).to_contain_text("Won")
+
+    picker.locator('button[data-picker="undo"]').click()
+    expect(page.locator("#id_play-tricks")).to_have_value(expected.removesuffix(" C10"))
+    expect(picker.locator('button[data-card="C10"]')).to_be_enabled()
