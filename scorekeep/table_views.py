@@ -14,10 +14,12 @@ it was sent.
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 from dataclasses import dataclass, replace
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
@@ -219,11 +221,20 @@ def _table_context(request: HttpRequest, loaded: Loaded, form: DealForm | None,
                "action": loaded.url("deal-new"), "table_url": loaded.url("table"),
                "list_url": loaded.url("table-list"), "key": key, "can_score": _can_score(request),
                "etag": live.table_tag(request, loaded.table), "live_id": LIVE, "poll": live.POLL,
-               "next_dealer": loaded.names[loaded.next_dealer], "bock_next": loaded.standing.next_is_bock}
+               "next_dealer": loaded.names[loaded.next_dealer], "bock_next": loaded.standing.next_is_bock,
+               "inputs_url": _inputs_url(loaded)}
     if not preview:  # a preview (typing) sends back only the entry: no standings, no rows
         context["standings"] = ledger_tags.standings(loaded.night, loaded.names, loaded.standing, loaded.next_dealer)
         context["latest"] = ledger_tags.latest(loaded.ledger(), loaded.night)
     return context
+
+
+def _inputs_url(loaded: Loaded) -> str:
+    """The engine's description of this table's inputs (its game, rule set and size): the page checks a deal
+    typed without a connection against it (static/js/offline.js), and the service worker keeps a copy."""
+    query = {"game": loaded.night.game, "players": len(loaded.names),
+             "rules": json.dumps(loaded.night.rules_request, sort_keys=True, separators=(",", ":"))}
+    return f"{reverse('api-games')}?{urlencode(query)}"
 
 
 @night_access(VIEW)

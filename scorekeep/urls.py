@@ -7,6 +7,7 @@ from . import (
     api,
     club_views,
     night_views,
+    offline,
     print_views,
     season_views,
     settlement_views,
@@ -24,6 +25,7 @@ urlpatterns = [
     path("glossary/<str:game>/", views.glossary, name="glossary-game"),
     path("api/adjudicate", api.adjudicate, name="api-adjudicate"),
     path("api/games", api.games, name="api-games"),
+    path("sw.js", offline.service_worker, name="service-worker"),  # scope "/": the whole site works offline
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the language switch on every page
     # Hosts' accounts (Django's auth views; the log-in is throttled).
     path("accounts/signup/", access_views.signup, name="signup"),

@@ -1,0 +1,138 @@
+"""What working offline costs a table page (issue 16): the requests a scorer's page makes once it has loaded
+online, so that it can go on without a connection, and the files the service worker keeps.
+
+    .venv/bin/python bench/offline.py [--games skat schafkopf kop fipsen] [--repeat 10] [--database-url postgres://…]
+
+Run by hand, never by the test suite; results go to docs/PERFORMANCE.md ("Offline: what a table page fetches
+to work without a connection"). One process, a throw-away database, Django's test client as a scorer's phone
+(the scorer link opened). For each game a new night with one table, then each request `--repeat` times after
+one warm-up:
+
+- ``page``: the table page itself (for scale);
+- ``entry × n``: the entry form of each contract the page offers, as static/js/offline.js asks it after a load
+  (``deals/new/?contract=…`` with HX-Target ``entry``), one after the other: the time of all of them and the
+  bytes kept in IndexedDB;
+- ``description``: the engine's input description of the table (``/api/games?game=…&players=…&rules=…``);
+- ``sw.js``: the service worker (rendered with a digest of the shell's files on every request).
+
+DEBUG is off, as served. The figures are wall-clock milliseconds, the minimum and the median of the repeats.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.live_site import temp_database  # noqa: E402
+
+TABLES = {"skat": ["Anna", "Bernd", "Clara"], "schafkopf": ["Anna", "Bernd", "Clara", "Dieter"],
+          "kop": ["Anna", "Bernd", "Clara", "Dieter"], "fipsen": ["Anna", "Bernd", "Clara"]}
+
+
+def timed(repeat: int, request: Callable[[], Any]) -> tuple[list[float], int]:
+    """Milliseconds of each repeat (after one warm-up) and the bytes of the last answer."""
+    request()
+    times = []
+    size = 0
+    for _ in range(repeat):
+        start = time.perf_counter()
+        size = request()
+        times.append((time.perf_counter() - start) * 1000)
+    return times, size
+
+
+def run(args: argparse.Namespace) -> None:
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.staticfiles import finders
+    from django.core.management import call_command
+    from django.db import connection
+
+    from scorekeep import offline
+
+    settings.ALLOWED_HOSTS = ["*"]
+    settings.DEBUG = False
+    call_command("migrate", verbosity=0)
+    print(f"Python {platform.python_version()}, Django {django.get_version()}, {connection.vendor}, "
+          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; {args.repeat} repeats, ms (min / median)")
+    shell = {name: Path(str(finders.find(name))).stat().st_size for name in offline.SHELL}
+    print(f"the shell the worker keeps: {len(shell)} files, {sum(shell.values()) / 1024:.0f} KiB "
+          f"(offline.js {shell['js/offline.js'] / 1024:.1f} KiB, idb-keyval "
+          f"{shell['vendor/idb-keyval/idb-keyval.umd.js'] / 1024:.1f} KiB)")
+    print("| game | page | entry × n (all) | entry bytes (all) | description | description bytes | sw.js |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for game in args.games:
+        print(measure(game, args.repeat))
+
+
+def measure(game: str, repeat: int) -> str:
+    """One game's row of the table: a new night, a scorer's phone, each request timed."""
+    from django.test import Client
+
+    from scorekeep import nights, rules
+
+    night = nights.start_night(game=game, preset=rules.GAMES[game].DEFAULT_PRESET, players=TABLES[game])
+    client = Client()
+    client.get(f"/join/{night.scorer_token}/")
+    table = f"/nights/{night.pk}/tables/1/"
+    page = client.get(table).content.decode()
+    contracts = [part.split('"')[0] for part in page.split('name="contract" value="')[1:]]
+    described = page.split('data-inputs="')[1].split('"')[0].replace("&amp;", "&")
+    entry = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "entry"}
+
+    def whole_page() -> int:
+        return len(client.get(table).content)
+
+    def entries() -> int:
+        return sum(len(client.get(f"{table}deals/new/", {"contract": c, "by": "Anna"}, **entry).content)
+                   for c in contracts)
+
+    def description() -> int:
+        return len(client.get(described).content)
+
+    def worker() -> int:
+        return len(client.get("/sw.js").content)
+
+    cells = []
+    sizes = []
+    for request in (whole_page, entries, description, worker):
+        times, size = timed(repeat, request)
+        cells.append(f"{min(times):.1f} / {statistics.median(times):.1f}")
+        sizes.append(size)
+    return (f"| {game} | {cells[0]} | {cells[1]} ({len(contracts)} contracts) | {sizes[1] / 1024:.0f} KiB | "
+            f"{cells[2]} | {sizes[2] / 1024:.1f} KiB | {cells[3]} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", nargs="+", choices=sorted(TABLES), default=sorted(TABLES))
+    parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--database-url", default="", help="a PostgreSQL server to make the database on")
+    args = parser.parse_args()
+    database = temp_database(Path(tempfile.mkdtemp()), args.database_url)
+    os.environ["DATABASE_URL"] = database.url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeep.settings")
+    try:
+        run(args)
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        database.drop()
+
+
+if __name__ == "__main__":
+    main()

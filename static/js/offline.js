@@ -1,0 +1,605 @@
+/* scorekeep without a connection (issue 16; docs/ARCHITECTURE.md, "Offline").
+
+   1. The service worker (/sw.js) is registered on every page: it keeps the app shell and a copy of each page,
+      so a table page that was open once reloads offline. A page shown from that copy says so (#offline-copy).
+   2. On the table page, a deal saved while the server cannot be reached goes into an outbox in IndexedDB
+      (idb-keyval, static/vendor/) with its idempotency key and its deal number, and shows at once as a pending
+      row (#outbox). The outbox is sent in order — on reconnect, when the page becomes visible, on page load,
+      after a poll that got through, and on "Send now" — as the same POST htmx would have made. Stored: the row
+      goes and the ledger follows. Refused (illegal, or entered meanwhile on another phone): the row stays with
+      the server's sentence, later rows wait behind it, and it opens for correction as the server answered it,
+      with what was typed.
+   3. What is being typed is kept as a draft on every input, so a reload, a closed tab or a locked phone loses
+      nothing; the entry form of each contract is kept too, so choosing a game works offline.
+
+   The checks made offline (what is still to enter, ranges) are read from the engine's description of the
+   table's inputs (/api/games), never written here. Without JavaScript none of this runs: the page works as
+   a plain form. */
+(function () {
+  "use strict";
+  var script = document.currentScript;
+  var worker = "serviceWorker" in navigator && script && script.dataset.worker ? navigator.serviceWorker : null;
+  var copy = document.documentElement.dataset.cached;  // set by the worker on a page shown from its copy
+  var pageKept = Promise.resolve();
+  if (worker) {
+    worker.register(script.dataset.worker, { scope: "/" }).catch(function () { /* a page works without it */ });
+    if (!worker.controller && !copy) {
+      // The first visit, before the worker ran: it keeps a copy of this page as soon as it takes over.
+      pageKept = new Promise(function (resolve) { worker.addEventListener("controllerchange", resolve, { once: true }); })
+        .then(function () { return fetch(location.href, { headers: { "X-Scorekeep-Copy": "page" } }); })
+        .then(function () { document.documentElement.dataset.kept = "page"; }, function () { /* kept next time */ });
+    }
+  }
+
+  function byId(id) { return document.getElementById(id); }
+  function fill(text, values) {
+    return text.replace(/%\((\w+)\)s/g, function (whole, name) { return name in values ? String(values[name]) : whole; });
+  }
+
+  // A page shown from the phone's copy: when it was stored, and that it is not current.
+  var copyNote = byId("offline-copy");
+  if (copy && copyNote) {
+    var when = new Date(copy);
+    copyNote.textContent = fill(copyNote.dataset.text, {
+      time: isNaN(when) ? copy : when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) });
+    copyNote.hidden = false;
+    document.addEventListener("htmx:afterRequest", function (event) {  // a poll got through: the page is current
+      if (event.detail.successful) { copyNote.hidden = true; }
+    });
+  }
+
+  var box = byId("outbox");
+  var kv = window.idbKeyval;
+  if (!box || !kv) { return; }
+  box.hidden = false;
+
+  var ACTION = box.dataset.action;
+  var OUTBOX = "outbox " + ACTION;
+  var DRAFT = "draft " + ACTION;
+  var NEXT = "next " + ACTION;
+  // The forms kept are for this table's rule set and size (the description's address says both): a change
+  // of the night's settings makes them be fetched anew.
+  var ENTRY = "entry " + ACTION + " " + box.dataset.inputs + " ";
+  var HIDDEN = ["csrfmiddlewaretoken", "key", "expected"];
+  var PATIENCE = 20000;  // ms an outbox request may take (a save answers in well under a second)
+  var rows = [];  // the outbox as stored: {id, key, expected, data: [[name, value] …], what, state, sentence, form}
+  var sending = false;
+  var typed = false;  // something was typed into the form since it was new
+  var description = null;
+
+  // --- the form ------------------------------------------------------------------------------------------
+
+  function form() { return byId("deal-form"); }
+  function pairs(f) { return Array.from(new FormData(f)).map(function (p) { return [p[0], String(p[1])]; }); }
+  function get(values, name) {
+    var found = values.find(function (p) { return p[0] === name; });
+    return found ? found[1] : null;
+  }
+  function setHidden(f, name, value) {
+    var input = f.querySelector('input[type=hidden][name="' + name + '"]');
+    if (input) { input.value = String(value); }
+  }
+  function newKey() {
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.from(bytes, function (b) { return b.toString(16).padStart(2, "0"); }).join("");
+  }
+  function csrf() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (err) { return ""; }
+  }
+  function labelOf(input) {
+    var label = input.closest("label");
+    return (label ? label.textContent : input.value).trim();
+  }
+  function questionLabel(q) {
+    var head = q.querySelector("legend, label");
+    return head ? head.firstChild.textContent.trim() : "";
+  }
+
+  // The deal in a few words for its pending row: each answered question with what was chosen.
+  function describe(f) {
+    var parts = [];
+    f.querySelectorAll("#entry .q:not(.scorer)").forEach(function (q) {
+      var picked = [];
+      q.querySelectorAll("input, select").forEach(function (input) {
+        if (input.type === "hidden" || input.closest(".jsonly")) { return; }
+        if (input.type === "radio" || input.type === "checkbox") {
+          if (input.checked && input.value !== "") { picked.push(labelOf(input)); }
+        } else if (input.value !== "") {
+          picked.push(input.tagName === "SELECT" ? input.options[input.selectedIndex].text : input.value);
+        }
+      });
+      if (!picked.length) { return; }
+      // A yes-or-no question says itself ("Hand"); any other its label and what was chosen.
+      parts.push(q.classList.contains("check") ? picked[0] : questionLabel(q) + ": " + picked.slice(0, 4).join(", "));
+    });
+    return parts.slice(0, 5).join(" · ");
+  }
+
+  // Puts `values` into the inputs under `root` that they name (the inputs not named keep what they have).
+  function restore(root, values) {
+    var named = {};
+    values.forEach(function (p) { (named[p[0]] = named[p[0]] || []).push(p[1]); });
+    root.querySelectorAll("input, select, textarea").forEach(function (input) {
+      if (!input.name || input.type === "hidden" || !(input.name in named)) { return; }
+      if (input.type === "radio" || input.type === "checkbox") {
+        input.checked = named[input.name].indexOf(input.value) >= 0;
+      } else {
+        input.value = named[input.name][0];
+      }
+    });
+  }
+
+  // New content put in by this script is wired as if htmx had swapped it in (its inputs, the chains of taps).
+  function processed(elt) {
+    if (window.htmx) {
+      htmx.process(elt);
+      htmx.trigger(elt, "htmx:load", { elt: elt });
+      htmx.trigger(elt, "htmx:afterSettle", { elt: elt });
+    }
+    return elt;
+  }
+
+  // The entry for the contract `values` chose: from the server while it answers, else the copy kept on
+  // this phone; what was typed is put back into it. Resolves false when neither is there.
+  function showEntry(values, online) {
+    var params = new URLSearchParams(values.filter(function (p) { return HIDDEN.indexOf(p[0]) < 0; }));
+    var asked = online ? fetch(ACTION + "?" + params, { headers: { "HX-Request": "true", "HX-Target": "entry" } })
+      .then(function (r) { if (!r.ok) { throw new Error(r.status); } return r.text(); }) : Promise.reject(new Error("offline"));
+    return asked.then(function (html) { return [html, false]; }, function () {
+      return kv.get(ENTRY + get(values, "contract")).then(function (html) { return [html, true]; });
+    }).then(function (answer) {
+      var entry = byId("entry");
+      if (!answer[0] || !entry) { return false; }
+      var holder = document.createElement("div");
+      holder.innerHTML = answer[0];
+      var fresh = holder.querySelector("#entry");
+      if (!fresh) { return false; }
+      entry.replaceWith(fresh);
+      if (answer[1]) { restore(fresh, values); }
+      processed(fresh);
+      if (answer[1]) { showChecks(check(form()), false); }
+      return true;
+    });
+  }
+
+  // --- the checks made offline, from the engine's description of the inputs ----------------------------
+
+  function describeInputs() {
+    if (!description) {
+      description = fetch(box.dataset.inputs).then(function (r) { return r.json(); })
+        .then(function (answer) { kv.set("inputs " + box.dataset.inputs, answer); return answer; },
+              function () { return kv.get("inputs " + box.dataset.inputs); })
+        .catch(function () { return null; });
+    }
+    return description;
+  }
+  var inputs = null;  // the description, once read
+  describeInputs().then(function (answer) { inputs = answer; });
+
+  function fieldsOf(contract) {
+    var sets = inputs && inputs.games && inputs.games[0] && inputs.games[0].rule_sets;
+    var found = sets && sets[0].contracts.find(function (c) { return c.contract === contract; });
+    return found ? found.fields : [];
+  }
+
+  // What the page can say without the server: the required inputs left empty and the numbers out of range.
+  function check(f) {
+    var result = { missing: [], wrong: [] };
+    if (!f) { return result; }
+    var values = pairs(f);
+    var names = Array.from(f.querySelectorAll("#entry [name]"), function (input) { return input.name; });
+    function inputsOf(key) { return names.filter(function (n) { return n === key || n.indexOf(key + "-") === 0; }); }
+    function given(key) {
+      var own = inputsOf(key);
+      var standIn = f.querySelector('[data-stands-for="' + key + '"] input:checked');
+      return values.filter(function (p) { return own.indexOf(p[0]) >= 0 && p[1] !== ""; }).length > 0 || Boolean(standIn);
+    }
+    function label(key) {
+      var q = byId("q-" + key);
+      return q ? questionLabel(q) : key;
+    }
+    fieldsOf(get(values, "contract")).forEach(function (field) {
+      var own = inputsOf(field.key);
+      if (!own.length) { return; }  // the page does not ask it (the rule set gives it no weight)
+      var filled = values.filter(function (p) { return own.indexOf(p[0]) >= 0 && p[1] !== ""; });
+      if (!given(field.key)) {
+        var excused = (field.unless || []).some(given) || field.total !== undefined;
+        if (field.need === "required" && !excused) { result.missing.push(label(field.key)); }
+        return;
+      }
+      if (field.kind !== "count" && field.kind !== "per_seat") { return; }
+      filled.forEach(function (p) {
+        var n = Number(p[1]);
+        if (!Number.isInteger(n) || n < field.min || n > field.max) {
+          result.wrong.push([label(field.key), fill(box.dataset.range, { lo: field.min, hi: field.max })]);
+        } else if (field.values && field.values.indexOf(n) < 0) {
+          result.wrong.push([label(field.key), fill(box.dataset.values, { values: field.values.join(", ") })]);
+        }
+      });
+    });
+    return result;
+  }
+
+  function element(tag, className, text) {
+    var made = document.createElement(tag);
+    if (className) { made.className = className; }
+    if (text !== undefined) { made.textContent = text; }
+    return made;
+  }
+
+  function showChecks(result, saving) {
+    var preview = byId("preview");
+    if (!preview) { return; }
+    var title = preview.querySelector("h3");
+    preview.textContent = "";
+    if (title) { preview.appendChild(title); }
+    if (result.wrong.length) {
+      var head = element("p", "outcome rejected");
+      head.appendChild(element("strong", "", box.dataset.impossible));
+      preview.appendChild(head);
+      var list = element("ul", "problems");
+      result.wrong.forEach(function (w) { list.appendChild(element("li", "", w[0] + ": " + w[1])); });
+      preview.appendChild(list);
+    } else if (result.missing.length) {
+      var still = element("p", "outcome pending");
+      still.appendChild(element("strong", "", box.dataset.still));
+      still.appendChild(document.createTextNode(" " + result.missing.join(", ")));
+      preview.appendChild(still);
+    }
+    preview.appendChild(element("p", "hint offline-checked", box.dataset.checked));
+    if (saving && (result.wrong.length || result.missing.length)) { preview.scrollIntoView({ block: "center" }); }
+  }
+
+  // --- the outbox ----------------------------------------------------------------------------------------
+
+  function persist() { return kv.set(OUTBOX, rows.map(function (row) { return Object.assign({}, row, { state: row.state === "sending" ? "waiting" : row.state }); })); }
+  function waiting() { return rows.length; }
+  function rememberNext(f) {
+    var expected = f && f.querySelector('input[name="expected"]');
+    if (expected && !f.dataset.outboxRow) { kv.set(NEXT, { next: Number(expected.value), at: Date.now() }); }
+  }
+
+  function render() {
+    var status = box.querySelector(".net-status");
+    var n = waiting();
+    var words = [navigator.onLine ? box.dataset.online : box.dataset.offline];
+    if (n) { words.push(n === 1 ? box.dataset.waitingOne : fill(box.dataset.waitingMany, { n: n })); }
+    status.textContent = words.join(" · ");
+    box.classList.toggle("offline", !navigator.onLine);
+    box.querySelector("[data-send-now]").hidden = !n;
+    var list = box.querySelector(".outbox-rows");
+    list.textContent = "";
+    var template = byId("outbox-row");
+    rows.forEach(function (row) {
+      var item = template.content.firstElementChild.cloneNode(true);
+      item.dataset.row = row.id;
+      item.classList.add(row.state);
+      item.querySelector(".number").textContent = fill(box.dataset.deal, { n: row.expected });
+      item.querySelector(".what").textContent = row.what;
+      var state = row.state === "sending" ? box.dataset.sending
+        : row.state === "waiting" ? box.dataset.pending : box.dataset.refused + " " + row.sentence;
+      item.querySelector(".state").textContent = state;
+      item.querySelector("[data-correct]").hidden = row.state !== "refused" || !row.form;
+      item.querySelector("[data-discard]").hidden = row.state !== "refused" && row.state !== "correcting";
+      list.appendChild(item);
+    });
+  }
+
+  // The form, emptied for the next deal after one went into the outbox.
+  function nextForm(expected) {
+    var f = form();
+    if (!f) { return; }
+    delete f.dataset.outboxRow;
+    setHidden(f, "key", newKey());
+    setHidden(f, "expected", expected);
+    typed = false;
+    kv.del(DRAFT);
+    var values = pairs(f).filter(function (p) { return p[0] === "by"; });
+    kv.get(ENTRY).then(function (html) {
+      var entry = byId("entry");
+      if (html && entry) {
+        var holder = document.createElement("div");
+        holder.innerHTML = html;
+        var fresh = holder.querySelector("#entry");
+        if (fresh) {
+          entry.replaceWith(fresh);
+          restore(fresh, values);
+          processed(fresh);
+          return;
+        }
+      }
+      f.reset();
+    }).then(function () { window.scrollTo({ top: 0 }); });
+  }
+
+  function say(text) {
+    var line = document.querySelector("#table-region .saved-line");
+    if (!line) { return; }
+    line.textContent = "";
+    line.appendChild(element("p", "saved kept", text));
+  }
+
+  // Save: into the outbox when the server cannot be reached or deals wait before this one.
+  function enqueue(f) {
+    var result = check(f);
+    if (result.missing.length || result.wrong.length) { showChecks(result, true); return; }
+    var id = f.dataset.outboxRow;
+    var row = { id: id || newKey(), key: get(pairs(f), "key"), expected: Number(get(pairs(f), "expected")),
+                data: pairs(f), what: describe(f), state: "waiting", sentence: "", form: null };
+    var at = rows.findIndex(function (r) { return r.id === id; });
+    if (id && at >= 0) { rows[at] = row; } else { rows.push(row); }
+    var last = rows[rows.length - 1];
+    persist().then(function () {
+      say(fill(box.dataset.kept, { n: row.expected }));
+      nextForm(last.expected + 1);
+      render();
+      send();
+    });
+  }
+
+  document.addEventListener("submit", function (event) {
+    var f = event.target;
+    if (f.id !== "deal-form" || (event.submitter && event.submitter.name === "preview")) { return; }
+    if (navigator.onLine && !rows.length && !f.dataset.outboxRow) { return; }  // htmx saves it, as ever
+    event.preventDefault();
+    event.stopPropagation();  // before htmx's own listener on the form
+    enqueue(f);
+  }, true);
+
+  // No answer to a request of the table page: a save goes into the outbox (the server may have stored it
+  // before the connection broke: the same key then stores it once); choosing a game takes the form kept.
+  document.addEventListener("htmx:sendError", function (event) {
+    var target = event.detail.target;
+    var f = form();
+    if (!target || !f) { return; }
+    var notice = byId("connection");  // "nothing was saved" (app.js) is not so here: the outbox status says it
+    if (notice && target.id !== "live-ledger") { notice.hidden = true; }
+    if (target.id === "table-region" && event.detail.elt === f) {
+      enqueue(f);
+    } else if (target.id === "entry") {
+      showEntry(pairs(f), false).then(function (shown) {
+        var preview = byId("preview");
+        if (!shown && preview) { preview.replaceChildren(element("p", "outcome rejected", box.dataset.noForm)); }
+      });
+    } else if (target.id === "preview") {
+      showChecks(check(f), false);
+    }
+  });
+
+  function answerOf(response) {
+    if (response.status >= 500 || response.status === 429 || response.status === 0) { throw new Error(response.status); }
+    return response.text().then(function (text) {
+      return { status: response.status, doc: new DOMParser().parseFromString(text, "text/html") };
+    });
+  }
+
+  function sentence(answer) {
+    var said = Array.from(answer.doc.querySelectorAll("#err-top p, #deal-form .errors p, .closed"), function (p) {
+      return p.textContent.trim();
+    }).filter(Boolean);
+    if (!said.length) { said = [answer.doc.title || String(answer.status)]; }
+    return said.join(" ");
+  }
+
+  // The ledger as the last answer has it (the strip and the latest deals); the form stays as it is.
+  function showLedger(doc) {
+    ["live-ledger", "latest"].forEach(function (id) {
+      var fresh = doc.getElementById(id);
+      var old = byId(id);
+      if (fresh && old) {
+        var made = document.importNode(fresh, true);
+        old.replaceWith(made);
+        processed(made);
+      }
+    });
+    var next = doc.querySelector('#deal-form input[name="expected"]');
+    var f = form();
+    if (next) {
+      kv.set(NEXT, { next: Number(next.value), at: Date.now() });
+      if (f && !f.dataset.outboxRow) {
+        setHidden(f, "expected", Number(next.value) + rows.length);  // each deal waiting takes a number
+      }
+    }
+  }
+
+  function open(row) {
+    var f = form();
+    var holder = document.createElement("div");
+    holder.innerHTML = row.form || "";
+    var fresh = holder.querySelector("#deal-form");
+    if (!f || !fresh) { return; }
+    fresh.dataset.outboxRow = row.id;
+    f.replaceWith(fresh);
+    processed(fresh);
+    row.state = "correcting";
+    typed = true;
+    persist();
+    render();
+    var wrong = fresh.querySelector('[aria-invalid="true"]') || fresh.querySelector("#err-top");
+    if (wrong) { wrong.scrollIntoView({ block: "center" }); }
+  }
+
+  // The server answered: "no connection" is over, and "kept on this phone" is said by the rows from now on.
+  function answered() {
+    var notice = byId("connection");
+    if (notice) { notice.hidden = true; }
+    document.querySelectorAll("#table-region .saved-line .kept").forEach(function (line) { line.remove(); });
+  }
+
+  // Sends the outbox in order, one deal at a time; a refused deal stops it (the later ones wait behind it).
+  function send() {
+    if (sending || !rows.length || rows[0].state !== "waiting") { render(); return; }
+    sending = true;
+    var row = rows[0];
+    row.state = "sending";
+    render();
+    var run = function () {
+      // A request the Wi-Fi swallowed without an error must not hold the outbox up: given up after a while,
+      // the deal waits for the next chance (sent again with its key, it is stored once).
+      var abort = new AbortController();
+      var timer = window.setTimeout(function () { abort.abort(); }, PATIENCE);
+      return fetch(ACTION, {
+        method: "POST", body: new URLSearchParams(row.data), credentials: "same-origin", cache: "no-store",
+        headers: { "HX-Request": "true", "HX-Target": "table-region", "X-CSRFToken": csrf() }, signal: abort.signal,
+      }).then(answerOf).finally(function () { window.clearTimeout(timer); });
+    };
+    var done = navigator.locks ? navigator.locks.request(OUTBOX, run) : run();
+    done.then(function (answer) {
+      sending = false;
+      answered();
+      if (answer.status === 200 && answer.doc.querySelector(".saved-line .saved")) {
+        rows.shift();
+        return persist().then(function () {
+          showLedger(answer.doc);
+          send();
+        });
+      }
+      row.state = "refused";
+      row.sentence = sentence(answer);
+      var returned = answer.doc.getElementById("deal-form");
+      row.form = returned ? returned.outerHTML : null;
+      return persist().then(function () {
+        showLedger(answer.doc);
+        render();
+        if (!typed && row.form) { open(row); }
+      });
+    }, function () {  // no answer: the row waits for the next chance
+      sending = false;
+      row.state = "waiting";
+      render();
+    });
+  }
+
+  box.addEventListener("click", function (event) {
+    var button = event.target.closest("button");
+    if (!button) { return; }
+    if (button.hasAttribute("data-send-now")) { send(); return; }
+    var item = button.closest("[data-row]");
+    var row = item && rows.find(function (r) { return r.id === item.dataset.row; });
+    if (!row) { return; }
+    if (button.hasAttribute("data-correct")) {
+      open(row);
+    } else if (button.hasAttribute("data-discard")) {
+      rows = rows.filter(function (r) { return r !== row; });
+      var f = form();
+      persist().then(function () {
+        if (f && f.dataset.outboxRow === row.id) { nextForm(row.expected); }
+        render();
+        send();
+      });
+    }
+  });
+
+  // --- the draft: nothing typed is lost ----------------------------------------------------------------
+
+  var pending = null;
+  function keepDraft() {
+    var f = form();
+    if (!f || !typed) { return; }
+    kv.set(DRAFT, { data: pairs(f), row: f.dataset.outboxRow || null, at: Date.now() });
+  }
+  document.addEventListener("input", function (event) {
+    if (!event.target.closest || !event.target.closest("#deal-form")) { return; }
+    typed = true;
+    window.clearTimeout(pending);
+    pending = window.setTimeout(function () {
+      keepDraft();
+      if (!navigator.onLine) { showChecks(check(form()), false); }  // no preview will come: say what is known
+    }, 250);
+  });
+  document.addEventListener("change", function (event) {
+    if (event.target.closest && event.target.closest("#deal-form")) { typed = true; keepDraft(); }
+  });
+  // Back to the front: another tab of this phone may have changed the outbox meanwhile.
+  function reread() {
+    if (sending) { return Promise.resolve(); }
+    return kv.get(OUTBOX).then(function (stored) {
+      var open = rows.find(function (r) { return r.state === "correcting"; });
+      rows = (stored || []).map(function (r) { return open && r.id === open.id ? Object.assign(r, { state: "correcting" }) : r; });
+    });
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "hidden") { keepDraft(); } else { reread().then(send); }
+  });
+  window.addEventListener("pagehide", keepDraft);
+
+  // A save or an Undo htmx swapped in: a new form for the next deal, the draft is done with.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var region = event.detail.elt;
+    if (!region || region.id !== "table-region") { return; }
+    render();
+    var f = form();
+    if (region.querySelector(".saved-line .saved")) {  // stored: the draft is done with
+      typed = false;
+      kv.del(DRAFT);
+    }
+    if (f && !f.querySelector("#err-top p, .errors p")) { rememberNext(f); }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {  // a poll got through: the server is back
+    if (event.detail.successful && event.detail.elt && event.detail.elt.id === "live-ledger") { send(); }
+  });
+  window.addEventListener("online", function () { render(); send(); });
+  window.addEventListener("offline", render);
+
+  // --- on load -----------------------------------------------------------------------------------------
+
+  // The entry of each contract, as the server renders it for a new deal: kept for choosing a game offline.
+  function keepEntries() {
+    var f = form();
+    var entry = byId("entry");
+    if (!f || !entry || copy || f.querySelector("#err-top p")) { return; }
+    kv.set(ENTRY, entry.outerHTML);
+    var base = pairs(f).filter(function (p) { return HIDDEN.indexOf(p[0]) < 0 && p[0] !== "contract"; });
+    var contracts = Array.from(f.querySelectorAll('input[name="contract"]'), function (input) { return input.value; });
+    contracts.reduce(function (chain, contract) {
+      return chain.then(function () { return kv.get(ENTRY + contract); }).then(function (kept) {
+        if (kept) { return; }  // fetched on an earlier visit
+        var params = new URLSearchParams(base.concat([["contract", contract]]));
+        return fetch(ACTION + "?" + params, { headers: { "HX-Request": "true", "HX-Target": "entry" } })
+          .then(function (r) { return r.ok ? r.text() : null; })
+          .then(function (html) { if (html && html.indexOf('id="entry"') >= 0) { return kv.set(ENTRY + contract, html); } });
+      });
+    }, Promise.all([describeInputs(), pageKept])).catch(function () { /* kept what could be fetched */ })
+      .then(function () { box.dataset.ready = "offline"; });  // all a reload without a connection needs
+  }
+
+  Promise.all([kv.get(OUTBOX), kv.get(DRAFT), kv.get(NEXT)]).then(function (stored) {
+    rows = (stored[0] || []).map(function (row) {
+      return Object.assign(row, { state: row.state === "correcting" ? "refused" : row.state });
+    });
+    var draft = stored[1];
+    var known = stored[2];
+    var f = form();
+    if (f) {
+      var expected = Number(get(pairs(f), "expected"));
+      if (copy && known && known.at > Date.parse(copy)) { expected = Math.max(expected, known.next); }
+      if (rows.length) { expected = rows[rows.length - 1].expected + 1; }
+      setHidden(f, "expected", expected);
+      setHidden(f, "key", newKey());  // a copy of the page may hold a key already used
+      if (!copy) { rememberNext(f); }
+    }
+    render();
+    var restored = Promise.resolve();
+    if (f && draft && draft.data) {
+      typed = true;
+      var row = draft.row && rows.find(function (r) { return r.id === draft.row; });
+      restored = showEntry(draft.data, navigator.onLine && !copy).then(function () {
+        var now = form();
+        restore(now, draft.data.filter(function (p) { return p[0] !== "csrfmiddlewaretoken"; }));
+        setHidden(now, "key", get(draft.data, "key"));
+        if (row) {
+          row.state = "correcting";
+          now.dataset.outboxRow = row.id;
+          setHidden(now, "expected", get(draft.data, "expected"));
+        } else {
+          setHidden(now, "expected", expected);
+        }
+        render();
+      });
+    } else {
+      keepEntries();
+    }
+    restored.then(send);
+  });
+})();
