@@ -48,6 +48,7 @@ ACCESS: dict[str, tuple[str, str]] = {
     "adjudicate": (PUBLIC, READS),
     "api-adjudicate": (NONE, PUBLIC),  # stateless: judges one deal, stores nothing
     "api-games": (PUBLIC, NONE),  # the games' description of their inputs
+    "service-worker": (PUBLIC, NONE),  # the offline app's worker (issue 16): one script, the same for everyone
     "glossary": (PUBLIC, READS),
     "glossary-game": (PUBLIC, READS),
     "set_language": (PUBLIC, PUBLIC),  # Django's language switch: a cookie, nothing stored
