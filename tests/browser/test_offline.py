@@ -24,7 +24,7 @@ from tests.live_site import Site, table_path, temp_database
 from .conftest import TIMEOUT_MS
 from .steps import fill_deal
 
-pytestmark = [pytest.mark.browser]
+pytestmark = [pytest.mark.browser, pytest.mark.database]  # its own server's database: run on both
 
 # Five deals of five different games at a table of three (Anna, Bernd, Clara; classic ISkO rules).
 FIVE = (
