@@ -420,10 +420,13 @@
     if (wrong) { wrong.scrollIntoView({ block: "center" }); }
   }
 
-  // The server answered: "no connection" is over, and "kept on this phone" is said by the rows from now on.
+  // The server answered: "no connection" is over (and a page shown from the phone's copy now shows the
+  // server's standings), and "kept on this phone" is said by the rows from now on.
   function answered() {
-    var notice = byId("connection");
-    if (notice) { notice.hidden = true; }
+    ["connection", "offline-copy"].forEach(function (id) {
+      var notice = byId(id);
+      if (notice) { notice.hidden = true; }
+    });
     document.querySelectorAll("#table-region .saved-line .kept").forEach(function (line) { line.remove(); });
   }
 

@@ -120,6 +120,7 @@ def test_five_deals_offline_survive_a_reload_and_are_stored_once_in_order(contex
     context.set_offline(False)  # back: sent in order, each once
     expect(page.locator(PENDING)).to_have_count(0)
     expect(page.locator("#outbox .net-status")).to_have_text("Online")
+    expect(page.locator("#offline-copy")).to_be_hidden()  # the server answered: the standings are current
     expect(page.locator("table.latest-deals tbody tr.deal-row th.number")).to_have_text(["3", "4", "5"])
     deals = stored(site, night)
     assert [deal["sequence"] for deal in deals] == [1, 2, 3, 4, 5]
