@@ -54,6 +54,9 @@ def _rules(night: CardNight) -> object | None:
         return None
 
 
+rules_of = _rules
+
+
 def _takes_bock(night: CardNight, contract: object, table: Table) -> bool:
     rules = _rules(night)
     return rules is not None and bock.takes_bock(night.game, rules, contract, table)
