@@ -120,8 +120,9 @@ class Table:
 
     @property
     def money(self) -> bool:
-        """The results are cents of a currency (Schafkopf's money), written as money."""
-        return bool(GAMES[self.season.game].MONEY) and self.basis.measure == Measure.TOTAL
+        """The results are cents of a currency (Schafkopf's money), written as money — not where the season
+        counts the tariff's units as points."""
+        return bool(GAMES[self.season.game].MONEY) and self.basis.measure == Measure.TOTAL and not self.basis.points
 
     @property
     def currency(self) -> str:

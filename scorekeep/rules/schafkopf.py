@@ -480,7 +480,8 @@ SERIES: tuple[int, ...] = ()
 SEEGER_FABIAN = False
 
 # What a club's season may rank by (rules/season.py): the money won and lost.
-SEASON_BASES = (Basis("money", Word("money won"), Measure.TOTAL),)
+SEASON_BASES = (Basis("money", Word("money won"), Measure.TOTAL),
+                Basis("points", Word("points (the tariff's units)"), Measure.TOTAL, points=True))
 
 BOCK_EVENTS: dict[str, BockEvent] = {
     "doubled_lost": BockEvent(Word("a lost game with Stoß"),
