@@ -481,6 +481,7 @@ MESSAGES = [
     gettext_noop('play Ramsch'),
     gettext_noop("play stopped after {played} of {count} tricks: give each player's cards not played, or every trick"),
     gettext_noop('points'),
+    gettext_noop("points (the tariff's units)"),
     gettext_noop('rule'),
     gettext_noop('schneider'),
     gettext_noop('schneider announced'),

@@ -29,7 +29,7 @@ from django.utils.translation import gettext
 from . import charts, ledger, stats
 from .labels import CONTRACT_LABELS, GAME_LABELS
 from .models import CardNight, Player, TablePlayer
-from .rules import GAMES
+from .rules import GAMES, standing
 from .rules.explain import in_words
 from .settlement import MINUS, format_money
 
@@ -97,6 +97,8 @@ class Journey:
     partners: dict[int, Companion] = field(default_factory=dict)
     opponents: dict[int, Companion] = field(default_factory=dict)
     after_each_night: list[tuple[CardNight, int]] = field(default_factory=list)  # running total after it
+    stoss_chances: int = 0  # Schafkopf: deals on the side that could say Stoß (`rules.standing.stoss_chance`)
+    stoss: int = 0  # of them, the deals that side said it
 
     @property
     def label(self) -> str:
@@ -110,6 +112,11 @@ class Journey:
     @property
     def value_list(self) -> list[ContractValue]:
         return sorted(self.values.values(), key=lambda item: (-item.declared, item.label))
+
+    @property
+    def stoss_rate(self) -> int | None:
+        """The Stoß said per chance, in whole per cent (None without a chance)."""
+        return round(100 * self.stoss / self.stoss_chances) if self.stoss_chances else None
 
     @property
     def declared_list(self) -> list[tuple[str, int]]:
@@ -184,6 +191,7 @@ def journeys(player: Player, nights: Iterable[CardNight]) -> list[Journey]:
         journey = out.setdefault(key, Journey(*key))
         night_total = 0
         played = False
+        rules = ledger.rules_of(night)
         for table in night.tables.all():
             places = list(table.places.all())
             positions = [p for p, place in enumerate(places) if place.player_id == player.pk]
@@ -196,6 +204,7 @@ def journeys(player: Player, nights: Iterable[CardNight]) -> list[Journey]:
             night_total += book.totals[me]
             for row in book.rows:
                 _count(journey, night, table.number, row, me, places)
+                _count_stoss(journey, row, me, rules)
         if played:
             before = journey.after_each_night[-1][1] if journey.after_each_night else 0
             journey.after_each_night.append((night, before + night_total))
@@ -234,3 +243,15 @@ def _count(journey: Journey, night: CardNight, table: int, row: ledger.Row, me: 
         companion = book.setdefault(place.player_id, Companion(place.player))
         companion.deals += 1
         companion.won += side_won
+
+
+def _count_stoss(journey: Journey, row: ledger.Row, me: int, rules: object) -> None:
+    """Schafkopf: a chance to say Stoß where the player sat on the side that could (the engine says which),
+    and a Stoß where that side said it."""
+    chance = standing.stoss_chance(row.game, rules, row.deal.facts) if rules is not None else None
+    if chance is None or row.entries[me] is None:
+        return
+    seats, said = chance
+    if me in [row.seats[seat] for seat in seats if 0 <= seat < len(row.seats)]:
+        journey.stoss_chances += 1
+        journey.stoss += said

@@ -17,6 +17,7 @@ from typing import Any
 from .models import CardNight, CardTable, Deal
 from .rules import GAMES, IllegalDeal, Table, Verdict, bock, judge, standing
 from .rules.bock import BockEvent
+from .rules.season import Measure
 from .rules.seating import PLAYERS, engine_dealer, engine_seats, seating, sits_out
 from .rules.standing import placing
 from .rules.verdict import Recorded
@@ -51,6 +52,9 @@ def _rules(night: CardNight) -> object | None:
         return GAMES[night.game].parse_rules(night.rules_request)
     except IllegalDeal:
         return None
+
+
+rules_of = _rules
 
 
 def _takes_bock(night: CardNight, contract: object, table: Table) -> bool:
@@ -195,6 +199,13 @@ def recompute(table: CardTable, since: int | None = None, changed: Deal | None =
         Deal.objects.bulk_update(updated, ["verdict", "bock"])
     keep(table, walk(night, players, deals)[0])
     return calls
+
+
+def rewalk(table: CardTable) -> None:
+    """Walk the table's live deals again and keep where it stands (the stored verdicts as they are): for a
+    change of the night that moves no verdict but what the standing counts (the deals per round)."""
+    deals = list(table.deals.filter(deleted=False).order_by("sequence"))
+    keep(table, walk(table.night, table.places.count(), deals)[0])
 
 
 def keep(table: CardTable, now: Standing) -> None:
@@ -395,6 +406,16 @@ class Standing:
         if current is None:
             return list(self.placings)
         return [a + b for a, b in zip(self.placings, current, strict=True)]
+
+    def measured(self, night: CardNight, measure: Measure) -> list[Fraction] | None:
+        """Each player's figure of the night's list by a season's measure (`rules.season.Measure`): the
+        totals, Skat's performance, or the placing points — None where the rule set places no rounds.
+        The same figures as the full ledger's (`build`), read from the standing alone."""
+        if measure == Measure.PLACING:
+            return self.placing_totals(night)
+        if measure == Measure.PERFORMANCE:
+            return [Fraction(value) for value in self.performance]
+        return [Fraction(value) for value in self.totals]
 
     # --- kept on the table ----------------------------------------------------------------------------
 

@@ -297,6 +297,9 @@ def change_settings(night: CardNight, *, by: str = "", reason: str = "", **chang
         if any(old[key] != new[key] for key in SCORING):
             for table in night.tables.all():
                 ledger.recompute(table)
+        elif old["round_length"] != new["round_length"]:  # no verdict changes, but the rounds the standing places
+            for table in night.tables.all():
+                ledger.rewalk(table)
         _touch(night)
     night.refresh_from_db()
     return night

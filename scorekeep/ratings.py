@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -24,7 +25,6 @@ from openskill.models import PlackettLuce
 from . import ledger, stats
 from .models import CardNight, Club, Player
 from .rules import GAMES
-from .rules.season import Measure
 
 RATED_AFTER = 5  # matches (tables of a night) played before a player's rating is shown
 
@@ -47,23 +47,20 @@ class Rating:
 
 
 def _scores(night: CardNight, table: Any) -> list[tuple[Player, float]] | None:
-    deals = stats.live_deals(table)
-    if not deals:
-        return None
+    """The players of a table and their figures at the end of its list, read from its kept standing."""
     places = list(table.places.all())
-    book = ledger.build(table, deals, [place.player.name for place in places])
+    now = ledger.Standing.of(table, len(places))
+    if not now.deals:
+        return None
     measure = GAMES[night.game].SEASON_BASES[0].measure
-    if measure == Measure.PLACING and book.placing_totals is not None:
-        values = [float(v) for v in book.placing_totals]
-    elif measure == Measure.PERFORMANCE:
-        values = [float(v) for v in book.performance]
-    else:
-        values = [float(v) for v in book.totals]
-    return [(place.player, value) for place, value in zip(places, values, strict=True)]
+    values = now.measured(night, measure)
+    if values is None:  # the rule set places no rounds: ranked by the totals
+        values = [Fraction(total) for total in now.totals]
+    return [(place.player, float(value)) for place, value in zip(places, values, strict=True)]
 
 
 def replay(nights: Iterable[CardNight]) -> dict[int, Rating]:
-    """Every player's rating after the matches of `nights` (one game's, prefetched by `stats.with_ledgers`),
+    """Every player's rating after the matches of `nights` (one game's, prefetched by `stats.with_standings`),
     replayed in the order played."""
     model = PlackettLuce()
     current: dict[int, Any] = {}
@@ -88,4 +85,4 @@ def replay(nights: Iterable[CardNight]) -> dict[int, Rating]:
 
 def of_club(club: Club, game: str) -> dict[int, Rating]:
     """The club's ratings in one game, from all its nights of that game."""
-    return replay(stats.with_ledgers(CardNight.objects.filter(club=club, game=game)))
+    return replay(stats.with_standings(CardNight.objects.filter(club=club, game=game)))

@@ -1,4 +1,5 @@
-"""A club's season: its standings as of any date, derived from the stored verdicts of the club's nights.
+"""A club's season: its standings as of any date, derived from the stored verdicts of the club's nights
+(each table's kept standing, `ledger.Standing`: the end of its list, kept current with every write to its deals).
 
 Definitions, so a table can be checked by hand:
 
@@ -119,8 +120,9 @@ class Table:
 
     @property
     def money(self) -> bool:
-        """The results are cents of a currency (Schafkopf's money), written as money."""
-        return bool(GAMES[self.season.game].MONEY) and self.basis.measure == Measure.TOTAL
+        """The results are cents of a currency (Schafkopf's money), written as money — not where the season
+        counts the tariff's units as points."""
+        return bool(GAMES[self.season.game].MONEY) and self.basis.measure == Measure.TOTAL and not self.basis.points
 
     @property
     def currency(self) -> str:
@@ -134,31 +136,28 @@ class Table:
 
 def season_nights(season: Season, as_of: datetime.date) -> list[CardNight]:
     """The club's nights of the season's game within its period and up to `as_of`, oldest first, with their
-    ledgers' data prefetched."""
+    tables' players prefetched (what their kept standing, `ledger.Standing.of`, needs)."""
     nights = (CardNight.objects.filter(club=season.club, game=season.game, date__gte=season.start,
                                        date__lte=min(season.end, as_of))
               .order_by("date", "pk"))
-    return [night for night in stats.with_ledgers(nights) if any(stats.live_deals(t) for t in night.tables.all())]
+    return [night for night in stats.with_standings(nights)
+            if any(ledger.Standing.of(table, len(table.places.all())).deals for table in night.tables.all())]
 
 
 def _night_results(night: CardNight, basis: Basis) -> dict[int, tuple[Player, Fraction, int]]:
+    """Each player's result of the night, read from its tables' kept standing (the end of each list): the
+    same figures as the full ledger's (`ledger.build`), without reading a deal."""
     out: dict[int, tuple[Player, Fraction, int]] = {}
     for table in night.tables.all():
-        deals = stats.live_deals(table)
-        if not deals:
-            continue
         places = list(table.places.all())
-        book = ledger.build(table, deals, [place.player.name for place in places])
-        if basis.measure == Measure.PLACING:
-            if book.placing_totals is None:
-                continue  # the rule set places no rounds: nothing to count for this basis
-            values = list(book.placing_totals)
-        elif basis.measure == Measure.PERFORMANCE:
-            values = [Fraction(v) for v in book.performance]
-        else:
-            values = [Fraction(v) for v in book.totals]
+        now = ledger.Standing.of(table, len(places))
+        if not now.deals:
+            continue
+        values = now.measured(night, basis.measure)
+        if values is None:
+            continue  # the rule set places no rounds: nothing to count for this basis
         length = night.series_length
-        series = -(-book.deals_played // length) if length else 1
+        series = -(-now.deals // length) if length else 1
         for position, place in enumerate(places):
             player, value, played = out.get(place.player_id, (place.player, Fraction(0), 0))
             out[place.player_id] = (player, value + values[position], played + series)

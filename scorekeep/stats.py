@@ -288,6 +288,14 @@ def with_ledgers(nights: QuerySet[CardNight]) -> QuerySet[CardNight]:
     return nights.prefetch_related(Prefetch("tables", queryset=tables))
 
 
+def with_standings(nights: QuerySet[CardNight]) -> QuerySet[CardNight]:
+    """The nights with their tables and the tables' players prefetched — three queries —, for what the
+    tables' kept standing answers (`ledger.Standing.of`) without reading a deal."""
+    tables = CardTable.objects.prefetch_related(
+        Prefetch("places", queryset=TablePlayer.objects.select_related("player")))
+    return nights.prefetch_related(Prefetch("tables", queryset=tables))
+
+
 def filtered(nights: QuerySet[CardNight], game: str | None = None, since: date | None = None,
              until: date | None = None) -> QuerySet[CardNight]:
     """The nights of one game (None: all) within a period (either end open, both ends included)."""

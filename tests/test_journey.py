@@ -99,3 +99,55 @@ def test_the_player_page_shows_it_to_the_club_s_host(club: Club, host: User) -> 
     deal = first.tables.get().deals.get(sequence=4)
     nights.correct_deal(deal, {**GRAND, "hand": True, "card_points": 50})
     assert anna_s(club).best.entry == 72
+
+
+SCHAFKOPF_DEALS = [
+    {"contract": "sauspiel", "declarer": 0, "partner": 1, "card_points": 70, "doublings": 1},  # Anna, Bernd play
+    {"contract": "wenz", "declarer": 1, "card_points": 40},  # Bernd alone, nobody says Stoß
+    {"contract": "solo", "declarer": 2, "trump": "H", "card_points": 70, "doublings": 2},  # Clara; Stoß, Retour
+    {"contract": "passed"},  # no game: nobody could
+    {"contract": "sie", "declarer": 3},  # a Sie at its fixed value is never doubled: nobody could
+]
+
+
+def schafkopf_journeys(club: Club, players: list[str], **settings: Any) -> dict[str, journey.Journey]:
+    made = nights.start_night(game="schafkopf", preset="classic", players=players, club=club,
+                              date=datetime.date(2025, 3, 1), **settings)
+    for facts in SCHAFKOPF_DEALS:
+        nights.enter_deal(made.tables.get(), facts)
+    out = {}
+    for player in Player.objects.filter(club=club, name__in=players):
+        [schafkopf] = journey.journeys(player, stats.with_ledgers(club.nights.filter(game="schafkopf")))
+        out[player.name] = schafkopf
+    return out
+
+
+def test_the_stoss_rate_counts_the_deals_on_the_side_that_could_say_it(club: Club) -> None:
+    by_name = schafkopf_journeys(club, ["Anna", "Bernd", "Clara", "Dora"])
+    # Anna could in the Wenz (not said) and the Solo (said); Bernd only in the Solo; Clara and Dora in the
+    # Sauspiel (said) and the Wenz; Clara declared the Solo, Dora played against it.
+    assert {name: (item.stoss, item.stoss_chances, item.stoss_rate) for name, item in by_name.items()} == {
+        "Anna": (1, 2, 50), "Bernd": (1, 1, 100), "Clara": (1, 2, 50), "Dora": (2, 3, 67)}
+
+
+def test_no_stoss_chance_where_the_rule_set_allows_no_doubling(club: Club) -> None:
+    assert (anna_s(club).stoss_chances, anna_s(club).stoss_rate) == (0, None)  # Skat counts no Stoß
+    made = nights.start_night(game="schafkopf", preset="classic", players=["Anna", "Bernd", "Clara", "Dora"],
+                              club=club, house_rules={"max_doublings": 0})
+    nights.enter_deal(made.tables.get(), {"contract": "wenz", "declarer": 1, "card_points": 40})
+    anna = Player.objects.get(club=club, name="Anna")
+    [schafkopf] = journey.journeys(anna, stats.with_ledgers(club.nights.filter(game="schafkopf")))
+    assert (schafkopf.stoss_chances, schafkopf.stoss_rate) == (0, None)
+
+
+def test_a_player_sitting_the_deal_out_had_no_chance(club: Club, host: User) -> None:
+    # Five at the table: the dealer sits out (Anna deals first, then Bernd, Clara …) and engine seat 0 is
+    # left of him. Sauspiel: Bernd and Clara play, Dora and Eva say Stoß. Wenz: Dora plays, Eva, Anna and
+    # Clara could. Solo: Anna plays, Dora, Eva and Bernd say Stoß.
+    by_name = schafkopf_journeys(club, ["Anna", "Bernd", "Clara", "Dora", "Eva"])
+    assert {name: (item.stoss, item.stoss_chances, item.stoss_rate) for name, item in by_name.items()} == {
+        "Anna": (0, 1, 0), "Bernd": (1, 1, 100), "Clara": (0, 1, 0), "Dora": (2, 2, 100), "Eva": (2, 3, 67)}
+    client = Client()
+    client.force_login(host)
+    page = client.get(reverse("player-stats", args=[Player.objects.get(club=club, name="Eva").pk])).content.decode()
+    assert "Stoß per chance" in page and "67 %: their side said Stoß in 2 of 3 deals" in page

@@ -186,3 +186,26 @@ def test_a_bad_date_is_named(club: Club, host_client: Client) -> None:
     response = host_client.get(reverse("season", args=[club.pk, the_season.pk]) + "?as_of=März")
     assert response.status_code == 200
     assert "Enter a date as year-month-day, e.g. 2025-03-07." in response.content.decode()
+
+
+def test_a_schafkopf_season_counts_money_or_the_tariff_s_units_as_points(club: Club, host_client: Client) -> None:
+    players = ["Anna", "Bernd", "Clara", "Dora"]
+    sauspiel = {"contract": "sauspiel", "declarer": 0, "partner": 1, "card_points": 70, "doublings": 1}  # 20 each
+    wenz = {"contract": "wenz", "declarer": 2, "card_points": 70}  # Clara +150, the others −50
+    for day, currency, deals in ((5, "EUR", [sauspiel, wenz]), (12, "JPY", [wenz])):
+        night = nights.start_night(game="schafkopf", preset="classic", players=players, club=club,
+                                   date=datetime.date(2025, 4, day), currency=currency)
+        for facts in deals:
+            nights.enter_deal(night.tables.get(), facts)
+    assert [basis.key for basis in seasons.bases("schafkopf")] == ["money", "points"]
+    points = season(club, game="schafkopf", basis="points")
+    assert table_of(points) == [("Clara", 1, 150 - 20 + 150), ("Anna", 2, 20 - 50 - 50), ("Bernd", 2, -80),
+                                ("Dora", 4, -20 - 50 - 50)]
+    table = seasons.standings(points)
+    assert not table.money  # points, whatever the nights' currencies
+    assert seasons.standings(season(club, game="schafkopf", basis="money", name="Geld")).money
+    page = host_client.get(reverse("season", args=[club.pk, points.pk])).content.decode()
+    assert "+280" in page and "points (the tariff" in page
+    rows = list(csv.reader(io.StringIO(host_client.get(reverse("season-csv", args=[club.pk, points.pk]))
+                                       .content.decode("utf-8-sig"))))
+    assert rows[1][:3] == ["1", "Clara", "280"]

@@ -480,7 +480,8 @@ SERIES: tuple[int, ...] = ()
 SEEGER_FABIAN = False
 
 # What a club's season may rank by (rules/season.py): the money won and lost.
-SEASON_BASES = (Basis("money", Word("money won"), Measure.TOTAL),)
+SEASON_BASES = (Basis("money", Word("money won"), Measure.TOTAL),
+                Basis("points", Word("points (the tariff's units)"), Measure.TOTAL, points=True))
 
 BOCK_EVENTS: dict[str, BockEvent] = {
     "doubled_lost": BockEvent(Word("a lost game with Stoß"),
@@ -533,6 +534,22 @@ DECLARED = (Declared(Word("Stoß"), lambda facts, verdict: facts.get("doublings"
             Declared(Word("Schwarz"), lambda facts, verdict: bool(verdict.get("schwarz"))),
             Declared(Word("Tout"), lambda facts, verdict: facts.get("contract") in _TOUTS))
 """Stoß and Retour said (doublings), players who knocked, the Laufende paid, Schneider, Schwarz, a Tout."""
+
+
+def stoss_chance(rules: Rules, facts: Mapping[str, Any]) -> tuple[list[int], bool] | None:
+    """Who could say Stoß in a deal, and whether it was said: the seats against the declaring side (the
+    first doubling is theirs; Retour, Supra and Resupra answer it), and True where the deal was doubled at
+    least once. None where nobody could: a deal without a declaring side (passed, Ramsch) or a contract the
+    rule set allows no doubling in (`max_doublings` 0, a Sie at its fixed value — `deal_fields`).
+
+    The list records how often a deal was doubled, not who said it: the Stoß is the side's."""
+    side = declaring_side(facts)
+    contract = facts.get("contract")
+    if not side or contract not in _CONTRACT_BY_NAME:
+        return None
+    if "doublings" not in deal_fields(contract, rules, Table(4, side[0])):
+        return None
+    return [seat for seat in range(4) if seat not in side], (facts.get("doublings") or 0) > 0
 
 
 def sheet_row(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> tuple[object, ...]:

@@ -7,7 +7,9 @@ and each game module says which bases a club may choose (`SEASON_BASES`, the fir
   lost one, plus 40 (three at the table) or 30 (four) for each game the others lost (ISkO 4.1; the
   ledger's performance) — summed over the season, or averaged per series (a list of 36 or 48 deals), as
   leagues compare players who played different numbers of series;
-- **Schafkopf**: the money won or lost (the night's total in its currency);
+- **Schafkopf**: the money won or lost (the night's total in its currency), or the same tariff counted as
+  points (a round played for points rather than money — the Japanese rule page keeps score in points from a
+  stock each player starts with; the tariff's 10, 20, 50 are the points, whatever the night's currency);
 - **Kop**: the placing points of the rounds (where the night's rule set places rounds), or the small points;
 - **Fipsen**: the points on the score sheet.
 
@@ -37,3 +39,4 @@ class Basis:
     label: Word
     measure: Measure
     per_series: bool = False
+    points: bool = False  # a game played for money, counted in the tariff's units as plain points

@@ -4,6 +4,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from . import schafkopf
 from .games import GAMES
 
 
@@ -38,3 +39,12 @@ def credited(game: str, facts: Mapping[str, Any]) -> list[int]:
     (Skat, Fipsen), the whole declaring side where it plays together (Schafkopf, Kop)."""
     side = declaring_side(game, facts)
     return side[:1] if GAMES[game].DECLARER_ALONE else side
+
+
+def stoss_chance(game: str, rules: object, facts: Mapping[str, Any]) -> tuple[list[int], bool] | None:
+    """Schafkopf: the engine seats that could say Stoß in the deal and whether it was said
+    (`schafkopf.stoss_chance`); None for a deal where nobody could, and for the other games (their
+    doublings — Skat's Kontra, Kop's calls — are not counted this way)."""
+    if game != "schafkopf" or not isinstance(rules, schafkopf.Rules):
+        return None
+    return schafkopf.stoss_chance(rules, facts)

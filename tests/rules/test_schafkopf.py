@@ -881,3 +881,20 @@ def test_card_points_the_tricks_can_hold_are_scored(points: int, tricks: int) ->
 def test_a_ramsch_seat_cannot_hold_more_than_its_tricks_allow() -> None:
     result = adjudicate(request(ramsch([50, 40, 30, 0], [1, 4, 3, 0]), "bsv"))
     assert result["ok"] is False and result["errors"][0]["field"] == "deal.points.0"
+
+
+@pytest.mark.parametrize(("preset", "options", "deal", "chance"), [
+    ("classic", {}, {"contract": "sauspiel", "declarer": 0, "partner": 2, "doublings": 1}, ([1, 3], True)),
+    ("classic", {}, {"contract": "wenz", "declarer": 3}, ([0, 1, 2], False)),
+    ("bsv", {}, {"contract": "solo", "declarer": 1, "trump": "H", "doublings": 2}, ([0, 2, 3], True)),
+    ("classic", {}, {"contract": "passed"}, None),
+    ("bsv", {}, {"contract": "ramsch"}, None),
+    ("classic", {}, {"contract": "sie", "declarer": 2}, None),  # a Sie at its fixed value is never doubled
+    ("bsv", {}, {"contract": "sie", "declarer": 2}, ([0, 1, 3], False)),  # 4 × solo: it may be
+    ("classic", {"max_doublings": 0}, {"contract": "wenz", "declarer": 3}, None),
+], ids=["sauspiel-said", "wenz-not-said", "solo-said", "passed", "ramsch", "sie-fixed", "sie-priced",
+        "no-doublings"])
+def test_the_side_against_the_declaring_side_could_say_stoss(preset: str, options: dict, deal: dict,
+                                                             chance: object) -> None:
+    rules = schafkopf.parse_rules({"preset": preset, **options})
+    assert schafkopf.stoss_chance(rules, deal) == chance
