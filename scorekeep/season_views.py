@@ -27,6 +27,7 @@ from . import pdf, ratings, seasons
 from .club_views import club_of
 from .labels import GAME_LABELS, translated
 from .models import Season
+from .money import in_units
 from .rules import GAMES
 from .stats_views import DATE_FORMAT, text_cell
 
@@ -191,10 +192,8 @@ def csv_rows(table: seasons.Table) -> list[list[str]]:
 
 def _number(value: Any, table: seasons.Table) -> str:
     """A number a spreadsheet reads: money with a decimal point, averages to two places, points whole."""
-    if table.money:
-        cents = seasons.stats.rounded(value) or 0
-        sign = "-" if cents < 0 else ""
-        return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"
+    if table.money:  # in the currency's own unit: 1.50 (euros), 150 (yen)
+        return format(in_units(seasons.stats.rounded(value) or 0, table.exponent), "f")
     if value.denominator != 1:
         return f"{float(value):.2f}"
     return str(int(value))

@@ -130,6 +130,11 @@ class Table:
         return self.nights[-1].currency if self.nights else "EUR"
 
     @property
+    def exponent(self) -> int:
+        """The decimals of the amounts, as the season's latest night keeps them (EUR cents 2, whole yen 0)."""
+        return self.nights[-1].exponent if self.nights else 2
+
+    @property
     def latest(self) -> CardNight | None:
         return self.nights[-1] if self.nights else None
 

@@ -209,3 +209,17 @@ def test_a_schafkopf_season_counts_money_or_the_tariff_s_units_as_points(club: C
     rows = list(csv.reader(io.StringIO(host_client.get(reverse("season-csv", args=[club.pk, points.pk]))
                                        .content.decode("utf-8-sig"))))
     assert rows[1][:3] == ["1", "Clara", "280"]
+
+
+def test_a_money_season_in_yen_writes_whole_yen_on_the_page_and_in_the_csv(club: Club, host_client: Client) -> None:
+    players = ["Anna", "Bernd", "Clara", "Dora"]
+    wenz = {"contract": "wenz", "declarer": 2, "card_points": 70}  # Clara +150, the others −50 (the tariff's units)
+    night = nights.start_night(game="schafkopf", preset="classic", players=players, club=club,
+                               date=datetime.date(2025, 4, 5), currency="JPY")
+    nights.enter_deal(night.tables.get(), wenz)
+    money = season(club, game="schafkopf", basis="money")
+    page = host_client.get(reverse("season", args=[club.pk, money.pk])).content.decode()
+    assert "+¥150" in page and "¥1.50" not in page
+    rows = list(csv.reader(io.StringIO(host_client.get(reverse("season-csv", args=[club.pk, money.pk]))
+                                       .content.decode("utf-8-sig"))))
+    assert rows[1][:3] == ["1", "Clara", "150"]  # whole yen, as the list reads them

@@ -22,7 +22,7 @@ def season_value(value: Fraction | None, table: Table) -> str:
     if value is None:
         return ""
     if table.money:
-        return signed_money(rounded(value), table.currency)
+        return signed_money(rounded(value), table.nights[-1] if table.nights else table.currency)
     if table.basis.measure == Measure.PLACING:
         return placing(value)
     if table.basis.per_series:
