@@ -21,6 +21,8 @@ and the verdict says so and shows both scorings.
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import compress
+from operator import ne
 from typing import Any
 
 from . import fipsen as fipsen_rules
@@ -35,7 +37,6 @@ from .games import Game
 from .verdict import Table, Verdict
 
 _PLAY_KEYS = frozenset({"tricks", "skat", "hands", "trump"})
-_LATER = 1 << 20  # "still held when play stopped": later than any trick
 
 FULL_PACK = frozenset(s + r for s in SUITS for r in RANKS)
 KOP_PACK = frozenset(s + r for s in SUITS for r in kop_rules.RANKS)
@@ -377,34 +378,31 @@ def read_play(obj: object, ctx: Context, table: Table) -> Played:
     played: list[list[str]] = raw
 
     # Who played which card: the first leader, then each trick's winner leads the next. In the same pass:
-    # what each seat holds, takes, and the last trick in which it played a card of each class (a seat that
-    # did not follow held the class led if it plays one later: `_first_break`).
+    # what each seat holds (one card a trick, in trick order: `_hand_at`) and takes.
     rotations = _rotations(ctx.playing)
     pos = ctx.leader
     seats: list[tuple[int, ...]] = []
     winners: list[int] = []
-    trick_points: list[int] = []
-    points = ctx.points
-    cls = rules.cls
+    # Each trick's cards in the order of `ctx.playing` (the card of playing[i] is trick[(i - leader) % n]),
+    # so that each seat's cards, one a trick in trick order, are a column.
+    by_seat: list[list[str]] = []
     winner_of = rules.winner
-    taken_points = [0] * table.players
-    taken_tricks = [0] * table.players
-    held: dict[int, list[str]] = {seat: [] for seat in ctx.playing}
-    last: dict[int, dict[str, int]] = {seat: {} for seat in ctx.playing}
-    for t, trick in enumerate(played):
+    for trick in played:
         order = rotations[pos]
         w = winner_of(trick)
-        seat_won = order[w]
         seats.append(order)
-        winners.append(seat_won)
-        pts = sum(map(points.__getitem__, trick))
-        trick_points.append(pts)
-        taken_points[seat_won] += pts
-        taken_tricks[seat_won] += 1
-        for seat, card in zip(order, trick, strict=False):  # both of length n (checked above)
-            held[seat].append(card)
-            last[seat][cls[card]] = t
+        winners.append(order[w])
+        by_seat.append(trick[n - pos:] + trick[:n - pos])
         pos = (pos + w) % n
+    points = ctx.points
+    trick_points = [sum(map(points.__getitem__, trick)) for trick in played]
+    taken_points = [0] * table.players
+    taken_tricks = [0] * table.players
+    for seat, pts in zip(winners, trick_points, strict=True):
+        taken_points[seat] += pts
+        taken_tricks[seat] += 1
+    columns = zip(*by_seat, strict=True) if played else [[] for _ in ctx.playing]
+    held: dict[int, list[str]] = {seat: list(cards) for seat, cards in zip(ctx.playing, columns, strict=True)}
 
     left = ctx.tricks - len(played)
     hands = obj.get("hands")
@@ -460,14 +458,10 @@ def read_play(obj: object, ctx: Context, table: Table) -> Played:
     # No card can be missing now: every trick and hand has its size, every card is of the pack and distinct
     # (a card left out shows as a trick or hand of the wrong size), and Skat's skat is two cards.
 
-    remaining_points = 0
-    for seat, cards in remaining.items():
-        for card in cards:
-            last[seat][cls[card]] = _LATER
-            remaining_points += points[card]
+    remaining_points = sum(points[card] for cards in remaining.values() for card in cards)
     out = Played(played, seats, winners, trick_points, held, hands_known, skat, complete, taken_points,
                  taken_tricks, remaining_points=remaining_points)
-    out.broken = _first_break(out, ctx, rules, last)
+    out.broken = _first_break(out, ctx, rules)
     if not ctx.whole_pack:
         out.facts["trump"] = rules
     return out
@@ -525,14 +519,14 @@ def _fipsen_trumps(obj: dict[str, Any], ctx: Context) -> tricks.TrickRules:
 _FIPSEN_RULES = {suit: tricks.fipsen(suit) for suit in SUITS}
 
 
-def _first_break(p: Played, ctx: Context, rules: tricks.TrickRules, last: dict[int, dict[str, int]]
-                 ) -> Break | None:
+def _first_break(p: Played, ctx: Context, rules: tricks.TrickRules) -> Break | None:
     """The first card that breaks a rule of play, trick by trick in the order the cards fell.
 
-    `last`: per seat and class of card, the last trick in which the seat played one (`_LATER`: still
-    held when play stopped). A seat that did not follow the class led held it when it plays one later.
+    A seat that did not follow the class led held it when it plays one later or still held one when
+    play stopped: its cards after trick t (`Played.held`, one a trick in trick order, then the rest).
     """
     cls = rules.cls
+    held = p.held
     called = rules.called
     holder = None
     if called is not None:
@@ -542,14 +536,7 @@ def _first_break(p: Played, ctx: Context, rules: tricks.TrickRules, last: dict[i
     key, trump_key = rules.key, tricks.TRUMP_KEY
     must_beat = rules.must_beat  # Kop: follow, else trump, and beat every card so far when able
     if called is None and not must_beat:  # follow the suit led, nothing more (Skat, most Schafkopf, Fipsen)
-        for t, (order, trick) in enumerate(zip(p.seats, p.tricks, strict=True)):
-            led = cls[trick[0]]
-            for j in range(1, len(trick)):
-                card = trick[j]
-                if cls[card] != led and last[order[j]].get(led, -1) > t:
-                    return Break(t, j, order[j], card, trick[0],
-                                 tricks.FOLLOW_TRUMP if led == tricks.TRUMP else tricks.FOLLOW_SUIT)
-        return None
+        return _first_revoke(p, cls)
     for t, (order, trick) in enumerate(zip(p.seats, p.tricks, strict=True)):
         led = cls[trick[0]]
         lead_card = trick[0]
@@ -564,7 +551,7 @@ def _first_break(p: Played, ctx: Context, rules: tricks.TrickRules, last: dict[i
         for j in range(1, len(trick)):
             seat, card = order[j], trick[j]
             c = cls[card]
-            if c != led and last[seat].get(led, -1) > t:
+            if c != led and led in map(cls.__getitem__, held[seat][t + 1:]):
                 return Break(t, j, seat, card, lead_card,
                              tricks.FOLLOW_TRUMP if led == tricks.TRUMP else tricks.FOLLOW_SUIT)
             if must_beat:
@@ -592,6 +579,30 @@ def _first_break(p: Played, ctx: Context, rules: tricks.TrickRules, last: dict[i
         if called is not None and led == called[0]:
             searched = True
     return None
+
+
+def _first_revoke(p: Played, cls: dict[str, str]) -> Break | None:
+    """The first card that does not follow the class led although its player held one (it plays one later
+    or still held one when play stopped). Seat by seat: its cards in trick order against the classes led
+    (a leader's card is the class led), then the earliest of the seats' first revokes."""
+    played = len(p.tricks)
+    led = list(map(cls.__getitem__, [trick[0] for trick in p.tricks]))
+    first: tuple[int, int, int] | None = None  # (trick, position, seat)
+    for seat, cards in p.held.items():
+        classes = list(map(cls.__getitem__, cards))
+        for t in compress(range(played), map(ne, classes, led)):
+            if first is not None and t > first[0]:
+                break
+            if led[t] in classes[t + 1:]:
+                j = p.seats[t].index(seat)
+                if first is None or (t, j) < first[:2]:
+                    first = (t, j, seat)
+                break
+    if first is None:
+        return None
+    t, j, seat = first
+    trick = p.tricks[t]
+    return Break(t, j, seat, trick[j], trick[0], tricks.FOLLOW_TRUMP if led[t] == tricks.TRUMP else tricks.FOLLOW_SUIT)
 
 
 def _hand_at(p: Played, seat: int, t: int) -> list[str]:
@@ -744,18 +755,17 @@ def _verdict(module: Game, game: str, facts: dict[str, Any], p: Played, ctx: Con
     if ctx.side:
         play_json["declaring_side"] = sorted(ctx.side)
 
-    as_played: Verdict | None = None
-    if p.complete:
-        as_played = module.score(module.parse_deal(scored, rules, table), rules, table)
     broken = p.broken
     if broken is None:
-        assert as_played is not None or not p.complete
-        verdict = as_played if as_played is not None else module.score(module.parse_deal(scored, rules, table),
-                                                                         rules, table)
         say("Every card follows the rules of play")
-        return _with_play(verdict, said, play_json)
+        return _with_play(module.score(module.parse_deal(scored, rules, table), rules, table), said, play_json)
 
     offender_declares = broken.seat in ctx.side if ctx.side else None
+    # The deal scored as the cards fell: shown beside the forced result where the rules do not say what a
+    # broken rule costs (and scored alone in a Ramsch); Skat's ISkO scores only the forced result.
+    as_played: Verdict | None = None
+    if p.complete and (game != "skat" or offender_declares is None):
+        as_played = module.score(module.parse_deal(scored, rules, table), rules, table)
     play_json["break"] = broken.to_json(offender_declares)
     if broken.position == 0:
         say("Trick {trick}: {seat} led {card}, but {rule}", trick=broken.trick + 1, seat=Seat(broken.seat),
