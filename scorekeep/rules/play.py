@@ -218,13 +218,28 @@ def _context(game: str, module: Game, facts: dict[str, Any], rules: Any, table: 
     contract = facts.get("contract")
     if type(contract) is not str or contract not in module.CONTRACTS:
         raise _pending(module, facts, rules, table, IllegalDeal("deal.contract", "is required"))
-    if game == "skat":
-        return _skat(module, contract, facts, rules, table)
-    if game == "schafkopf":
-        return _schafkopf(module, contract, facts, rules, table)
+    if game == "skat" or game == "schafkopf":
+        # Made once per kind of deal: what a Skat or Schafkopf context reads of the facts is in the key
+        # (each value with its type, so true never stands for seat 1); Kop's and Fipsen's depend on more.
+        try:
+            key = (game, contract, table, *((type(v), v) for v in map(facts.get, _CONTEXT_FACTS)))
+            known = _CONTEXTS.get(key)
+        except TypeError:  # a list or an object where a seat or suit belongs: read (and refused) below
+            key, known = None, None
+        if known is not None:
+            return known
+        made = (_skat if game == "skat" else _schafkopf)(module, contract, facts, rules, table)
+        if key is not None and len(_CONTEXTS) < 4096:
+            _CONTEXTS[key] = made
+        return made
     if game == "kop":
         return _kop(module, contract, facts, rules, table)
     return _fipsen(module, contract, facts, rules, table)
+
+
+# The facts a Skat or Schafkopf context is made from (besides the game, the contract and the table).
+_CONTEXT_FACTS = ("declarer", "trump", "called_ace", "partner")
+_CONTEXTS: dict[tuple[object, ...], Context] = {}
 
 
 def _no_play(contract: str) -> IllegalDeal:
@@ -805,18 +820,18 @@ def _verdict(module: Game, game: str, facts: dict[str, Any], p: Played, ctx: Con
 def _tricks_json(p: Played, side: frozenset[int]) -> list[dict[str, Any]]:
     """Each trick as the verdict shows it; with a declaring side, the card points each side has taken so
     far (`running`, the skat not included) for a trick-by-trick replay."""
+    if not side:
+        return [{"leader": order[0], "seats": list(order), "cards": trick, "winner": winner, "points": points}
+                for order, trick, winner, points in zip(p.seats, p.tricks, p.winners, p.trick_points, strict=True)]
     out = []
     declaring = defending = 0
     for order, trick, winner, points in zip(p.seats, p.tricks, p.winners, p.trick_points, strict=True):
-        shown: dict[str, Any] = {"leader": order[0], "seats": list(order), "cards": trick, "winner": winner,
-                                 "points": points}
-        if side:
-            if winner in side:
-                declaring += points
-            else:
-                defending += points
-            shown["running"] = {"declaring": declaring, "defending": defending}
-        out.append(shown)
+        if winner in side:
+            declaring += points
+        else:
+            defending += points
+        out.append({"leader": order[0], "seats": list(order), "cards": trick, "winner": winner, "points": points,
+                    "running": {"declaring": declaring, "defending": defending}})
     return out
 
 
