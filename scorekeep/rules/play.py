@@ -401,10 +401,8 @@ def read_play(obj: object, ctx: Context, table: Table) -> Played:
     # Each trick's cards in the order of `ctx.playing` (the card of playing[i] is trick[(i - leader) % n]),
     # so that each seat's cards, one a trick in trick order, are a column.
     by_seat: list[list[str]] = []
-    winner_of = rules.winner
-    for trick in played:
+    for trick, w in zip(played, map(rules.winner, played), strict=True):  # w: the winning card's position
         order = rotations[pos]
-        w = winner_of(trick)
         seats.append(order)
         winners.append(order[w])
         by_seat.append(trick[n - pos:] + trick[:n - pos])
@@ -455,8 +453,8 @@ def read_play(obj: object, ctx: Context, table: Table) -> Played:
             seen[card] = _SKAT
         skat = tuple(cards)
 
-    side_tricks = [1 if winner in ctx.side else 0 for winner in winners]
-    decided = left > 0 and ctx.decided is not None and ctx.decided(side_tricks, len(played))
+    decided = left > 0 and ctx.decided is not None and ctx.decided(
+        [1 if winner in ctx.side else 0 for winner in winners], len(played))
     complete = left == 0 or decided
     hands_known = left == 0 or len(remaining) == len(held)
     if left and not remaining and not decided:
