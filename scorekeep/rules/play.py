@@ -644,19 +644,19 @@ def _derive(game: str, facts: dict[str, Any], p: Played, ctx: Context, rules: An
     """The facts the cards settle, by the contract's field names."""
     contract = facts["contract"]
     side = ctx.side
-    side_points = sum(p.taken_points[s] for s in side)
-    side_tricks = sum(p.taken_tricks[s] for s in side)
+    side_points = sum(map(p.taken_points.__getitem__, side))
+    side_tricks = sum(map(p.taken_tricks.__getitem__, side))
     out: dict[str, Any] = {}
     if game == "skat":
         if contract == "ramsch":
             pts = list(p.taken_points)
             if p.skat:
                 last_winner = p.winners[-1] if rules.ramsch_skat == "last_trick" else pts.index(max(pts))
-                pts[last_winner] += sum(ctx.points[c] for c in p.skat)
+                pts[last_winner] += sum(map(ctx.points.__getitem__, p.skat))
             return {"points": pts, "tricks": list(p.taken_tricks)}
         out["declarer_tricks"] = side_tricks
         if contract != "null":
-            out["card_points"] = side_points + sum(ctx.points[c] for c in p.skat)
+            out["card_points"] = side_points + sum(map(ctx.points.__getitem__, p.skat))
             if p.hands_known:
                 (declarer,) = side
                 trump_contract = skat_rules.Contract(contract)
@@ -866,26 +866,26 @@ def _with_play(verdict: Verdict, said: list[Step], play_json: dict[str, Any]) ->
 def _say_tricks(say: Explanation, p: Played, ctx: Context) -> None:
     """The tricks in short: how many were played and what each side took."""
     if ctx.side:
-        side_points = sum(p.taken_points[s] for s in ctx.side)
-        side_tricks = sum(p.taken_tricks[s] for s in ctx.side)
+        side_points = sum(map(p.taken_points.__getitem__, ctx.side))
+        side_tricks = sum(map(p.taken_tricks.__getitem__, ctx.side))
         say("The cards: {n} tricks played; {side} took {tricks} with {points} card points in tricks",
             n=len(p.tricks), side=Seats(sorted(ctx.side)), tricks=side_tricks, points=side_points)
     else:
         say("The cards: {n} tricks played", n=len(p.tricks))
     if p.skat and ctx.side:
         say("The skat {cards} holds {points} card points and counts for the declarer",
-            cards=Listing(p.skat), points=sum(ctx.points[c] for c in p.skat))
+            cards=Listing(p.skat), points=sum(map(ctx.points.__getitem__, p.skat)))
 
 
 def _check_claim(game: str, facts: dict[str, Any], p: Played, ctx: Context) -> None:
     """Play stopped before the end (conceded, claimed): the entered facts must fit the tricks played and
     the cards still in hand."""
-    side_points = sum(p.taken_points[s] for s in ctx.side)
-    side_tricks = sum(p.taken_tricks[s] for s in ctx.side)
+    side_points = sum(map(p.taken_points.__getitem__, ctx.side))
+    side_tricks = sum(map(p.taken_tricks.__getitem__, ctx.side))
     left = ctx.tricks - len(p.tricks)
     checks: list[tuple[str, int, int]] = []
     if game == "skat":
-        skat_points = sum(ctx.points[c] for c in p.skat)
+        skat_points = sum(map(ctx.points.__getitem__, p.skat))
         checks = [("card_points", side_points + skat_points, side_points + skat_points + p.remaining_points),
                   ("declarer_tricks", side_tricks, side_tricks + left)]
     elif game == "schafkopf":
