@@ -21,8 +21,6 @@ and the verdict says so and shows both scorings.
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from itertools import compress
-from operator import ne
 from typing import Any
 
 from . import fipsen as fipsen_rules
@@ -549,7 +547,14 @@ def _first_break(p: Played, ctx: Context, rules: tricks.TrickRules) -> Break | N
     key, trump_key = rules.key, tricks.TRUMP_KEY
     must_beat = rules.must_beat  # Kop: follow, else trump, and beat every card so far when able
     if called is None and not must_beat:  # follow the suit led, nothing more (Skat, most Schafkopf, Fipsen)
-        return _first_revoke(p, cls)
+        for t, (order, trick) in enumerate(zip(p.seats, p.tricks, strict=True)):
+            led = cls[trick[0]]
+            for j in range(1, len(trick)):
+                card = trick[j]
+                if cls[card] != led and led in map(cls.__getitem__, held[order[j]][t + 1:]):
+                    return Break(t, j, order[j], card, trick[0],
+                                 tricks.FOLLOW_TRUMP if led == tricks.TRUMP else tricks.FOLLOW_SUIT)
+        return None
     for t, (order, trick) in enumerate(zip(p.seats, p.tricks, strict=True)):
         led = cls[trick[0]]
         lead_card = trick[0]
@@ -592,30 +597,6 @@ def _first_break(p: Played, ctx: Context, rules: tricks.TrickRules) -> Break | N
         if called is not None and led == called[0]:
             searched = True
     return None
-
-
-def _first_revoke(p: Played, cls: dict[str, str]) -> Break | None:
-    """The first card that does not follow the class led although its player held one (it plays one later
-    or still held one when play stopped). Seat by seat: its cards in trick order against the classes led
-    (a leader's card is the class led), then the earliest of the seats' first revokes."""
-    played = len(p.tricks)
-    led = list(map(cls.__getitem__, [trick[0] for trick in p.tricks]))
-    first: tuple[int, int, int] | None = None  # (trick, position, seat)
-    for seat, cards in p.held.items():
-        classes = list(map(cls.__getitem__, cards))
-        for t in compress(range(played), map(ne, classes, led)):
-            if first is not None and t > first[0]:
-                break
-            if led[t] in classes[t + 1:]:
-                j = p.seats[t].index(seat)
-                if first is None or (t, j) < first[:2]:
-                    first = (t, j, seat)
-                break
-    if first is None:
-        return None
-    t, j, seat = first
-    trick = p.tricks[t]
-    return Break(t, j, seat, trick[j], trick[0], tricks.FOLLOW_TRUMP if led[t] == tricks.TRUMP else tricks.FOLLOW_SUIT)
 
 
 def _hand_at(p: Played, seat: int, t: int) -> list[str]:
