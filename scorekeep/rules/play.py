@@ -35,7 +35,6 @@ from .games import Game
 from .verdict import Table, Verdict
 
 _PLAY_KEYS = frozenset({"tricks", "skat", "hands", "trump"})
-_LATER = 1 << 20  # "still held when play stopped": later than any trick
 
 FULL_PACK = frozenset(s + r for s in SUITS for r in RANKS)
 KOP_PACK = frozenset(s + r for s in SUITS for r in kop_rules.RANKS)
@@ -217,13 +216,28 @@ def _context(game: str, module: Game, facts: dict[str, Any], rules: Any, table: 
     contract = facts.get("contract")
     if type(contract) is not str or contract not in module.CONTRACTS:
         raise _pending(module, facts, rules, table, IllegalDeal("deal.contract", "is required"))
-    if game == "skat":
-        return _skat(module, contract, facts, rules, table)
-    if game == "schafkopf":
-        return _schafkopf(module, contract, facts, rules, table)
+    if game == "skat" or game == "schafkopf":
+        # Made once per kind of deal: what a Skat or Schafkopf context reads of the facts is in the key
+        # (each value with its type, so true never stands for seat 1); Kop's and Fipsen's depend on more.
+        try:
+            key = (game, contract, table, *((type(v), v) for v in map(facts.get, _CONTEXT_FACTS)))
+            known = _CONTEXTS.get(key)
+        except TypeError:  # a list or an object where a seat or suit belongs: read (and refused) below
+            key, known = None, None
+        if known is not None:
+            return known
+        made = (_skat if game == "skat" else _schafkopf)(module, contract, facts, rules, table)
+        if key is not None and len(_CONTEXTS) < 4096:
+            _CONTEXTS[key] = made
+        return made
     if game == "kop":
         return _kop(module, contract, facts, rules, table)
     return _fipsen(module, contract, facts, rules, table)
+
+
+# The facts a Skat or Schafkopf context is made from (besides the game, the contract and the table).
+_CONTEXT_FACTS = ("declarer", "trump", "called_ace", "partner")
+_CONTEXTS: dict[tuple[object, ...], Context] = {}
 
 
 def _no_play(contract: str) -> IllegalDeal:
@@ -377,34 +391,29 @@ def read_play(obj: object, ctx: Context, table: Table) -> Played:
     played: list[list[str]] = raw
 
     # Who played which card: the first leader, then each trick's winner leads the next. In the same pass:
-    # what each seat holds, takes, and the last trick in which it played a card of each class (a seat that
-    # did not follow held the class led if it plays one later: `_first_break`).
+    # what each seat holds (one card a trick, in trick order: `_hand_at`) and takes.
     rotations = _rotations(ctx.playing)
     pos = ctx.leader
     seats: list[tuple[int, ...]] = []
     winners: list[int] = []
-    trick_points: list[int] = []
+    # Each trick's cards in the order of `ctx.playing` (the card of playing[i] is trick[(i - leader) % n]),
+    # so that each seat's cards, one a trick in trick order, are a column.
+    by_seat: list[list[str]] = []
+    for trick, w in zip(played, map(rules.winner, played), strict=True):  # w: the winning card's position
+        order = rotations[pos]
+        seats.append(order)
+        winners.append(order[w])
+        by_seat.append(trick[n - pos:] + trick[:n - pos])
+        pos = (pos + w) % n
     points = ctx.points
-    cls = rules.cls
-    winner_of = rules.winner
+    trick_points = [sum(map(points.__getitem__, trick)) for trick in played]
     taken_points = [0] * table.players
     taken_tricks = [0] * table.players
-    held: dict[int, list[str]] = {seat: [] for seat in ctx.playing}
-    last: dict[int, dict[str, int]] = {seat: {} for seat in ctx.playing}
-    for t, trick in enumerate(played):
-        order = rotations[pos]
-        w = winner_of(trick)
-        seat_won = order[w]
-        seats.append(order)
-        winners.append(seat_won)
-        pts = sum(map(points.__getitem__, trick))
-        trick_points.append(pts)
-        taken_points[seat_won] += pts
-        taken_tricks[seat_won] += 1
-        for seat, card in zip(order, trick, strict=False):  # both of length n (checked above)
-            held[seat].append(card)
-            last[seat][cls[card]] = t
-        pos = (pos + w) % n
+    for seat, pts in zip(winners, trick_points, strict=True):
+        taken_points[seat] += pts
+        taken_tricks[seat] += 1
+    columns = zip(*by_seat, strict=True) if played else [[] for _ in ctx.playing]
+    held: dict[int, list[str]] = {seat: list(cards) for seat, cards in zip(ctx.playing, columns, strict=True)}
 
     left = ctx.tricks - len(played)
     hands = obj.get("hands")
@@ -442,8 +451,8 @@ def read_play(obj: object, ctx: Context, table: Table) -> Played:
             seen[card] = _SKAT
         skat = tuple(cards)
 
-    side_tricks = [1 if winner in ctx.side else 0 for winner in winners]
-    decided = left > 0 and ctx.decided is not None and ctx.decided(side_tricks, len(played))
+    decided = left > 0 and ctx.decided is not None and ctx.decided(
+        [1 if winner in ctx.side else 0 for winner in winners], len(played))
     complete = left == 0 or decided
     hands_known = left == 0 or len(remaining) == len(held)
     if left and not remaining and not decided:
@@ -460,14 +469,10 @@ def read_play(obj: object, ctx: Context, table: Table) -> Played:
     # No card can be missing now: every trick and hand has its size, every card is of the pack and distinct
     # (a card left out shows as a trick or hand of the wrong size), and Skat's skat is two cards.
 
-    remaining_points = 0
-    for seat, cards in remaining.items():
-        for card in cards:
-            last[seat][cls[card]] = _LATER
-            remaining_points += points[card]
+    remaining_points = sum(points[card] for cards in remaining.values() for card in cards)
     out = Played(played, seats, winners, trick_points, held, hands_known, skat, complete, taken_points,
                  taken_tricks, remaining_points=remaining_points)
-    out.broken = _first_break(out, ctx, rules, last)
+    out.broken = _first_break(out, ctx, rules)
     if not ctx.whole_pack:
         out.facts["trump"] = rules
     return out
@@ -525,14 +530,14 @@ def _fipsen_trumps(obj: dict[str, Any], ctx: Context) -> tricks.TrickRules:
 _FIPSEN_RULES = {suit: tricks.fipsen(suit) for suit in SUITS}
 
 
-def _first_break(p: Played, ctx: Context, rules: tricks.TrickRules, last: dict[int, dict[str, int]]
-                 ) -> Break | None:
+def _first_break(p: Played, ctx: Context, rules: tricks.TrickRules) -> Break | None:
     """The first card that breaks a rule of play, trick by trick in the order the cards fell.
 
-    `last`: per seat and class of card, the last trick in which the seat played one (`_LATER`: still
-    held when play stopped). A seat that did not follow the class led held it when it plays one later.
+    A seat that did not follow the class led held it when it plays one later or still held one when
+    play stopped: its cards after trick t (`Played.held`, one a trick in trick order, then the rest).
     """
     cls = rules.cls
+    held = p.held
     called = rules.called
     holder = None
     if called is not None:
@@ -546,7 +551,7 @@ def _first_break(p: Played, ctx: Context, rules: tricks.TrickRules, last: dict[i
             led = cls[trick[0]]
             for j in range(1, len(trick)):
                 card = trick[j]
-                if cls[card] != led and last[order[j]].get(led, -1) > t:
+                if cls[card] != led and led in map(cls.__getitem__, held[order[j]][t + 1:]):
                     return Break(t, j, order[j], card, trick[0],
                                  tricks.FOLLOW_TRUMP if led == tricks.TRUMP else tricks.FOLLOW_SUIT)
         return None
@@ -564,7 +569,7 @@ def _first_break(p: Played, ctx: Context, rules: tricks.TrickRules, last: dict[i
         for j in range(1, len(trick)):
             seat, card = order[j], trick[j]
             c = cls[card]
-            if c != led and last[seat].get(led, -1) > t:
+            if c != led and led in map(cls.__getitem__, held[seat][t + 1:]):
                 return Break(t, j, seat, card, lead_card,
                              tricks.FOLLOW_TRUMP if led == tricks.TRUMP else tricks.FOLLOW_SUIT)
             if must_beat:
@@ -620,19 +625,19 @@ def _derive(game: str, facts: dict[str, Any], p: Played, ctx: Context, rules: An
     """The facts the cards settle, by the contract's field names."""
     contract = facts["contract"]
     side = ctx.side
-    side_points = sum(p.taken_points[s] for s in side)
-    side_tricks = sum(p.taken_tricks[s] for s in side)
+    side_points = sum(map(p.taken_points.__getitem__, side))
+    side_tricks = sum(map(p.taken_tricks.__getitem__, side))
     out: dict[str, Any] = {}
     if game == "skat":
         if contract == "ramsch":
             pts = list(p.taken_points)
             if p.skat:
                 last_winner = p.winners[-1] if rules.ramsch_skat == "last_trick" else pts.index(max(pts))
-                pts[last_winner] += sum(ctx.points[c] for c in p.skat)
+                pts[last_winner] += sum(map(ctx.points.__getitem__, p.skat))
             return {"points": pts, "tricks": list(p.taken_tricks)}
         out["declarer_tricks"] = side_tricks
         if contract != "null":
-            out["card_points"] = side_points + sum(ctx.points[c] for c in p.skat)
+            out["card_points"] = side_points + sum(map(ctx.points.__getitem__, p.skat))
             if p.hands_known:
                 (declarer,) = side
                 trump_contract = skat_rules.Contract(contract)
@@ -744,18 +749,17 @@ def _verdict(module: Game, game: str, facts: dict[str, Any], p: Played, ctx: Con
     if ctx.side:
         play_json["declaring_side"] = sorted(ctx.side)
 
-    as_played: Verdict | None = None
-    if p.complete:
-        as_played = module.score(module.parse_deal(scored, rules, table), rules, table)
     broken = p.broken
     if broken is None:
-        assert as_played is not None or not p.complete
-        verdict = as_played if as_played is not None else module.score(module.parse_deal(scored, rules, table),
-                                                                         rules, table)
         say("Every card follows the rules of play")
-        return _with_play(verdict, said, play_json)
+        return _with_play(module.score(module.parse_deal(scored, rules, table), rules, table), said, play_json)
 
     offender_declares = broken.seat in ctx.side if ctx.side else None
+    # The deal scored as the cards fell: shown beside the forced result where the rules do not say what a
+    # broken rule costs (and scored alone in a Ramsch); Skat's ISkO scores only the forced result.
+    as_played: Verdict | None = None
+    if p.complete and (game != "skat" or offender_declares is None):
+        as_played = module.score(module.parse_deal(scored, rules, table), rules, table)
     play_json["break"] = broken.to_json(offender_declares)
     if broken.position == 0:
         say("Trick {trick}: {seat} led {card}, but {rule}", trick=broken.trick + 1, seat=Seat(broken.seat),
@@ -795,18 +799,18 @@ def _verdict(module: Game, game: str, facts: dict[str, Any], p: Played, ctx: Con
 def _tricks_json(p: Played, side: frozenset[int]) -> list[dict[str, Any]]:
     """Each trick as the verdict shows it; with a declaring side, the card points each side has taken so
     far (`running`, the skat not included) for a trick-by-trick replay."""
+    if not side:
+        return [{"leader": order[0], "seats": list(order), "cards": trick, "winner": winner, "points": points}
+                for order, trick, winner, points in zip(p.seats, p.tricks, p.winners, p.trick_points, strict=True)]
     out = []
     declaring = defending = 0
     for order, trick, winner, points in zip(p.seats, p.tricks, p.winners, p.trick_points, strict=True):
-        shown: dict[str, Any] = {"leader": order[0], "seats": list(order), "cards": trick, "winner": winner,
-                                 "points": points}
-        if side:
-            if winner in side:
-                declaring += points
-            else:
-                defending += points
-            shown["running"] = {"declaring": declaring, "defending": defending}
-        out.append(shown)
+        if winner in side:
+            declaring += points
+        else:
+            defending += points
+        out.append({"leader": order[0], "seats": list(order), "cards": trick, "winner": winner, "points": points,
+                    "running": {"declaring": declaring, "defending": defending}})
     return out
 
 
@@ -843,26 +847,26 @@ def _with_play(verdict: Verdict, said: list[Step], play_json: dict[str, Any]) ->
 def _say_tricks(say: Explanation, p: Played, ctx: Context) -> None:
     """The tricks in short: how many were played and what each side took."""
     if ctx.side:
-        side_points = sum(p.taken_points[s] for s in ctx.side)
-        side_tricks = sum(p.taken_tricks[s] for s in ctx.side)
+        side_points = sum(map(p.taken_points.__getitem__, ctx.side))
+        side_tricks = sum(map(p.taken_tricks.__getitem__, ctx.side))
         say("The cards: {n} tricks played; {side} took {tricks} with {points} card points in tricks",
             n=len(p.tricks), side=Seats(sorted(ctx.side)), tricks=side_tricks, points=side_points)
     else:
         say("The cards: {n} tricks played", n=len(p.tricks))
     if p.skat and ctx.side:
         say("The skat {cards} holds {points} card points and counts for the declarer",
-            cards=Listing(p.skat), points=sum(ctx.points[c] for c in p.skat))
+            cards=Listing(p.skat), points=sum(map(ctx.points.__getitem__, p.skat)))
 
 
 def _check_claim(game: str, facts: dict[str, Any], p: Played, ctx: Context) -> None:
     """Play stopped before the end (conceded, claimed): the entered facts must fit the tricks played and
     the cards still in hand."""
-    side_points = sum(p.taken_points[s] for s in ctx.side)
-    side_tricks = sum(p.taken_tricks[s] for s in ctx.side)
+    side_points = sum(map(p.taken_points.__getitem__, ctx.side))
+    side_tricks = sum(map(p.taken_tricks.__getitem__, ctx.side))
     left = ctx.tricks - len(p.tricks)
     checks: list[tuple[str, int, int]] = []
     if game == "skat":
-        skat_points = sum(ctx.points[c] for c in p.skat)
+        skat_points = sum(map(ctx.points.__getitem__, p.skat))
         checks = [("card_points", side_points + skat_points, side_points + skat_points + p.remaining_points),
                   ("declarer_tricks", side_tricks, side_tricks + left)]
     elif game == "schafkopf":
