@@ -19,4 +19,6 @@ CONTEXT_WORDS = [
     pgettext_lazy("fipsen", "hand"),
     pgettext_lazy("skat", "Value"),
     pgettext_lazy("schafkopf", "Value"),
+    # The play check's rule (issue 19): Skat's page writes 切り札, the other pages 切札.
+    pgettext_lazy("skat", "must follow trumps when a trump is led"),
 ]
