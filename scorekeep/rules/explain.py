@@ -5,7 +5,8 @@ message id) and fill in the same values, so every language shows the numbers the
 
 Seats inside a step are `Seat` and `Seats` values. The contract's English writes them as the
 contract numbers seats ("seat 0", "seats 1 and 3"); a page that knows the players renders the same
-step with names or its own seat labels through `Step.render`.
+step with names or its own seat labels through `Step.render`. Amounts of money are `Amount`s: the
+contract's English writes the integer, a page that knows the table's currency writes money ("€0.10").
 
 No English is put together inside a value: a value is a number, a name, a piece of the contract's
 own code (an option value, a quoted field) or one of the typed values below, each carrying its
@@ -104,6 +105,18 @@ class Seats(tuple[int, ...]):
             if len(_SEATS_TEXT) < 1024:
                 _SEATS_TEXT[tuple(self)] = text
         return text
+
+
+class Amount(int):
+    """An amount of money named in an explanation (a price, a value, a payment of a game whose scores are
+    money): a count of the minor unit of whatever currency the table plays in. The contract's English writes
+    the integer, as the engine knows no currency; a page whose `translate` has a ``money(amount)`` writes
+    it as money in the night's currency and language (``€0.10``, ``0,10 €``, ``¥10``)."""
+
+    __slots__ = ()
+
+    def __format__(self, spec: str) -> str:
+        return int.__format__(int(self), spec)
 
 
 # The English of seats, written once: explanations name seats on every deal.
@@ -238,6 +251,9 @@ def _relabel(value: object, seat_name: SeatName, translate: Translate | None) ->
         return value
     if kind is Seat:
         return seat_name(int(cast(Seat, value)))
+    if kind is Amount:
+        money: Callable[[int], object] | None = getattr(translate, "money", None)
+        return value if money is None else money(int(cast(Amount, value)))
     if kind is Word:
         return value if translate is None else translate(cast(Word, value))
     if kind is Seats:
