@@ -473,9 +473,10 @@ DEALER_SITS_OUT_AT = None
 DECLARER_ALONE = False  # a partner game is won or lost by both partners
 ZERO_SUM = True  # every deal's payments sum to zero
 MONEY = True  # the tariff is money: counts of the night's currency's minor unit (cents, whole yen)
-# The options that are amounts of money, which a page lets people type in units of the currency (€0.10, ¥10).
-# (A Tout's or a Sie's fixed price, named or a number, stays a count of the minor unit.)
-AMOUNTS = frozenset({"price_partner", "price_solo", "schneider", "schwarz", "per_laufender", "price_bettel"})
+# The options that are amounts of money, which a page lets people type in units of the currency (€0.10, ¥10):
+# the tariff, and a Tout's and a Sie's fixed price (a number; their named values, "double", stay names).
+AMOUNTS = frozenset({"price_partner", "price_solo", "schneider", "schwarz", "per_laufender", "tout", "sie",
+                     "price_bettel"})
 SERIES: tuple[int, ...] = ()
 SEEGER_FABIAN = False
 
