@@ -113,10 +113,23 @@ class Amount(int):
     the integer, as the engine knows no currency; a page whose `translate` has a ``money(amount)`` writes
     it as money in the night's currency and language (``€0.10``, ``0,10 €``, ``¥10``)."""
 
-    __slots__ = ()
+    __slots__ = ()  # written as an int is (int's own __format__ and repr, in C)
 
-    def __format__(self, spec: str) -> str:
-        return int.__format__(int(self), spec)
+
+class _Amounts(dict[int, Amount]):
+    """Each integer's `Amount`, made when first asked for: a game says several amounts a deal, and
+    ``AMOUNT[n]`` (a dict look-up) costs less than making one each time. Past 4,096 an amount is made for
+    the call and not kept."""
+
+    def __missing__(self, n: int) -> Amount:
+        amount = Amount(n)
+        if len(self) < 4096:
+            self[n] = amount
+        return amount
+
+
+AMOUNT = _Amounts()
+"""``AMOUNT[n]`` is ``Amount(n)``: how the engine marks an amount of money in a line."""
 
 
 # The English of seats, written once: explanations name seats on every deal.
