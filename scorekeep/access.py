@@ -90,7 +90,7 @@ def night_access(need: str) -> Callable[[Callable[..., HttpResponse]], Callable[
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, night_id: int, **kwargs: Any) -> HttpResponse:
             nights = CardNight.objects.filter(pk=night_id).only("pk", "club_id", "scorer_token", "viewer_token",
-                                                                "game")
+                                                                "game", "currency", "amount_exponent")
             user = request.user
             if user.is_authenticated and not user.is_superuser:  # whether the account hosts the club, in one query
                 nights = nights.annotate(hosted=Exists(hosting(user).filter(pk=OuterRef("club_id"))))
@@ -98,7 +98,8 @@ def night_access(need: str) -> Callable[[Callable[..., HttpResponse]], Callable[
             if night is None:
                 raise Http404("No such card night.")
             request.night_role = check(request, night, need)  # type: ignore[attr-defined]
-            with speaking_of(night.game):  # the night's pages say each word as its game does
+            # The night's pages say each word as its game does, and the engine's amounts in the night's money.
+            with speaking_of(night.game, (night.currency, night.exponent)):
                 return view(request, *args, night_id=night_id, **kwargs)
 
         return wrapped

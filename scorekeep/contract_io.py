@@ -110,12 +110,15 @@ def _internal_error(request: object) -> dict[str, Any]:
 
 class Translation:
     """A catalogue as the engine's lines need it: called with a message id, its translation (gettext); and
-    `plural`, the form for a count (ngettext), which a line that counts takes (`explain.counted`)."""
+    `plural`, the form for a count (ngettext), which a line that counts takes (`explain.counted`); and, for a
+    page that knows the table's currency, `money`, which writes an amount (`explain.Amount`) as money.
+    Without `money` amounts stay the engine's integers (the API and the CLI know no currency)."""
 
-    __slots__ = ("_gettext", "_ngettext")
+    __slots__ = ("_gettext", "_ngettext", "money")
 
-    def __init__(self, gettext: Callable[[str], str], ngettext: Callable[[str, str, int], str]) -> None:
-        self._gettext, self._ngettext = gettext, ngettext
+    def __init__(self, gettext: Callable[[str], str], ngettext: Callable[[str, str, int], str],
+                 money: Callable[[int], object] | None = None) -> None:
+        self._gettext, self._ngettext, self.money = gettext, ngettext, money
 
     def __call__(self, text: str) -> str:
         # Python's gettext answers "" with the catalogue's header; Django's keeps it "".

@@ -194,23 +194,33 @@ class JSONText(forms.CharField):
 
 class MoneyField(forms.CharField):
     """An amount typed in units of a currency ("0.10", "0,10", "10" — ¥ without decimals), cleaned to a count
-    of its minor unit (10 cents, 10 yen) within the option's range; shown the same way."""
+    of its minor unit (10 cents, 10 yen) within the option's range; shown the same way. An option that also
+    takes named values (a Tout's "double") takes them as typed, in place of an amount."""
 
-    def __init__(self, *, currency: str, exponent: int, lo: int, hi: int, **kwargs: Any) -> None:
-        self.currency, self.exponent, self.lo, self.hi = currency, exponent, lo, hi
+    def __init__(self, *, currency: str, exponent: int, lo: int, hi: int, names: tuple[str, ...] = (),
+                 **kwargs: Any) -> None:
+        self.currency, self.exponent, self.lo, self.hi, self.names = currency, exponent, lo, hi, names
         super().__init__(strip=True, **kwargs)
 
     def widget_attrs(self, widget: forms.Widget) -> dict[str, Any]:
-        return {**super().widget_attrs(widget), "inputmode": "decimal" if self.exponent else "numeric",
-                "autocomplete": "off", "maxlength": "12"}
+        attrs = {**super().widget_attrs(widget), "autocomplete": "off", "maxlength": "24" if self.names else "12"}
+        if not self.names:  # a phone's number pad has no letters for a name
+            attrs["inputmode"] = "decimal" if self.exponent else "numeric"
+        return attrs
 
-    def to_python(self, value: object) -> int | None:  # type: ignore[override]
+    def to_python(self, value: object) -> int | str | None:  # type: ignore[override]
         text = super().to_python(value)
         if text in self.empty_values:
             return None
+        if text.strip('"') in self.names:  # a name, with or without the JSON quotes the input once took
+            return str(text.strip('"'))
         units = parse_units(text, self.exponent)
         if units is None:
-            raise ValidationError(money_input_error(text, self.currency, self.exponent), code="invalid")
+            error = money_input_error(text, self.currency, self.exponent)
+            if self.names:
+                error = gettext("%(error)s Or write one of: %(names)s.") % {
+                    "error": error, "names": ", ".join(self.names)}
+            raise ValidationError(error, code="invalid")
         amount = int(units.scaleb(self.exponent))
         if not self.lo <= amount <= self.hi:
             raise ValidationError(gettext("Enter an amount from %(lo)s to %(hi)s") % {
@@ -232,9 +242,9 @@ def money_units(amount: int, exponent: int) -> str:
 class HouseRule:
     """One option of a game's rule set as form inputs, built from its validator's `kind`.
 
-    boolean → checkbox; integer → number with min/max (an amount of money, `money` given: typed in units of
-    the currency); choice → select; nullable → the inner input plus a "none" choice; json (or anything else)
-    → a text input taking JSON.
+    boolean → checkbox; integer → number with min/max; an amount of money (`money` given), or an amount or a
+    name: typed in units of the currency; choice → select; nullable → the inner input plus a "none" choice;
+    json (or anything else) → a text input taking JSON.
     """
 
     def __init__(self, key: str, validator: object, preset_value: object,
@@ -262,10 +272,11 @@ class HouseRule:
         label = OPTION_LABELS.get(self.key, self.key)
         if self.kind == "boolean":
             field: forms.Field = forms.BooleanField(required=False, label=label)
-        elif self.kind == "integer" and self.money is not None:
+        elif self.money is not None:  # an amount (integer), or an amount or a name (a Tout's fixed price or "double")
             currency, exponent = self.money
             field = MoneyField(required=not self.nullable, label=f"{label} ({symbol(currency)})", currency=currency,
-                               exponent=exponent, lo=self.validator.lo, hi=self.validator.hi)  # type: ignore[union-attr]
+                               exponent=exponent, lo=self.validator.lo, hi=self.validator.hi,  # type: ignore[union-attr]
+                               names=tuple(getattr(self.validator, "names", ())))
         elif self.kind == "integer":
             lo, hi = self.validator.lo, self.validator.hi  # type: ignore[union-attr]
             field = forms.IntegerField(required=not self.nullable, label=label,
@@ -290,8 +301,8 @@ class HouseRule:
             return {self.none_name: "on"} if self.none_box else {self.name: ""}
         if self.kind == "boolean":
             return {self.name: "on"} if value else {}
-        if self.kind == "integer" and self.money is not None and isinstance(value, int):
-            return {self.name: money_units(value, self.money[1])}
+        if self.money is not None:
+            return {self.name: money_units(value, self.money[1]) if isinstance(value, int) else str(value)}
         if self.kind in ("integer", "choice"):
             return {self.name: str(value)}
         return {self.name: json_text(value)}

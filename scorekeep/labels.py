@@ -10,6 +10,7 @@ from contextvars import ContextVar
 from django.utils.functional import Promise, lazy
 
 from .contract_io import Translation
+from .money import format_money
 from .rules import GAMES, schafkopf
 from .rules.explain import Word, in_words
 
@@ -27,15 +28,20 @@ translated = lazy(_translated, str)
 # The game a page speaks of (a night's, the dispute form's): words the games say differently have the game
 # as their message context (`pgettext`, scorekeep/game_words.py), the plain message being the fallback.
 _GAME: ContextVar[str | None] = ContextVar("game", default=None)
+# The currency a page's amounts are in (a night's: its code and the decimals of its stored integers), so the
+# engine's lines write their amounts (`explain.Amount`) as money; None where a page has no currency.
+_MONEY: ContextVar[tuple[str, int] | None] = ContextVar("money", default=None)
 
 
 @contextmanager
-def speaking_of(game: str | None) -> Iterator[None]:
-    """Translate the engine's words and lines in `game`'s own words while the block runs (a view renders)."""
-    token = _GAME.set(game if game in GAMES else None)
+def speaking_of(game: str | None, money: tuple[str, int] | None = None) -> Iterator[None]:
+    """Translate the engine's words and lines in `game`'s own words while the block runs (a view renders),
+    and write their amounts as `money` — a currency and its exponent — where given."""
+    token, money_token = _GAME.set(game if game in GAMES else None), _MONEY.set(money)
     try:
         yield
     finally:
+        _MONEY.reset(money_token)
         _GAME.reset(token)
 
 
@@ -62,8 +68,16 @@ def _page_ngettext(singular: str, plural: str, n: int) -> str:
     return ngettext(singular, plural, n)
 
 
-page_words = Translation(_page_gettext, _page_ngettext)
-"""The page's language (Django's active translation), for the engine's lines, refusals and words."""
+def _page_money(amount: int) -> object:
+    money = _MONEY.get()
+    if money is None:
+        return amount
+    return format_money(amount, money[0], exponent=money[1])
+
+
+page_words = Translation(_page_gettext, _page_ngettext, _page_money)
+"""The page's language (Django's active translation), for the engine's lines, refusals and words; their
+amounts as money in the currency the page speaks of (`speaking_of`)."""
 
 GAME_LABELS: dict[str, Label] = {game: translated(module.NAME) for game, module in GAMES.items()}
 PRESET_LABELS: dict[tuple[str, str], Label] = {

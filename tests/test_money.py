@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from html import unescape
 from typing import Any
 
@@ -178,13 +179,13 @@ def test_a_night_kept_in_hundredths_settles_and_shows_as_before() -> None:
 
 # --- the tariff typed in units of the currency on the night form -----------------------------------------
 
-def _night_form_data(currency: str, **rules: str) -> dict[str, Any]:
+def _night_form_data(currency: str, preset: str = "sauspiel", **rules: str) -> dict[str, Any]:
     from django.http import QueryDict
 
     from scorekeep.night_forms import NightForm
 
     query = QueryDict(mutable=True)
-    query.update({"game": "schafkopf", "preset": "sauspiel", "currency": currency})
+    query.update({"game": "schafkopf", "preset": preset, "currency": currency})
     data = dict(NightForm(query, url="/nights/new/").data.items())
     data.update({"place": "Club", **{f"player-{i}": name for i, name in enumerate(PLAYERS)}})
     data.update({f"rule-{key}": value for key, value in rules.items()})
@@ -226,3 +227,74 @@ def test_a_typed_price_is_refused_naming_the_currencys_decimals(client: Client, 
     else:
         assert response.status_code == 200 and not CardNight.objects.exists()
         assert error in unescape(response.content.decode())
+
+
+# --- a Tout's and a Sie's fixed price: money too, or a name ---------------------------------------------------
+
+def test_every_money_option_of_a_money_game_is_typed_as_money() -> None:
+    from scorekeep.rules import GAMES
+    from scorekeep.rules.fields import option_shape
+
+    schafkopf = GAMES["schafkopf"]
+    # every option that takes a number of the tariff's size is money; the counts (Laufende, doublings) are not
+    counts = {"laufende_min", "laufende_min_wenz", "max_doublings"}
+    numbers = {key for key, option in schafkopf.OPTIONS.items()
+               if option_shape(option)[0] == "integer" or hasattr(option_shape(option)[1], "names")}
+    assert numbers - counts == schafkopf.AMOUNTS and {"tout", "sie"} <= schafkopf.AMOUNTS
+    assert all(not module.AMOUNTS for game, module in GAMES.items() if not module.MONEY)
+
+
+@pytest.mark.django_db
+def test_a_touts_and_a_sies_fixed_price_are_typed_in_units_of_the_currency(client: Client) -> None:
+    form = _night_form_data("EUR", "classic")  # the classic preset: Tout 180, Sie 540 (cents)
+    assert (form["rule-tout"], form["rule-sie"]) == ("1.80", "5.40")
+    assert (_night_form_data("JPY", "classic")["rule-tout"], _night_form_data("EUR")["rule-tout"]) == ("180", "double")
+    response = client.post("/nights/new/", _night_form_data("JPY", "classic", tout="1000", sie="4x_solo"))
+    assert response.status_code == 303
+    night = CardNight.objects.get()
+    assert night.house_rules == {"tout": 1000, "sie": "4x_solo"}
+    client.cookies["django_language"] = "en"
+    page = unescape(client.get(f"/nights/{night.pk}/").content.decode())
+    assert "¥1,000" in page and "¥180" in page  # the house rule and the preset's value, as money
+    settings = unescape(client.get(f"/nights/{night.pk}/settings/").content.decode())
+    assert 'name="rule-tout" value="1000"' in settings and 'value="4x_solo"' in settings
+    assert re.search(r"Tout[^<]*\(¥\)", settings)
+    euro = nights.start_night(game="schafkopf", preset="classic", players=PLAYERS, house_rules={"tout": 250})
+    settings = unescape(client.get(f"/nights/{euro.pk}/settings/").content.decode())
+    assert 'name="rule-tout" value="2.50"' in settings and 'name="rule-sie" value="5.40"' in settings
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("currency", "typed", "stored", "error"), [
+    ("EUR", "2.50", 250, None), ("EUR", "2,5", 250, None), ("EUR", "double", "double", None),
+    ("EUR", '"double"', "double", None), ("JPY", "1000", 1000, None),
+    ("EUR", "2.505", None, "at most two decimals, e.g. 5 or 0.50 — not “2.505”. Or write one of: double."),
+    ("JPY", "10.5", None, "¥ has no decimals: write whole JPY, e.g. 500 — not “10.5”. Or write one of: double."),
+    ("EUR", "0", None, "Enter an amount from €0.01 to €10,000.00"),
+    ("EUR", "twice", None, "Or write one of: double."),
+])
+def test_a_typed_tout_price_is_money_or_a_name(client: Client, currency: str, typed: str, stored: object,
+                                               error: str | None) -> None:
+    client.cookies["django_language"] = "en"
+    response = client.post("/nights/new/", _night_form_data(currency, "classic", tout=typed))
+    if error is None:
+        assert response.status_code == 303
+        assert CardNight.objects.get().house_rules.get("tout", 180) == stored
+    else:
+        assert response.status_code == 200 and not CardNight.objects.exists()
+        assert error in unescape(response.content.decode())
+
+
+@pytest.mark.django_db
+def test_a_sie_at_a_fixed_price_is_explained_in_money_where_the_api_keeps_the_integer(client: Client) -> None:
+    night = nights.start_night(game="schafkopf", preset="classic", players=PLAYERS, currency="EUR")
+    nights.enter_deal(night.tables.get(), {"contract": "sie", "declarer": 1})
+    client.cookies["django_language"] = "de"
+    page = unescape(client.get(f"/nights/{night.pk}/tables/1/deals/1/").content.decode())
+    assert "5,40\u00a0€" in page and "16,20\u00a0€" in page  # the fixed value, and what the three pay in all
+    # The API has no currency: its refusal of a doubled Sie names the engine's integer (here in German).
+    request = {"game": "schafkopf", "rules": {"preset": "classic"}, "players": 4,
+               "deal": {"contract": "sie", "declarer": 1, "doublings": 1}}
+    answer = client.post("/api/adjudicate", request, content_type="application/json").json()
+    message = answer["errors"][0]["message"]
+    assert "festem Wert 540 (rules.sie)" in message and "€" not in message

@@ -5,7 +5,8 @@ message id) and fill in the same values, so every language shows the numbers the
 
 Seats inside a step are `Seat` and `Seats` values. The contract's English writes them as the
 contract numbers seats ("seat 0", "seats 1 and 3"); a page that knows the players renders the same
-step with names or its own seat labels through `Step.render`.
+step with names or its own seat labels through `Step.render`. Amounts of money are `Amount`s: the
+contract's English writes the integer, a page that knows the table's currency writes money ("€0.10").
 
 No English is put together inside a value: a value is a number, a name, a piece of the contract's
 own code (an option value, a quoted field) or one of the typed values below, each carrying its
@@ -104,6 +105,31 @@ class Seats(tuple[int, ...]):
             if len(_SEATS_TEXT) < 1024:
                 _SEATS_TEXT[tuple(self)] = text
         return text
+
+
+class Amount(int):
+    """An amount of money named in an explanation (a price, a value, a payment of a game whose scores are
+    money): a count of the minor unit of whatever currency the table plays in. The contract's English writes
+    the integer, as the engine knows no currency; a page whose `translate` has a ``money(amount)`` writes
+    it as money in the night's currency and language (``€0.10``, ``0,10 €``, ``¥10``)."""
+
+    __slots__ = ()  # written as an int is (int's own __format__ and repr, in C)
+
+
+class _Amounts(dict[int, Amount]):
+    """Each integer's `Amount`, made when first asked for: a game says several amounts a deal, and
+    ``AMOUNT[n]`` (a dict look-up) costs less than making one each time. Past 4,096 an amount is made for
+    the call and not kept."""
+
+    def __missing__(self, n: int) -> Amount:
+        amount = Amount(n)
+        if len(self) < 4096:
+            self[n] = amount
+        return amount
+
+
+AMOUNT = _Amounts()
+"""``AMOUNT[n]`` is ``Amount(n)``: how the engine marks an amount of money in a line."""
 
 
 # The English of seats, written once: explanations name seats on every deal.
@@ -238,6 +264,9 @@ def _relabel(value: object, seat_name: SeatName, translate: Translate | None) ->
         return value
     if kind is Seat:
         return seat_name(int(cast(Seat, value)))
+    if kind is Amount:
+        money: Callable[[int], object] | None = getattr(translate, "money", None)
+        return value if money is None else money(int(cast(Amount, value)))
     if kind is Word:
         return value if translate is None else translate(cast(Word, value))
     if kind is Seats:

@@ -18,7 +18,7 @@ from . import cards
 from .bock import BockEvent, points_sixty
 from .cards import TOTALS_BY_COUNT
 from .errors import IllegalDeal
-from .explain import Explanation, Listing, Phrase, Seat, Seats, Word, counted, explanation
+from .explain import AMOUNT, Explanation, Listing, Phrase, Seat, Seats, Word, counted, explanation
 from .fields import (
     Option,
     Reader,
@@ -473,9 +473,10 @@ DEALER_SITS_OUT_AT = None
 DECLARER_ALONE = False  # a partner game is won or lost by both partners
 ZERO_SUM = True  # every deal's payments sum to zero
 MONEY = True  # the tariff is money: counts of the night's currency's minor unit (cents, whole yen)
-# The options that are amounts of money, which a page lets people type in units of the currency (€0.10, ¥10).
-# (A Tout's or a Sie's fixed price, named or a number, stays a count of the minor unit.)
-AMOUNTS = frozenset({"price_partner", "price_solo", "schneider", "schwarz", "per_laufender", "price_bettel"})
+# The options that are amounts of money, which a page lets people type in units of the currency (€0.10, ¥10):
+# the tariff, and a Tout's and a Sie's fixed price (a number; their named values, "double", stay names).
+AMOUNTS = frozenset({"price_partner", "price_solo", "schneider", "schwarz", "per_laufender", "tout", "sie",
+                     "price_bettel"})
 SERIES: tuple[int, ...] = ()
 SEEGER_FABIAN = False
 
@@ -689,7 +690,7 @@ def _check_stakes_allowed(r: Reader, contract: Contract, rules: Rules) -> None:
         return
     if contract is C.SIE and type(rules.sie) is int:
         raise IllegalDeal("deal.doublings", "a Sie at its fixed value {value} (rules.sie) cannot be doubled: "
-                          "leave doublings out or 0", value=rules.sie)
+                          "leave doublings out or 0", value=AMOUNT[rules.sie])
     if type(doublings) is int and doublings > rules.max_doublings:
         raise IllegalDeal("deal.doublings", _AT_MOST_DOUBLINGS, most=rules.max_doublings, got=doublings)
 
@@ -786,13 +787,13 @@ def _point_game(deal: Deal, rules: Rules, say: Explanation) -> _Result:
     if won and schneider:
         base += rules.schneider
         say("{points} card points: won (61 or more), schneider (91 or more): + {bonus} (schneider)",
-            points=points, bonus=rules.schneider)
+            points=points, bonus=AMOUNT[rules.schneider])
     elif won:
         say("{points} card points: won (61 or more wins)", points=points)
     elif schneider:
         base += rules.schneider
         say("{points} card points: lost, schneider (30 or fewer): + {bonus} (schneider)",
-            points=points, bonus=rules.schneider)
+            points=points, bonus=AMOUNT[rules.schneider])
     else:
         say("{points} card points: lost (60 or fewer loses)", points=points)
     if tricks is None:
@@ -801,20 +802,21 @@ def _point_game(deal: Deal, rules: Rules, say: Explanation) -> _Result:
         if schwarz:
             base += rules.schwarz
             say("schwarz, {points} card points taken as {tricks} of 8 tricks (no trick count given): "
-                "+ {bonus} (schwarz)", points=points, tricks=TRICKS if won else 0, bonus=rules.schwarz)
+                "+ {bonus} (schwarz)", points=points, tricks=TRICKS if won else 0, bonus=AMOUNT[rules.schwarz])
     else:
         schwarz = tricks == TRICKS or tricks == 0
         if schwarz:
             base += rules.schwarz
             say("schwarz, the declaring side took {tricks} of 8 tricks: + {bonus} (schwarz)",
-                tricks=tricks, bonus=rules.schwarz)
+                tricks=tricks, bonus=AMOUNT[rules.schwarz])
     counted = _laufende(deal, rules, say)
     laufende = counted * rules.per_laufender
     base += laufende
     sum_line = _SUM_LINES.get((schneider and rules.schneider != 0, schwarz and rules.schwarz != 0, laufende != 0))
     if sum_line is not None:
-        say(sum_line, price=rules.price_partner if partner_game else rules.price_solo, schneider=rules.schneider,
-            schwarz=rules.schwarz, laufende=laufende, base=base)
+        say(sum_line, price=AMOUNT[rules.price_partner if partner_game else rules.price_solo],
+            schneider=AMOUNT[rules.schneider], schwarz=AMOUNT[rules.schwarz], laufende=AMOUNT[laufende],
+            base=AMOUNT[base])
     value, multiplier = _stakes(base, deal, say)
     if partner_game:
         scores = _partner_payments(deal, won, value, say)
@@ -845,16 +847,16 @@ def _announce(deal: Deal, price: int, key: str, say: Explanation) -> int:
         if deal.called_ace is not None:
             say("{game}: {declarer} called the Sau of {suit}, partner {partner}; price {price} ({option})",
                 game=game, declarer=declarer, suit=SUIT_NAMES[deal.called_ace], partner=Seat(deal.partner),
-                price=price, option=option)
+                price=AMOUNT[price], option=option)
         else:
             say("{game}: {declarer} with partner {partner}; price {price} ({option})", game=game,
-                declarer=declarer, partner=Seat(deal.partner), price=price, option=option)
+                declarer=declarer, partner=Seat(deal.partner), price=AMOUNT[price], option=option)
     elif deal.trump is not None:
         say("{game} in {suit}: {declarer} alone; price {price} ({option})", game=game,
-            suit=SUIT_NAMES[deal.trump], declarer=declarer, price=price, option=option)
+            suit=SUIT_NAMES[deal.trump], declarer=declarer, price=AMOUNT[price], option=option)
     else:
         say("{game}: {declarer} alone; price {price} ({option})", game=game, declarer=declarer,
-            price=price, option=option)
+            price=AMOUNT[price], option=option)
     return price
 
 
@@ -875,8 +877,8 @@ def _laufende(deal: Deal, rules: Rules, say: Explanation) -> int:
         say("{n} Laufende: fewer than {minimum} ({option}), not paid", n=n, minimum=minimum, option=option)
         return 0
     say("{n} Laufende, paid from {minimum} on ({option}): + {n} × {each} ({per}) = {amount}",
-        n=n, minimum=minimum, option=option, each=rules.per_laufender, per=OPTION_LABELS["per_laufender"],
-        amount=n * rules.per_laufender)
+        n=n, minimum=minimum, option=option, each=AMOUNT[rules.per_laufender], per=OPTION_LABELS["per_laufender"],
+        amount=AMOUNT[n * rules.per_laufender])
     return n
 
 
@@ -909,7 +911,7 @@ def _stakes(base: int, deal: Deal, say: Explanation, multiplier: int = 1) -> tup
     if multiplier == 1:
         return base, 1
     value = base * multiplier
-    say("{base} × {multiplier} = {value}", base=base, multiplier=multiplier, value=value)
+    say("{base} × {multiplier} = {value}", base=AMOUNT[base], multiplier=multiplier, value=AMOUNT[value])
     return value, multiplier
 
 
@@ -929,7 +931,7 @@ def _partner_payments(deal: Deal, won: bool, value: int, say: Explanation) -> tu
     for seat in losers:
         scores[seat] = -value
     say("value {value}, a partner game: {winners} each receive it, {losers} each pay it",
-        winners=Seats(winners), losers=Seats(losers), value=value)
+        winners=Seats(winners), losers=Seats(losers), value=AMOUNT[value])
     return tuple(scores)
 
 
@@ -942,13 +944,13 @@ def _single_payments(soloist: int, won: bool, value: int, say: Explanation,
     scores[soloist] = -3 * each
     if ramsch:
         say("value {value}: {seat} receives it from each of the three others, {total} in all",
-            seat=Seat(soloist), value=value, total=3 * value)
+            seat=Seat(soloist), value=AMOUNT[value], total=AMOUNT[3 * value])
     elif won:
         say("value {value}, a single game: {seat} receives it from each of the three others, {total} in all",
-            seat=Seat(soloist), value=value, total=3 * value)
+            seat=Seat(soloist), value=AMOUNT[value], total=AMOUNT[3 * value])
     else:
         say("value {value}, a single game: {seat} pays it to each of the three others, {total} in all",
-            seat=Seat(soloist), value=value, total=3 * value)
+            seat=Seat(soloist), value=AMOUNT[value], total=AMOUNT[3 * value])
     return tuple(scores)
 
 
@@ -976,8 +978,8 @@ def _tout(deal: Deal, rules: Rules, say: Explanation) -> _Result:
         counted = _laufende(deal, rules, say)
         base = (rules.price_solo + counted * rules.per_laufender) * 2
         say("a Tout counts double (tout: double): ({price} + {laufende}) × 2 = {base}; "
-            "no schneider or schwarz", price=rules.price_solo, laufende=counted * rules.per_laufender,
-            base=base)
+            "no schneider or schwarz", price=AMOUNT[rules.price_solo],
+            laufende=AMOUNT[counted * rules.per_laufender], base=AMOUNT[base])
     value, multiplier = _stakes(base, deal, say)
     scores = _single_payments(deal.seat, won, value, say)
     return won, value, scores, {"laufende_counted": counted, "multiplier": multiplier}
@@ -990,7 +992,7 @@ def _sie(deal: Deal, rules: Rules, say: Explanation) -> _Result:
     if type(rules.sie) is int:
         value, multiplier = rules.sie, 1
         say("Sie: {seat} holds all four Ober and Unter and wins without play; fixed value {value} (sie), "
-            "never doubled", seat=Seat(deal.seat), value=value)
+            "never doubled", seat=Seat(deal.seat), value=AMOUNT[value])
         if deal.klopfer:
             say("the {n} Klopfer do not double a Sie at a fixed value", n=deal.klopfer)
         if deal.bock:
@@ -999,12 +1001,13 @@ def _sie(deal: Deal, rules: Rules, say: Explanation) -> _Result:
         if rules.sie == "4x_solo":
             base = 4 * rules.price_solo
             say("Sie: {seat} holds all four Ober and Unter and wins without play; 4 × the Solo price "
-                "{price} = {base} (sie: 4x_solo)", seat=Seat(deal.seat), price=rules.price_solo, base=base)
+                "{price} = {base} (sie: 4x_solo)", seat=Seat(deal.seat), price=AMOUNT[rules.price_solo],
+                base=AMOUNT[base])
         else:
             base = 4 * (rules.price_solo + 8 * rules.per_laufender)
             say("Sie: {seat} holds all four Ober and Unter and wins without play; 4 × (Solo price "
                 "{price} + 8 Laufende × {each}) = {base} (sie: 4x_solo_8_laufende)", seat=Seat(deal.seat),
-                price=rules.price_solo, each=rules.per_laufender, base=base)
+                price=AMOUNT[rules.price_solo], each=AMOUNT[rules.per_laufender], base=AMOUNT[base])
         value, multiplier = _stakes(base, deal, say)
     scores = _single_payments(deal.seat, True, value, say)
     return True, value, scores, {"multiplier": multiplier}
@@ -1047,7 +1050,8 @@ def _ramsch(deal: Deal, rules: Rules, say: Explanation) -> _Result:
         base = rules.price_solo + rules.schneider + rules.schwarz
         say("Durchmarsch: {seat} took every trick and is paid as a won Solo schwarz, {price} + "
             "{schneider} + {schwarz} = {base} ({options})", seat=Seat(winner),
-            price=rules.price_solo, schneider=rules.schneider, schwarz=rules.schwarz, base=base,
+            price=AMOUNT[rules.price_solo], schneider=AMOUNT[rules.schneider], schwarz=AMOUNT[rules.schwarz],
+            base=AMOUNT[base],
             options=Listing([OPTION_LABELS[key] for key in ("price_solo", "schneider", "schwarz")], None, "; "))
         value, multiplier = _stakes(base, deal, say)
         scores = _single_payments(winner, True, value, say, ramsch=True)
@@ -1062,7 +1066,7 @@ def _ramsch(deal: Deal, rules: Rules, say: Explanation) -> _Result:
         # of the loser's payment; the 91-or-more win is a clause of its own, paid at the plain price.
         say("{seat} took {points} card points, 91 or more: wins the Ramsch and is paid {price} "
             "({option}) by each other player; a Jungfrau doubles only a loser's payment (a reading of "
-            "RULES.md)", seat=Seat(winner), points=top, price=price, option=OPTION_LABELS["price_partner"])
+            "RULES.md)", seat=Seat(winner), points=top, price=AMOUNT[price], option=OPTION_LABELS["price_partner"])
         value, multiplier = _stakes(price, deal, say)
         scores = _single_payments(winner, True, value, say, ramsch=True)
         return None, value, scores, {"losers": [s for s in seats if s != winner], "multiplier": multiplier}
@@ -1070,12 +1074,12 @@ def _ramsch(deal: Deal, rules: Rules, say: Explanation) -> _Result:
     losers = _ramsch_losers(points, tricks, top, say)
     if bsv:
         say("a loser pays {price} ({option}) to each player who did not lose, double to a Jungfrau "
-            "(no trick)", price=price, option=OPTION_LABELS["price_partner"])
+            "(no trick)", price=AMOUNT[price], option=OPTION_LABELS["price_partner"])
         value, multiplier = _stakes(price, deal, say)
         doubled = [seat for seat in seats if tricks[seat] == 0]
     else:
         say("a loser pays {price} ({option}) to each player who did not lose, doubled for each "
-            "Jungfrau (no trick)", price=price, option=OPTION_LABELS["price_partner"])
+            "Jungfrau (no trick)", price=AMOUNT[price], option=OPTION_LABELS["price_partner"])
         value, multiplier = _stakes(price, deal, say, _jungfrau_doubling(tricks, say))
         doubled = []
     paid = [seat for seat in seats if seat not in losers and seat not in doubled]
@@ -1088,14 +1092,15 @@ def _ramsch(deal: Deal, rules: Rules, say: Explanation) -> _Result:
         payments[loser] = -(len(paid) + 2 * len(doubled)) * value
         if doubled and paid:
             say("value {value}: {seat} pays it to {paid}, double ({double}) to the Jungfrau at {doubled}; "
-                "{total} in all", value=value, seat=Seat(loser), paid=Seats(paid), double=2 * value,
-                doubled=Seats(doubled), total=-payments[loser])
+                "{total} in all", value=AMOUNT[value], seat=Seat(loser), paid=Seats(paid), double=AMOUNT[2 * value],
+                doubled=Seats(doubled), total=AMOUNT[-payments[loser]])
         elif doubled:
             say("value {value}: {seat} pays double ({double}) to the Jungfrau at {doubled}; {total} in all",
-                value=value, seat=Seat(loser), double=2 * value, doubled=Seats(doubled), total=-payments[loser])
+                value=AMOUNT[value], seat=Seat(loser), double=AMOUNT[2 * value], doubled=Seats(doubled),
+                total=AMOUNT[-payments[loser]])
         else:
-            say("value {value}: {seat} pays it to {paid}, {total} in all", value=value, seat=Seat(loser),
-                paid=Seats(paid), total=-payments[loser])
+            say("value {value}: {seat} pays it to {paid}, {total} in all", value=AMOUNT[value], seat=Seat(loser),
+                paid=Seats(paid), total=AMOUNT[-payments[loser]])
     return None, value, tuple(payments), {"losers": losers, "multiplier": multiplier}
 
 

@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 from playwright.sync_api import Page, expect
 
 from scorekeep import nights
-from scorekeep.labels import CONTRACT_LABELS
+from scorekeep.labels import CONTRACT_LABELS, page_words, speaking_of
 from scorekeep.models import CardNight, Deal
 from scorekeep.templatetags.ledger_tags import signed_amount
 
@@ -151,7 +151,8 @@ def enter_first_deal(page: Page, lang: str, game: str, facts: dict[str, Any], de
         entries = [f"{name} {sits_out if game == 'skat' and p == deal.dealer else signed_amount(entry, night)}"
                    for p, (name, entry) in enumerate(zip(PLAYERS, deal.entries, strict=True))]
         seats = [(deal.dealer + 1 + s) % 4 for s in range(4)] if game == "skat" else list(range(4))
-        explanation = verdict.explain(lambda seat: PLAYERS[seats[seat]], gettext)
+        with speaking_of(game, (night.currency, night.exponent)):  # as the night's pages: a Schafkopf amount as money
+            explanation = verdict.explain(lambda seat: PLAYERS[seats[seat]], page_words)
         contract = str(CONTRACT_LABELS[facts["contract"]])
     assert outcome != said("en", "Won") and contract
     expect(page.locator("#preview .outcome strong").first).to_have_text(outcome)
