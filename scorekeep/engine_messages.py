@@ -256,7 +256,6 @@ MESSAGES = [
     gettext_noop('Surrendered'),
     gettext_noop('Surrendered after the exchange'),
     gettext_noop("Surrendered after the exchange: lost, {seat} enters {entry} whatever the Kieker's value"),
-    gettext_noop('The cards: {n} tricks played'),
     gettext_noop('The cards: {n} tricks played; {side} took {tricks} with {points} card points in tricks'),
     gettext_noop('The declarer conceded: lost'),
     gettext_noop('The declarer conceded: the game is lost at the levels entered'),
@@ -651,6 +650,7 @@ MESSAGES = [
 
 # The templates that count: a plural form per count in each language (explain.counted).
 PLURALS = [
+    ngettext_lazy('The cards: {n} trick played', 'The cards: {n} tricks played'),
     ngettext_lazy('the card points and tricks entered need at least {least} trick, and a deal has {tricks}', 'the card points and tricks entered need at least {least} tricks, and a deal has {tricks}'),
     ngettext_lazy('this rule set allows at most {most} doubling (Stoß, Gegenstoß, Supra, Resupra; rules.max_doublings), not {got}', 'this rule set allows at most {most} doublings (Stoß, Gegenstoß, Supra, Resupra; rules.max_doublings), not {got}'),
     ngettext_lazy('{counted} of these calls count, but the most counted doubling rule set {preset} allows in a {contract} is {limit} (max_doublings)', '{counted} of these calls count, but the most counted doublings rule set {preset} allows in a {contract} is {limit} (max_doublings)'),

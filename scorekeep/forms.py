@@ -24,7 +24,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.http import QueryDict
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from .deal_inputs import PLAIN, SPLIT, DealInputs, People, carries
@@ -36,6 +36,7 @@ from .labels import (
     OPTION_LABELS,
     PRESET_LABELS,
     Label,
+    in_game,
     page_words,
 )
 from .money import format_money, in_units, money_input_error, parse_units, symbol
@@ -346,6 +347,15 @@ class ReplayRow:
     defending: int | None
     broken: str  # the rule the marked card breaks
     broken_card: str
+
+    @property
+    def running(self) -> str:
+        """Each side's card points so far, in the words of the game the page speaks of (Kop's old and young
+        side; game_words.py)."""
+        return in_game(RUNNING) % {"declaring": self.declaring, "defending": self.defending}
+
+
+RUNNING = gettext_noop("so far: declaring side %(declaring)s, defending side %(defending)s")
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,4 +21,6 @@ CONTEXT_WORDS = [
     pgettext_lazy("schafkopf", "Value"),
     # The play check's rule (issue 19): Skat's page writes 切り札, the other pages 切札.
     pgettext_lazy("skat", "must follow trumps when a trump is led"),
+    # The dispute page's replay (forms.ReplayRow.running): Kop's sides are the old and the young side.
+    pgettext_lazy("kop", "so far: declaring side %(declaring)s, defending side %(defending)s"),
 ]

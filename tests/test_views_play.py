@@ -53,6 +53,14 @@ def test_typed_tricks_give_the_verdict_the_replay_and_the_disagreement(client: C
     assert "Every card follows the rules of play" in html
 
 
+def test_the_replay_names_kops_sides_as_its_table_does(client: Client) -> None:
+    values = {**KOP, "play-tricks": typed(KOP_TRICKS), "show": "1"}
+    assert "ここまで：老人チーム 26、若者チーム 0" in page(client, values, accept_language="ja")
+    assert "bisher: Partei der Alten 26, Partei der Jungen 0" in page(client, values, accept_language="de")
+    # Other games keep the declaring side's words (Schafkopf's page: デクレアラー側).
+    assert "老人チーム" not in page(client, {"game": "schafkopf"}, accept_language="ja")
+
+
 def test_a_broken_rule_is_marked_at_its_trick_with_the_rule(client: Client) -> None:
     tricks = [["S10", "HJ", "SQ", "SA"], ["DQ", "C10", "CQ", "HA"], ["DA", "DJ", "H10", "SJ"],
               ["D10", "CJ", "CA", "HQ"]]

@@ -29,7 +29,7 @@ from . import skat as skat_rules
 from . import tricks
 from .cards import CARD_POINTS, RANKS, SUITS
 from .errors import IllegalDeal
-from .explain import Explanation, Listing, Phrase, Seat, Seats, Step, Word, explanation, signed
+from .explain import Explanation, Listing, Phrase, Seat, Seats, Step, Word, counted, explanation, signed
 from .fields import describe
 from .games import Game
 from .verdict import Table, Verdict
@@ -844,6 +844,9 @@ def _with_play(verdict: Verdict, said: list[Step], play_json: dict[str, Any]) ->
                    {**verdict.extra, "play": play_json})
 
 
+_TRICKS_PLAYED = counted("The cards: {n} trick played", "The cards: {n} tricks played", "n")
+
+
 def _say_tricks(say: Explanation, p: Played, ctx: Context) -> None:
     """The tricks in short: how many were played and what each side took."""
     if ctx.side:
@@ -852,7 +855,7 @@ def _say_tricks(say: Explanation, p: Played, ctx: Context) -> None:
         say("The cards: {n} tricks played; {side} took {tricks} with {points} card points in tricks",
             n=len(p.tricks), side=Seats(sorted(ctx.side)), tricks=side_tricks, points=side_points)
     else:
-        say("The cards: {n} tricks played", n=len(p.tricks))
+        say(_TRICKS_PLAYED, n=len(p.tricks))
     if p.skat and ctx.side:
         say("The skat {cards} holds {points} card points and counts for the declarer",
             cards=Listing(p.skat), points=sum(map(ctx.points.__getitem__, p.skat)))
