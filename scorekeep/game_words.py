@@ -23,4 +23,10 @@ CONTEXT_WORDS = [
     pgettext_lazy("skat", "must follow trumps when a trump is led"),
     # The dispute page's replay (forms.ReplayRow.running): Kop's sides are the old and the young side.
     pgettext_lazy("kop", "so far: declaring side %(declaring)s, defending side %(defending)s"),
+    # The play check's consequence lines (rules/play.py) in Kop: the declaring side is the old side.
+    pgettext_lazy("kop", "the declaring side"),
+    pgettext_lazy("kop", "the defending side"),
+    pgettext_lazy("kop", "As the cards fell instead: the declaring side {outcome}, value {value}, scores {scores}"),
+    pgettext_lazy("kop", "{why}: scored first as the offending side losing ({side} broke it, so the declaring side "
+                         "{outcome})"),
 ]

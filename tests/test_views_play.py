@@ -57,6 +57,10 @@ def test_the_replay_names_kops_sides_as_its_table_does(client: Client) -> None:
     values = {**KOP, "play-tricks": typed(KOP_TRICKS), "show": "1"}
     assert "ここまで：老人チーム 26、若者チーム 0" in page(client, values, accept_language="ja")
     assert "bisher: Partei der Alten 26, Partei der Jungen 0" in page(client, values, accept_language="de")
+    broken = [["S10", "HJ", "SQ", "SA"], ["DQ", "C10", "CQ", "HA"], ["DA", "DJ", "H10", "SJ"],
+              ["D10", "CJ", "CA", "HQ"]]  # the young side's C10 on a trump led: the consequence lines too
+    html = page(client, {**KOP, "play-tricks": typed(broken), "show": "1"}, accept_language="ja")
+    assert "カードが出たとおりなら：老人チーム" in html and "デクレアラー側" not in html
     # Other games keep the declaring side's words (Schafkopf's page: デクレアラー側).
     assert "老人チーム" not in page(client, {"game": "schafkopf"}, accept_language="ja")
 
