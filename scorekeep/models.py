@@ -165,6 +165,8 @@ class CardNight(models.Model):
                              related_name="nights")
     scorer_token = models.CharField(max_length=43, unique=True, default=new_token, editable=False)
     viewer_token = models.CharField(max_length=43, unique=True, default=new_token, editable=False)
+    # A table of a tournament's series (issue 18): the night is that table's list; null for a card night.
+    series = models.ForeignKey("Series", null=True, blank=True, on_delete=models.CASCADE, related_name="nights")
     created = models.DateTimeField(auto_now_add=True)
     # Bumped on every change of the night's data, so a page can tell whether it is current.
     version = models.PositiveIntegerField(default=0)
@@ -387,3 +389,152 @@ class Attempt(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["scope", "who"], name="attempt_scope_who")]
+
+
+class Tournament(models.Model):
+    """A tournament a club organises (issue 18): one game under one rule set, played in series (Kop: rounds)
+    at many tables, each table of each series a card night of its own (`CardNight.series`), so every table
+    keeps its list with the table page as it is, its scorer link and its history.
+
+    What the rule set says of a tournament — the series' length at a table of three or four, how tables are
+    filled, what is checked when a table's list closes, the standings' order and tie-breaks — is the engine's
+    (`scorekeep.rules.tournament`); the money is the organiser's: the entry fee, the lost-game money and the
+    prize table, amounts in the currency's minor unit (`scorekeep.money`)."""
+
+    club = models.ForeignKey(Club, verbose_name=pgettext_lazy("association", "club"), on_delete=models.PROTECT,
+                             related_name="tournaments")
+    name = models.CharField(_("name"), max_length=100)
+    date = models.DateField(_("date"), default=timezone.localdate)
+    place = models.CharField(_("place"), max_length=100, blank=True)
+    game = models.CharField(_("game"), max_length=12, choices=GAME_CHOICES)
+    preset = models.CharField(_("rule set"), max_length=20)
+    house_rules = models.JSONField(_("house rules"), default=dict, blank=True)
+    # How many series (Kop: rounds) are played, and the deals of one at a full table (the engine derives the
+    # length at a smaller table: Skat 48 at four, 36 at three).
+    series_count = models.PositiveSmallIntegerField(_("number of series"), default=2)
+    series_length = models.PositiveSmallIntegerField(_("deals per series"))
+    # How the second and later series are drawn: at random, or by the standings so far.
+    DRAW_MODES = [("random", _("at random")), ("standings", _("by the standings"))]
+    draw_mode = models.CharField(_("later series drawn"), max_length=10, choices=DRAW_MODES, default="random")
+    currency = models.CharField(_("currency"), max_length=3, default="EUR")
+    amount_exponent = models.PositiveSmallIntegerField(_("decimals of the amounts"), null=True, blank=True,
+                                                       editable=False)
+    entry_fee = models.PositiveIntegerField(_("entry fee"), default=0)  # minor units
+    # Lost-game money, tiered by the count of lost games in a series: [{"from": 1, "amount": 50},
+    # {"from": 4, "amount": 100}] — 0.50 for each of the first three, 1.00 from the fourth. Empty: none.
+    lost_game_money = models.JSONField(_("lost-game money"), default=list, blank=True)
+    # The prize table: {"kind": "amounts" | "shares", "places": [...], "retention": {"kind": "share" |
+    # "amount", "value": n}} — amounts in minor units, shares in per mille of the pot.
+    prizes = models.JSONField(_("prizes"), default=dict, blank=True)
+    # Team scoring: registered teams rank by the sum of their members' results.
+    teams = models.BooleanField(_("team scoring"), default=False)
+    print_language = models.CharField(_("printout language"), max_length=8, blank=True, default="",
+                                      choices=[("", _("the reader's language")), *settings.LANGUAGES])
+    # The standings link for the big screen and the players' phones (read-only, no account needed).
+    viewer_token = models.CharField(max_length=43, unique=True, default=new_token, editable=False)
+    created = models.DateTimeField(auto_now_add=True)
+    # Bumped on every change of the tournament's data (registration, a draw, a deal at any of its tables), so
+    # the standings pages can answer 304 while nothing changed and never re-judge a deal.
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-date", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.amount_exponent is None:
+            self.amount_exponent = currency_exponent(self.currency)
+        super().save(*args, **kwargs)
+
+    @property
+    def exponent(self) -> int:
+        return currency_exponent(self.currency) if self.amount_exponent is None else self.amount_exponent
+
+    @property
+    def rules_request(self) -> dict[str, Any]:
+        return {"preset": self.preset, **self.house_rules}
+
+
+class Team(models.Model):
+    """A team registered for a tournament: ranked by the sum of its members' results."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="team_set")
+    name = models.CharField(_("name"), max_length=80)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "name"], name="one_team_name_a_tournament")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entrant(models.Model):
+    """A player registered for a tournament: a player of the organising club, or a guest (kept as a player of
+    the organising club, marked as a guest, with the club they come from for the draw)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    number = models.PositiveSmallIntegerField(_("start number"))
+    guest = models.BooleanField(_("guest"), default=False)
+    home_club = models.CharField(_("club"), max_length=80, blank=True)  # for a guest: the club they come from
+    team = models.ForeignKey(Team, verbose_name=_("team"), null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="members")
+    # Late entries and withdrawals between series: plays series `first_series` … `last_series` (null: to the end).
+    first_series = models.PositiveSmallIntegerField(default=1)
+    last_series = models.PositiveSmallIntegerField(null=True, blank=True)
+    paid = models.BooleanField(_("entry fee paid"), default=False)
+    registered = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="one_entry_a_player"),
+            models.UniqueConstraint(fields=["tournament", "number"], name="one_start_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number} {self.player}"
+
+    def plays(self, series: int) -> bool:
+        return self.first_series <= series and (self.last_series is None or series <= self.last_series)
+
+
+class Series(models.Model):
+    """One series (Kop: round) of a tournament: its seating draw (the seed and what it was drawn from, so the
+    draw can be shown to be fair and repeated) and its tables, each a card night (`CardNight.series`)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="series_set")
+    number = models.PositiveSmallIntegerField()
+    # The draw: how it was made, the seed, and the draw as made ({"tables": [[entrant number, …], …], …}).
+    mode = models.CharField(max_length=10, default="random")
+    seed = models.CharField(max_length=64, blank=True)
+    draw = models.JSONField(default=dict, blank=True)
+    drawn_at = models.DateTimeField(null=True, blank=True)
+    closed = models.BooleanField(_("closed"), default=False)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="one_series_number")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} · {self.number}"
+
+
+class TournamentRevision(models.Model):
+    """A change of a tournament the organiser made (registration, withdrawal, a draw, closing or reopening a
+    series, settings): what was there before, kept like a night's revisions."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="revisions")
+    kind = models.CharField(max_length=20)
+    old = OrderedJSONField(null=True, blank=True)
+    new = OrderedJSONField(null=True, blank=True)
+    by = models.CharField(max_length=40, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+    reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["at", "id"]
