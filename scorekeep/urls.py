@@ -13,6 +13,7 @@ from . import (
     settlement_views,
     stats_views,
     table_views,
+    tournament_views,
     views,
 )
 
@@ -74,5 +75,20 @@ urlpatterns = [
     path("nights/<int:night_id>/settlement/", settlement_views.night_settlement, name="night-settlement"),
     path("stats/", stats_views.stats_page, name="stats"),
     path("stats/<int:player_id>/", stats_views.player_stats, name="player-stats"),
+    # Tournaments (issue 18): the organiser's pages; each table of a series is a card night of its own.
+    path("tournaments/", tournament_views.tournament_list, name="tournaments"),
+    path("tournaments/new/", tournament_views.tournament_new, name="tournament-new"),
+    path("tournaments/<int:tournament_id>/", tournament_views.tournament_page, name="tournament"),
+    path("tournaments/<int:tournament_id>/register/", tournament_views.tournament_register, name="tournament-register"),
+    path("tournaments/<int:tournament_id>/withdraw/", tournament_views.tournament_withdraw, name="tournament-withdraw"),
+    path("tournaments/<int:tournament_id>/paid/", tournament_views.tournament_paid, name="tournament-paid"),
+    path("tournaments/<int:tournament_id>/series/<int:series_number>/", tournament_views.series_page,
+         name="tournament-series"),
+    path("tournaments/<int:tournament_id>/series/<int:series_number>/draw/", tournament_views.series_draw,
+         name="series-draw"),
+    path("tournaments/<int:tournament_id>/series/<int:series_number>/close/", tournament_views.series_close,
+         name="series-close"),
+    path("tournaments/<int:tournament_id>/series/<int:series_number>/reopen/", tournament_views.series_reopen,
+         name="series-reopen"),
     path("admin/", admin.site.urls),
 ]
