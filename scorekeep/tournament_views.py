@@ -22,7 +22,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from . import clubs, tournaments
 from .access_views import qr_svg
@@ -70,6 +70,7 @@ def _form_errors(form: forms.Form, err: ValidationError) -> None:
 
 # --- the list and a new tournament -----------------------------------------------------------------
 
+@require_safe
 @login_required
 def tournament_list(request: HttpRequest) -> HttpResponse:
     """The tournaments of the clubs the host runs, newest first."""
@@ -206,6 +207,7 @@ CONFLICT_WORDS = {Conflict.REPEAT: _("shared a table before"), Conflict.TEAM: _(
                   Conflict.CLUB: _("one club")}
 
 
+@require_safe
 @login_required
 def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = tournament_of(request, tournament_id)
@@ -226,6 +228,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "players": list(tournament.club.players.values_list("name", flat=True)[:2000])})
 
 
+@require_safe
 @login_required
 def series_page(request: HttpRequest, tournament_id: int, series_number: int) -> HttpResponse:
     """A series' tables with their scorer links as QR codes, to hand to each table's list keeper."""
@@ -289,8 +292,8 @@ def _entrant(request: HttpRequest, tournament: Tournament) -> Entrant | None:
     return entrant
 
 
-@login_required
 @require_POST
+@login_required
 def tournament_withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = tournament_of(request, tournament_id)
     entrant = _entrant(request, tournament)
@@ -305,8 +308,8 @@ def tournament_withdraw(request: HttpRequest, tournament_id: int) -> HttpRespons
     return _see_other(reverse("tournament", args=[tournament.pk]) + "#entrants")
 
 
-@login_required
 @require_POST
+@login_required
 def tournament_paid(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = tournament_of(request, tournament_id)
     entrant = _entrant(request, tournament)
@@ -343,19 +346,19 @@ def _series_action(request: HttpRequest, tournament_id: int, series_number: int,
     return _see_other(reverse("tournament", args=[tournament.pk]) + f"#series-{series_number}")
 
 
-@login_required
 @require_POST
+@login_required
 def series_draw(request: HttpRequest, tournament_id: int, series_number: int) -> HttpResponse:
     return _series_action(request, tournament_id, series_number, "draw")
 
 
-@login_required
 @require_POST
+@login_required
 def series_close(request: HttpRequest, tournament_id: int, series_number: int) -> HttpResponse:
     return _series_action(request, tournament_id, series_number, "close")
 
 
-@login_required
 @require_POST
+@login_required
 def series_reopen(request: HttpRequest, tournament_id: int, series_number: int) -> HttpResponse:
     return _series_action(request, tournament_id, series_number, "reopen")
