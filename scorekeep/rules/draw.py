@@ -6,7 +6,8 @@ tournaments seat the later series by rank). Either way the draw avoids, where it
 two players who already shared a table in an earlier series, two members of one team, and two players of
 one club (weighed in that order: a repeat counts 4, a team 2, a club 1). It is a minimal-conflict search:
 a start (a lot, or the standings), then swaps of two players between tables that lower the conflicts, from
-several starts, all drawn from ``random.Random(seed)`` — so the same seed and entrants give the same draw,
+several starts (until one reaches the fewest club and team pairs any draw could make), all drawn from
+``random.Random(seed)`` — so the same seed and entrants give the same draw,
 and the stored seed shows the draw was fair and repeats it. What no swap could avoid is returned with the
 tables, so the page can say it. A draw by standings swaps players only between neighbouring tables, so
 the leaders stay together.
@@ -94,7 +95,8 @@ def draw(game: str, entrants: Sequence[Seatable], met: set[tuple[int, int]] | fr
     # The bye: fewest byes so far; then the lowest ranked (by standings) or the lot's order (at random).
     rest = sorted(range(len(start)), key=lambda i: (had.get(start[i], 0), -i if ranked else i))
     out = sorted(start[i] for i in rest[:bye_count])
-    seated = [n for n in start if n not in set(out)]
+    seated = [n for n in start if n not in out]
+    playing = [by_number[n] for n in seated]
 
     def weight(a: int, b: int) -> int:
         x, y = by_number[a], by_number[b]
@@ -115,6 +117,8 @@ def draw(game: str, entrants: Sequence[Seatable], met: set[tuple[int, int]] | fr
     def cost_of(table: list[int]) -> int:
         return sum(weight(a, b) for a, b in combinations(table, 2))
 
+    floor = (TEAM * _fewest_pairs([e.team for e in playing], len(sizes))
+             + CLUB * _fewest_pairs([e.club for e in playing], len(sizes)))
     best: list[list[int]] | None = None
     best_cost = -1
     for attempt in range(STARTS):
@@ -126,7 +130,7 @@ def draw(game: str, entrants: Sequence[Seatable], met: set[tuple[int, int]] | fr
         total = sum(cost_of(t) for t in tables)
         if best is None or total < best_cost:
             best, best_cost = tables, total
-        if best_cost == 0:
+        if best_cost <= floor:  # no draw can do better: the rest is unavoidable
             break
     assert best is not None
     for table in best:  # the seats at a table by lot: who sits where, and who deals first
@@ -172,6 +176,20 @@ def _improve(tables: list[list[int]], cost_of: Callable[[list[int]], int], rng: 
                     continue
                 break
     return tables
+
+
+def _fewest_pairs(groups: Sequence[str | None], tables: int) -> int:
+    """The fewest pairs of one group at one table any draw can make: each group spread as evenly as it can be
+    over the tables (a lower bound — the table sizes may not allow even that)."""
+    counts: dict[str, int] = {}
+    for group in groups:
+        if group:
+            counts[group] = counts.get(group, 0) + 1
+    total = 0
+    for count in counts.values():
+        each, more = divmod(count, tables)
+        total += more * (each + 1) * each // 2 + (tables - more) * each * (each - 1) // 2
+    return total
 
 
 def pairs_of(tables: Sequence[Sequence[int]]) -> set[tuple[int, int]]:
