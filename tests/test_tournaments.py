@@ -307,3 +307,55 @@ def test_another_clubs_host_finds_no_tournament(django_user_model: Any, seven: T
     assert seven.entrants.get(number=1).last_series is None and not Series.objects.get().closed
     assert seven.name not in other.get(reverse("tournaments")).content.decode()
     assert Client().get(reverse("tournament", args=[seven.pk])).status_code == 302  # log in first
+
+
+@pytest.mark.django_db
+def test_a_closed_series_is_reopened_only_while_it_is_the_last_drawn(seven: Tournament) -> None:
+    first = tournaments.draw_series(seven, 1, seed="s")
+    with pytest.raises(ValidationError):
+        tournaments.reopen_series(first)  # it is open
+    tournaments.close_series(first, reason="test")
+    tournaments.reopen_series(first, by="orga", reason="Tisch 1 hat sich verschrieben")
+    assert not Series.objects.get().closed and not any(n.finished for n in CardNight.objects.all())
+    tournaments.close_series(first, reason="test")
+    tournaments.draw_series(seven, 2, seed="t")
+    with pytest.raises(ValidationError) as err:
+        tournaments.reopen_series(Series.objects.get(number=1))
+    assert "a later series is drawn" in err.value.messages[0]
+    assert [r.kind for r in seven.revisions.filter(kind__in=["closed", "reopened"])] == [
+        "closed", "reopened", "closed"]
+
+
+@pytest.mark.django_db
+def test_a_closed_tables_page_says_its_series_is_closed(host_client: Client, seven: Tournament) -> None:
+    series = tournaments.draw_series(seven, 1, seed="s")
+    tournaments.close_series(series, reason="test")
+    night = series.nights.get(tables__number=1)
+    page = host_client.get(reverse("table", args=[night.pk, 1])).content.decode()
+    assert "This series of the tournament is closed" in page
+
+
+@pytest.mark.django_db
+def test_schafkopf_seats_four_at_a_table_and_gives_the_rest_a_bye_in_turn(club: Club) -> None:
+    tournament = tournaments.create_tournament(club=club, name="Preisschafkopf", game="schafkopf", preset="bsv",
+                                               series_count=3, series_length=32)
+    for i in range(9):
+        tournaments.register(tournament, name=f"Spieler {i}")
+    byes = []
+    for number in (1, 2, 3):
+        series = tournaments.draw_series(tournament, number, seed=f"s{number}")
+        assert [len(t) for t in series.draw["tables"]] == [4, 4]
+        assert all(n.series_length == 32 for n in series.nights.all())
+        byes += series.draw["byes"]
+        tournaments.close_series(series, reason="test")
+    assert len(byes) == 3 and len(set(byes)) == 3  # a different player sits out each series
+
+
+@pytest.mark.django_db
+def test_a_kop_round_is_the_table_nights_round_for_its_placing(club: Club) -> None:
+    tournament = tournaments.create_tournament(club=club, name="Kop", game="kop", preset="koscian",
+                                               series_count=2, series_length=32)
+    for i in range(8):
+        tournaments.register(tournament, name=f"Gracz {i}")
+    series = tournaments.draw_series(tournament, 1, seed="k")
+    assert {(n.series_length, n.round_length) for n in series.nights.all()} == {(32, 32)}
