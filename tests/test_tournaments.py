@@ -359,3 +359,14 @@ def test_a_kop_round_is_the_table_nights_round_for_its_placing(club: Club) -> No
         tournaments.register(tournament, name=f"Gracz {i}")
     series = tournaments.draw_series(tournament, 1, seed="k")
     assert {(n.series_length, n.round_length) for n in series.nights.all()} == {(32, 32)}
+
+
+@pytest.mark.django_db
+def test_a_tournaments_tables_are_no_nights_of_a_club_season(seven: Tournament) -> None:
+    from scorekeep import seasons
+
+    series = tournaments.draw_series(seven, 1, seed="s")
+    play_out(series)
+    season = seasons.start_season(seven.club, name="2026", game="skat", start=seven.date, end=seven.date,
+                                  basis="seeger_fabian", absence_penalty=50)
+    assert seasons.season_nights(season, seven.date) == []
