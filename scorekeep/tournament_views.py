@@ -101,8 +101,8 @@ class TournamentForm(forms.Form):
                                        help_text=_("a multiple of 4; a table of three plays three quarters of it "
                                                    "(Skat: 48 and 36)"))
     draw_mode = forms.ChoiceField(label=_("Later series drawn"), choices=Tournament.DRAW_MODES)
-    currency = forms.ChoiceField(label=_("Currency"), choices=[("EUR", "EUR"), ("PLN", "PLN"), ("JPY", "JPY"),
-                                                                 ("CHF", "CHF"), ("USD", "USD")])
+    currency = forms.CharField(label=_("Currency"), max_length=3, initial="EUR",
+                               help_text=_("three letters, e.g. EUR or CHF"))
     entry_fee = forms.CharField(label=_("Entry fee"), required=False, initial="0")
     lost_game_money = forms.CharField(label=_("Lost-game money"), required=False, widget=forms.Textarea(
         attrs={"rows": 2}), help_text=_("one tier a line: from which lost game of a series, and the amount — "
@@ -117,6 +117,12 @@ class TournamentForm(forms.Form):
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["club"].queryset = clubs.hosted_by(user)  # type: ignore[attr-defined]
+
+    def clean_currency(self) -> str:
+        text = str(self.cleaned_data["currency"]).strip().upper()
+        if not tournaments.CURRENCY.fullmatch(text):
+            raise forms.ValidationError(gettext("Write the currency as three letters, e.g. EUR or CHF."))
+        return text
 
     def _money(self, field: str, text: str) -> int:
         exponent = currency_exponent(self.cleaned_data.get("currency") or "EUR")
@@ -222,10 +228,8 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "preset_label": preset_label(tournament.game, tournament.preset), "entrants": entrants,
         "series_rows": _series_rows(request, tournament), "next_draw": next_draw,
         "redraw": last if last is not None and not last.closed else None,
-        "register_form": RegisterForm(tournament=tournament),
         "standings_url": _optional_link("tournament-standings", tournament),
-        "money_url": _optional_link("tournament-money", tournament),
-        "players": list(tournament.club.players.values_list("name", flat=True)[:2000])})
+        "money_url": _optional_link("tournament-money", tournament)})
 
 
 @require_safe

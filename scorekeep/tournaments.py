@@ -16,6 +16,7 @@ deal, with its history, and the standings follow because they read each table's 
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -50,6 +51,7 @@ from .rules.season import Measure
 from .rules.tournament import check_series_length, check_table, series_length_at
 
 MAX_SERIES = 20
+CURRENCY = re.compile(r"[A-Z]{3}")  # an ISO 4217 code
 MAX_AMOUNT = 10_000_000  # minor units: 100,000.00 of a currency, far beyond any entry fee or prize
 PER_MILLE = 1000
 
@@ -151,6 +153,8 @@ def create_tournament(*, club: Club, name: str, game: str, preset: str, series_c
     if type(series_count) is not int or not 1 <= series_count <= MAX_SERIES:
         raise _refuse("series_count", gettext("is 1 to %(max)s series, not %(got)s")
                       % {"max": MAX_SERIES, "got": series_count})
+    if not isinstance(currency, str) or not CURRENCY.fullmatch(currency):
+        raise _refuse("currency", gettext("Write the currency as three letters, e.g. EUR or CHF."))
     if draw_mode not in dict(Tournament.DRAW_MODES):
         raise _refuse("draw_mode", gettext("is “random” or “standings”, not %(got)s") % {"got": draw_mode})
     tournament = Tournament.objects.create(

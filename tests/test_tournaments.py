@@ -62,6 +62,7 @@ def seven(club: Club) -> Tournament:
     ({"name": "  "}, "name"),
     ({"entry_fee": -5}, "entry_fee"),
     ({"draw_mode": "by hat"}, "draw_mode"),
+    ({"currency": "euro"}, "currency"),
     ({"lost_game_money": [{"from": 2, "amount": 50}]}, "lost_game_money"),
     ({"lost_game_money": [{"from": 1, "amount": 50}, {"from": 1, "amount": 100}]}, "lost_game_money"),
     ({"prizes": {"kind": "shares", "places": [600, 500]}}, "prizes"),
