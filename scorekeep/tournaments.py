@@ -257,7 +257,11 @@ def set_paid(entrant: Entrant, paid: bool, *, by: str = "") -> None:
 
 def _seatables(tournament: Tournament, number: int) -> tuple[list[Seatable], dict[int, Entrant]]:
     entrants = [e for e in tournament.entrants.select_related("player", "team") if e.plays(number)]
-    return ([Seatable(e.number, e.home_club if e.guest else tournament.club.name, e.team.name if e.team else None)
+    # The organiser's own players are one club among others only where guests came from other clubs: at a
+    # club's own tournament everyone is of one club, and parting them is nothing a draw could do.
+    open_field = any(e.guest for e in entrants)
+    return ([Seatable(e.number, e.home_club if e.guest else tournament.club.name if open_field else "",
+                      e.team.name if e.team else None)
              for e in entrants], {e.number: e for e in entrants})
 
 

@@ -371,3 +371,16 @@ def test_a_tournaments_tables_are_no_nights_of_a_club_season(seven: Tournament) 
     season = seasons.start_season(seven.club, name="2026", game="skat", start=seven.date, end=seven.date,
                                   basis="seeger_fabian", absence_penalty=50)
     assert seasons.season_nights(season, seven.date) == []
+
+
+@pytest.mark.django_db
+def test_the_organisers_club_is_a_club_to_part_only_where_guests_came(club: Club, seven: Tournament) -> None:
+    own = tournaments.draw_series(seven, 1, seed="s")
+    assert own.draw["unavoided"] == []  # everyone is of one club: nothing a draw could part
+    open_field = skat(club, name="Offenes Turnier")
+    for name in SEVEN[:6]:
+        tournaments.register(open_field, name=name)
+    tournaments.register(open_field, name="Gast", guest=True, home_club="SC Herz")
+    drawn = tournaments.draw_series(open_field, 1, seed="s")
+    # Six of the organiser's club at a table of four and one of three: some of them must sit together.
+    assert {kind for _table, _a, _b, kind in drawn.draw["unavoided"]} == {"club"}

@@ -22,7 +22,8 @@ quarters of that, so every player deals the same number of times at every table 
 
 **Closing a table's list.** When a series closes, each table's list is checked (issue 18 after the DSkV's
 list check): every game checks that all the series' deals are there; Skat and Fipsen also that each player
-dealt their share (a dealer missed or dealing twice shows a deal lost or written at the wrong place);
+dealt their share (a dealer missed or dealing twice shows a deal lost or written at the wrong place; while
+deals are still missing, only a player who dealt more than their share is reported);
 Schafkopf that the list sums to zero (what one side wins the other pays); Kop's round needs its deals only.
 """
 
@@ -114,9 +115,11 @@ def check_table(game: str, length: int, dealers: Sequence[int], totals: Sequence
         out.append(Phrase("{got} of the series' {length} deals are entered", got=len(dealers), length=length))
     if Check.TURNS in checks and players:
         share = length // players
+        complete = len(dealers) >= length
         for position in range(players):
             dealt = sum(1 for dealer in dealers if dealer == position)
-            if dealt != share:
+            # While deals are missing, only who dealt more than their share is wrong already.
+            if dealt > share or (complete and dealt != share):
                 out.append(Phrase("{player} dealt {dealt} times, not {share}", player=Seat(position),
                                   dealt=dealt, share=share))
     if Check.ZERO_SUM in checks and sum(totals) != 0:

@@ -19,6 +19,7 @@ from .steps import fill_deal, replaced
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+WIDTH_JS = "() => ({scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth})"
 SEVEN = ["Anna", "Bernd", "Clara", "Dieter", "Erika", "Fritz", "Gisela"]
 
 
@@ -58,6 +59,9 @@ def test_a_skat_tournament_is_set_up_drawn_scored_at_two_tables_and_its_series_c
     expect(tables).to_have_count(2)
     expect(tables.nth(0)).to_contain_text("deal 0 of 4")
     expect(tables.nth(1)).to_contain_text("deal 0 of 3")
+    page.screenshot(path="/tmp/tour-run-overview.png", full_page=True)
+    width = page.evaluate(WIDTH_JS)
+    assert width["scroll"] <= width["client"], f"the overview scrolls sideways on a phone: {width}"
 
     series = Series.objects.get(tournament=tournament)
     # Each table's list keeper opens the table's scorer link on a phone of their own and enters a deal.
