@@ -282,8 +282,11 @@ def tournament_register(request: HttpRequest, tournament_id: int) -> HttpRespons
             messages.success(request, gettext("%(name)s is registered with start number %(number)s.") % {
                 "name": entrant.player.name, "number": entrant.number})
             return _see_other(reverse("tournament-register", args=[tournament.pk]))
+    drawn = tournaments.drawn(tournament)
     return render(request, "tournament_register.html", {
-        "tournament": tournament, "form": form, "entrants": tournament.entrants.select_related("player", "team"),
+        "tournament": tournament, "form": form, "drawn": drawn,
+        "late_from": drawn + 1 if drawn and drawn < tournament.series_count else None,
+        "entrants": tournament.entrants.select_related("player", "team"),
         "players": list(tournament.club.players.values_list("name", flat=True)[:2000])})
 
 

@@ -384,3 +384,15 @@ def test_the_organisers_club_is_a_club_to_part_only_where_guests_came(club: Club
     drawn = tournaments.draw_series(open_field, 1, seed="s")
     # Six of the organiser's club at a table of four and one of three: some of them must sit together.
     assert {kind for _table, _a, _b, kind in drawn.draw["unavoided"]} == {"club"}
+
+
+@pytest.mark.django_db
+def test_the_registration_page_says_a_newcomer_plays_from_the_next_series(host_client: Client,
+                                                                         seven: Tournament) -> None:
+    url = reverse("tournament-register", args=[seven.pk])
+    assert "a late entry" not in host_client.get(url).content.decode()
+    tournaments.draw_series(seven, 1, seed="s")
+    assert "whoever registers now plays from series 2" in host_client.get(url).content.decode()
+    host_client.post(url, {"name": "Heinz", "paid": "on"})
+    late = seven.entrants.get(player__name="Heinz")
+    assert late.first_series == 2 and late.paid
