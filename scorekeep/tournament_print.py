@@ -186,6 +186,18 @@ def _lost_game_money(lost: int, tiers: list[dict[str, int]]) -> int:
     return sum(next((tier["amount"] for tier in reversed(steps) if tier["from"] <= n), 0) for n in range(1, lost + 1))
 
 
+def _shared(by_place: list[int], ranks: list[int]) -> list[int]:
+    """Each row's prize: the prize of its place, or, where rows share a rank, the prizes of the places they
+    take together split evenly (a minor unit left over goes to the first of them)."""
+    out = []
+    for i, rank in enumerate(ranks):
+        tied = [j for j, other in enumerate(ranks) if other == rank]
+        pooled = sum(by_place[j] for j in tied if j < len(by_place))
+        share, left = divmod(pooled, len(tied))
+        out.append(share + (1 if tied.index(i) < left else 0))
+    return out
+
+
 def _standings(tournament: Tournament, upto_series: int, *, prizes: bool = False) -> Standings:
     """ADAPTER (to be replaced by tour-stand's `scorekeep.standings` in this one place): the ranking after
     series 1 … `upto_series`, read from each table's kept standing (`CardTable.standing`) by the game's first
@@ -228,11 +240,11 @@ def _standings(tournament: Tournament, upto_series: int, *, prizes: bool = False
         kept_back = (pot * retention.get("value", 0) // 1000 if retention.get("kind") == "share"
                      else retention.get("value", 0))
         pot -= kept_back
-        places = tournament.prizes["places"]
         shares = tournament.prizes.get("kind") == "shares"
-        for row, amount in zip(rows, places, strict=False):
-            row.prize = format_money(pot * amount // 1000 if shares else amount, tournament.currency,
-                                     exponent=tournament.exponent)
+        by_place = [pot * amount // 1000 if shares else amount for amount in tournament.prizes["places"]]
+        for row, amount in zip(rows, _shared(by_place, [row.rank for row in rows]), strict=True):
+            if amount:
+                row.prize = format_money(amount, tournament.currency, exponent=tournament.exponent)
         standings.pot = format_money(pot, tournament.currency, exponent=tournament.exponent)
     return standings
 

@@ -139,12 +139,14 @@ def test_table_cards_hold_each_seat_with_start_number_the_first_dealer_and_the_s
     tables = tables_of(skat, 1)
     assert [int(n) for n, _ in cards] == [t.number for t in tables]
     for (_, card), table in zip(cards, tables, strict=True):
-        seats = re.findall(r'<span class="start-number">(\d+)</span> <span class="seat-name">([^<]+)</span>', card)
+        seats = re.findall(r'<td class="seat">(\d+)</td><td class="start-number">(\d+)</td>'
+                           r'<th scope="row" class="seat-name">([^<]+?) ?<', card)
         places = list(table.places.select_related("player"))
-        assert seats == [(str(numbers[p.player.name]), p.player.name) for p in places]  # in seating order
+        assert seats == [(str(p.position + 1), str(numbers[p.player.name]), p.player.name) for p in places]
         first = places[table.first_dealer].player.name
-        assert re.search(rf'class="deals-first"><span class="start-number">\d+</span> <span class="seat-name">{first}<',
-                         card)
+        assert re.search(rf'<tr class="deals-first"><td class="seat">\d+</td><td class="start-number">\d+</td>'
+                         rf'<th scope="row" class="seat-name">{first} <span class="mark">', card)
+        assert card.count("deals-first") == 1
         join = "http://testserver" + reverse("join", args=[table.night.scorer_token])
         assert str(qr_svg(join)) in card  # the code is the code of this table's very scorer link
     assert "toolbar" in html and "<nav" in html  # on screen a toolbar; the PDF has none (tested below)
@@ -241,6 +243,23 @@ def test_shares_of_the_pot_after_retention(host_client: Client, skat: Tournament
     pot = 7 * 1000 * 900 // 1000  # seven entry fees, a tenth retained, no lost-game money
     assert [row[-1] for row in rows[:2]] == [format_money(pot * 600 // 1000, "EUR"),
                                              format_money(pot * 400 // 1000, "EUR")]
+
+
+def test_rows_sharing_a_rank_share_the_prizes_of_their_places(organiser: Any, host_client: Client) -> None:
+    tournament = build("skat", 19, organiser)
+    places = [5000, 3000, 2000, 1000, 500, 300]
+    tournament.prizes = {"kind": "amounts", "places": places}
+    tournament.save()
+    rows = ranking_rows(page(host_client, "tournament-print-ranking", tournament, None))
+    cents = [int(re.sub(r"\D", "", row[-1]) or 0) for row in rows]
+    ranks = [row[0] for row in rows]
+    assert len(set(ranks)) < len(ranks), "the example has a tie"
+    for rank in set(ranks):
+        tied = [i for i, r in enumerate(ranks) if r == rank]
+        pooled = sum(places[i] for i in tied if i < len(places))
+        assert sum(cents[i] for i in tied) == pooled
+        assert max(cents[i] for i in tied) - min(cents[i] for i in tied) <= 1
+    assert sum(cents) == sum(places)
 
 
 # --- who may see them ---------------------------------------------------------------------------------------
