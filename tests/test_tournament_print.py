@@ -152,6 +152,13 @@ def test_table_cards_hold_each_seat_with_start_number_the_first_dealer_and_the_s
     assert "toolbar" in html and "<nav" in html  # on screen a toolbar; the PDF has none (tested below)
 
 
+def test_without_a_printout_language_the_reader_s_own(host_client: Client, skat: Tournament) -> None:
+    assert skat.print_language == ""
+    response = host_client.get(url("tournament-print-standings", skat), headers={"accept-language": "de"})
+    assert 'lang="de"' in response.content.decode() and WORDS["de"]["standings"] in without_tags(
+        response.content.decode())
+
+
 def test_four_cards_a_sheet(organiser: Any, host_client: Client) -> None:
     tournament = build("skat", 19, organiser, series_count=1)  # four tables of four, one of three
     html = page(host_client, "tournament-print-cards", tournament)
