@@ -26,7 +26,8 @@ from scorekeep.models import CardNight, CardTable, Club, Entrant, Player, Series
 from scorekeep.money import format_money
 from scorekeep.qr import qr_svg
 from scorekeep.rules import GAMES
-from scorekeep.templatetags.ledger_tags import signed
+from scorekeep.rules.season import Measure
+from scorekeep.templatetags.ledger_tags import placing, signed
 
 pytestmark = pytest.mark.django_db
 
@@ -45,6 +46,10 @@ DEALS = {
              {"contract": "null", "declarer": 2, "bid": 23, "declarer_tricks": 0}],
     "schafkopf": [{"contract": "sauspiel", "declarer": 0, "partner": 2, "card_points": 70},
                   {"contract": "sauspiel", "declarer": 1, "partner": 3, "card_points": 40}],
+    "kop": [{"contract": "normal", "old": [0, 1], "card_points": 60},
+            {"contract": "normal", "old": [0, 2], "card_points": 40}],
+    "fipsen": [{"contract": "tricks", "declarer": 2, "bid": 3, "hand": True, "tricks_taken": 4},
+               {"contract": "tricks", "declarer": 3, "bid": 2, "tricks_taken": 1}],
 }
 
 
@@ -169,7 +174,7 @@ def test_four_cards_a_sheet(organiser: Any, host_client: Client) -> None:
 # --- every table's list ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("language", ["en", "de", "ja"])
-@pytest.mark.parametrize("game,players", [("skat", 7), ("schafkopf", 8)])
+@pytest.mark.parametrize("game,players", [("skat", 7), ("schafkopf", 8), ("kop", 8), ("fipsen", 8)])
 def test_every_table_s_list_one_a_page_with_its_totals_and_signature_lines(
         organiser: Any, host_client: Client, game: str, players: int, language: str) -> None:
     tournament = build(game, players, organiser)
@@ -206,7 +211,10 @@ def expected(tournament: Tournament, upto: int) -> dict[str, Fraction]:
     out: dict[str, Fraction] = {}
     for table in CardTable.objects.filter(night__series__tournament=tournament, night__series__number__lte=upto):
         book = ledger.build(table)
-        figures = book.performance if GAMES[tournament.game].SEEGER_FABIAN else book.totals
+        measure = GAMES[tournament.game].SEASON_BASES[0].measure
+        figures = (book.performance if measure == Measure.PERFORMANCE
+                   else book.placing_totals if measure == Measure.PLACING and book.placing_totals is not None
+                   else book.totals)
         for name, figure in zip(book.names, figures, strict=True):
             out[name] = out.get(name, Fraction(0)) + figure
     return out
@@ -236,6 +244,22 @@ def test_standings_after_a_series_rank_by_the_tables_results(host_client: Client
         assert ranks[0] == 1 and ranks == sorted(ranks)
 
 
+@pytest.mark.parametrize("game", ["schafkopf", "kop", "fipsen"])
+def test_standings_of_each_game_rank_by_its_first_season_basis(organiser: Any, host_client: Client,
+                                                               game: str) -> None:
+    tournament = build(game, 8, organiser)
+    html = page(host_client, "tournament-print-standings", tournament, 2)
+    rows = ranking_rows(html)
+    figures = expected(tournament, 2)
+    assert [row[2] for row in rows] == sorted(figures, key=lambda name: (-figures[name], NAMES.index(name)))
+    for row in rows:
+        value = figures[row[2]]
+        with translation.override("en"):
+            shown = (format_money(int(value), "EUR", plus=True) if GAMES[game].MONEY
+                     else placing(value) if value.denominator != 1 else signed(int(value)))
+        assert row[-1] == " ".join(shown.split())
+
+
 def test_final_ranking_pays_the_prize_table_by_place(host_client: Client, skat: Tournament) -> None:
     html = page(host_client, "tournament-print-ranking", skat, None)
     rows = ranking_rows(html)
@@ -245,9 +269,16 @@ def test_final_ranking_pays_the_prize_table_by_place(host_client: Client, skat: 
 
 def test_shares_of_the_pot_after_retention(host_client: Client, skat: Tournament) -> None:
     skat.prizes = {"kind": "shares", "places": [600, 400], "retention": {"kind": "share", "value": 100}}
+    skat.lost_game_money = [{"from": 1, "amount": 50}, {"from": 2, "amount": 100}]  # 0.50, then 1.00 from the 2nd
     skat.save()
-    rows = ranking_rows(page(host_client, "tournament-print-ranking", skat, None))
-    pot = 7 * 1000 * 900 // 1000  # seven entry fees, a tenth retained, no lost-game money
+    html = page(host_client, "tournament-print-ranking", skat, None)
+    rows = ranking_rows(html)
+    lost = [n for table in CardTable.objects.filter(night__series__tournament=skat) for n in ledger.build(table).lost]
+    assert any(lost), "the example has lost games"
+    lost_money = sum(50 * min(n, 1) + 100 * max(n - 1, 0) for n in lost)  # per player and series
+    taken = 7 * 1000 + lost_money  # seven entry fees and the lost-game money
+    pot = taken - taken * 100 // 1000  # a tenth retained (rounded down: the organiser keeps no more than a tenth)
+    assert format_money(pot, "EUR") in html
     assert [row[-1] for row in rows[:2]] == [format_money(pot * 600 // 1000, "EUR"),
                                              format_money(pot * 400 // 1000, "EUR")]
 
