@@ -38,7 +38,7 @@ from .labels import GAME_LABELS, translated
 from .models import CardNight, CardTable, Deal, Entrant, Series, TablePlayer, Tournament
 from .money import format_money
 from .night_forms import preset_label
-from .print_views import PRINT_CSS, PrintTable, print_table, skat_levels
+from .print_views import LISTS, PRINT_CSS, PrintTable, skat_levels
 from .qr import qr_svg
 from .rules import GAMES
 from .rules.season import Measure
@@ -140,7 +140,8 @@ def table_lists(tables: list[CardTable]) -> list[TableList]:
     out = []
     for table in tables:
         names = [place.player.name for place in table.places.all()]
-        item = print_table(table.night, table, ledger.build(table, table.live_deals, names))
+        # The list alone, as the game lays it out (no chart: the tournament's list is what its table signs).
+        item = LISTS[table.night.game](table.night, table, ledger.build(table, table.live_deals, names))
         out.append(TableList(item, table.night, names))
     return out
 
