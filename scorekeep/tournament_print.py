@@ -14,6 +14,7 @@ them (404 for anyone else). Every figure of the standings is read from the table
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -339,9 +340,10 @@ def _version_key(tournament: Tournament, kind: str, series: Series | None, langu
     upto = tournament.series_count if series is None else series.number
     tables = CardTable.objects.filter(night__series__tournament=tournament, night__series__number__lte=upto)
     versions = sorted(tables.values_list("pk", "version", "night__version"))
+    # A digest of the tables' versions: 150 tables would make a key no cache keeps (memcached: 250 characters).
+    digest = hashlib.sha256(" ".join(f"{pk}.{v}.{n}" for pk, v, n in versions).encode()).hexdigest()[:32]
     return "-".join(map(str, ["tournament", kind, tournament.pk, tournament.version,
-                              series.number if series else "all", language,
-                              *(f"{pk}.{v}.{n}" for pk, v, n in versions)]))
+                              series.number if series else "all", language, digest]))
 
 
 def _page(request: HttpRequest, kind: str, tournament_id: int, series_number: int | None) -> HttpResponse:

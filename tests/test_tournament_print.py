@@ -361,3 +361,21 @@ def test_each_printout_as_pdf(chromium: None, host_client: Client, skat: Tournam
         assert len(reader.pages) >= len(tables_of(skat, 2))  # one table a page
     again = host_client.get(url(name, skat, series))
     assert again.content == response.content  # kept by the version key, not rendered again
+
+
+def test_a_deal_at_any_table_makes_a_new_pdf_and_the_key_stays_short(host_client: Client, skat: Tournament,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    keys: list[str] = []
+
+    def rendered(key: str, page: Any) -> bytes:
+        keys.append(key)
+        assert "Herbstturnier" in page()
+        return b"%PDF-1.7 made for " + key.encode()
+
+    monkeypatch.setattr(pdf, "rendered", rendered)
+    for _ in range(2):
+        assert host_client.get(url("tournament-pdf-standings", skat, 2)).status_code == 200
+    nights.enter_deal(tables_of(skat, 1)[-1], DEALS["skat"][0])  # a table of series 1: the standings after 2 move
+    assert host_client.get(url("tournament-pdf-standings", skat, 2)).status_code == 200
+    assert keys[0] == keys[1] != keys[2]
+    assert all(len(key) < 200 for key in keys)
