@@ -402,3 +402,14 @@ def ranking_print(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_GET
 def ranking_pdf(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _pdf(request, "ranking", tournament_id, None)
+
+
+@login_required
+@require_GET
+def printouts(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The organiser's list of the tournament's printouts, per series and the final ranking."""
+    tournament = _tournament(request, tournament_id)
+    kinds = [("cards", gettext("Table cards")), ("lists", gettext("Table lists")), ("standings", gettext("Standings"))]
+    return render(request, "print/tournament_printouts.html", {
+        "tournament": tournament, "game_label": GAME_LABELS[tournament.game], "kinds": kinds,
+        "series_list": list(tournament.series_set.order_by("number"))})

@@ -83,6 +83,7 @@ urlpatterns = [
          {"kind": "standings"}, name="tournament-print-standings"),
     path("tournaments/<int:tournament_id>/print/series/<int:series_number>/standings.pdf", tournament_print.series_pdf,
          {"kind": "standings"}, name="tournament-pdf-standings"),
+    path("tournaments/<int:tournament_id>/print/", tournament_print.printouts, name="tournament-printouts"),
     path("tournaments/<int:tournament_id>/print/ranking/", tournament_print.ranking_print,
          name="tournament-print-ranking"),
     path("tournaments/<int:tournament_id>/print/ranking.pdf", tournament_print.ranking_pdf,

@@ -302,7 +302,8 @@ def test_rows_sharing_a_rank_share_the_prizes_of_their_places(organiser: Any, ho
 
 # --- who may see them ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name,series", [("tournament-print-cards", 1), ("tournament-pdf-lists", 1),
+@pytest.mark.parametrize("name,series", [("tournament-printouts", None), ("tournament-print-cards", 1),
+                                         ("tournament-pdf-lists", 1),
                                          ("tournament-print-standings", 2), ("tournament-pdf-ranking", None)])
 def test_only_the_organising_club_s_hosts_see_the_printouts(skat: Tournament, name: str, series: int | None) -> None:
     stranger = Client()
@@ -311,6 +312,15 @@ def test_only_the_organising_club_s_hosts_see_the_printouts(skat: Tournament, na
     assert response.status_code == 404 and b"Anna" not in response.content
     anonymous = Client().get(url(name, skat, series))
     assert anonymous.status_code == 302 and "/login" in anonymous["Location"]
+
+
+def test_the_list_of_printouts_links_every_series_and_the_ranking(host_client: Client, skat: Tournament) -> None:
+    html = page(host_client, "tournament-printouts", skat, None)
+    for kind in ("cards", "lists", "standings"):
+        for series in (1, 2):
+            assert f'href="{url(f"tournament-print-{kind}", skat, series)}"' in html
+            assert f'href="{url(f"tournament-pdf-{kind}", skat, series)}"' in html
+    assert f'href="{url("tournament-pdf-ranking", skat, None)}"' in html
 
 
 def test_a_series_not_drawn_is_404(host_client: Client, skat: Tournament) -> None:
