@@ -19,6 +19,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import groupby
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -166,7 +167,8 @@ class Standings:
     label: str  # what is ranked by, in words (the game's first season basis: Seeger-Fabian points, …)
     series: list[int]
     rows: list[StandingRow]
-    pot: str = ""
+    pot: str = ""  # entry fees and lost-game money, less the organiser's retention
+    paid: str = ""  # the prizes paid
 
 
 def _measure(game: str) -> tuple[Measure, str]:
@@ -189,14 +191,13 @@ def _lost_game_money(lost: int, tiers: list[dict[str, int]]) -> int:
 
 
 def _shared(by_place: list[int], ranks: list[int]) -> list[int]:
-    """Each row's prize: the prize of its place, or, where rows share a rank, the prizes of the places they
-    take together split evenly (a minor unit left over goes to the first of them)."""
-    out = []
-    for i, rank in enumerate(ranks):
-        tied = [j for j, other in enumerate(ranks) if other == rank]
-        pooled = sum(by_place[j] for j in tied if j < len(by_place))
-        share, left = divmod(pooled, len(tied))
-        out.append(share + (1 if tied.index(i) < left else 0))
+    """Each row's prize (rows in ranking order): the prize of its place, or, where rows share a rank, the prizes
+    of the places they take together split evenly (a minor unit left over goes to the first of them)."""
+    out: list[int] = []
+    for _rank, group in groupby(range(len(ranks)), key=lambda i: ranks[i]):
+        places = list(group)
+        share, left = divmod(sum(by_place[i] for i in places if i < len(by_place)), len(places))
+        out += [share + (1 if k < left else 0) for k in range(len(places))]
     return out
 
 
@@ -241,13 +242,15 @@ def _standings(tournament: Tournament, upto_series: int, *, prizes: bool = False
         retention = tournament.prizes.get("retention") or {}
         kept_back = (pot * retention.get("value", 0) // 1000 if retention.get("kind") == "share"
                      else retention.get("value", 0))
-        pot -= kept_back
+        pot = max(0, pot - kept_back)
         shares = tournament.prizes.get("kind") == "shares"
         by_place = [pot * amount // 1000 if shares else amount for amount in tournament.prizes["places"]]
-        for row, amount in zip(rows, _shared(by_place, [row.rank for row in rows]), strict=True):
+        paid = _shared(by_place, [row.rank for row in rows])
+        for row, amount in zip(rows, paid, strict=True):
             if amount:
                 row.prize = format_money(amount, tournament.currency, exponent=tournament.exponent)
         standings.pot = format_money(pot, tournament.currency, exponent=tournament.exponent)
+        standings.paid = format_money(sum(paid), tournament.currency, exponent=tournament.exponent)
     return standings
 
 

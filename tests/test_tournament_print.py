@@ -264,6 +264,7 @@ def test_final_ranking_pays_the_prize_table_by_place(host_client: Client, skat: 
     html = page(host_client, "tournament-print-ranking", skat, None)
     rows = ranking_rows(html)
     assert [row[-1] for row in rows[:3]] == [format_money(5000, "EUR"), format_money(3000, "EUR"), ""]
+    assert f'<dd data-line="paid">{format_money(8000, "EUR")}</dd>' in html
     assert len(rows) == 7 and len(rows[0]) == 4 + 2 + 2  # both series, the total and the prize
 
 
@@ -278,7 +279,9 @@ def test_shares_of_the_pot_after_retention(host_client: Client, skat: Tournament
     lost_money = sum(50 * min(n, 1) + 100 * max(n - 1, 0) for n in lost)  # per player and series
     taken = 7 * 1000 + lost_money  # seven entry fees and the lost-game money
     pot = taken - taken * 100 // 1000  # a tenth retained (rounded down: the organiser keeps no more than a tenth)
-    assert format_money(pot, "EUR") in html
+    assert f'<dd data-line="pot">{format_money(pot, "EUR")}</dd>' in html
+    paid = pot * 600 // 1000 + pot * 400 // 1000
+    assert f'<dd data-line="paid">{format_money(paid, "EUR")}</dd>' in html
     assert [row[-1] for row in rows[:2]] == [format_money(pot * 600 // 1000, "EUR"),
                                              format_money(pot * 400 // 1000, "EUR")]
 
