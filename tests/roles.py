@@ -106,6 +106,16 @@ ACCESS: dict[str, tuple[str, str]] = {
     "series-draw": (NONE, CLUB_HOST),
     "series-close": (NONE, CLUB_HOST),
     "series-reopen": (NONE, CLUB_HOST),
+    # The tournament's printouts (issue 18, tour-print): read by the club's hosts.
+    "tournament-printouts": (CLUB_HOST, NONE),
+    "tournament-print-cards": (CLUB_HOST, NONE),
+    "tournament-pdf-cards": (CLUB_HOST, NONE),
+    "tournament-print-lists": (CLUB_HOST, NONE),
+    "tournament-pdf-lists": (CLUB_HOST, NONE),
+    "tournament-print-standings": (CLUB_HOST, NONE),
+    "tournament-pdf-standings": (CLUB_HOST, NONE),
+    "tournament-print-ranking": (CLUB_HOST, NONE),
+    "tournament-pdf-ranking": (CLUB_HOST, NONE),
     "admin:*": (STAFF, STAFF),
     "admin:login": (PUBLIC, PUBLIC),
     "admin:logout": (NONE, PUBLIC),  # logging out is harmless; the admin sends anyone else to its log-in
