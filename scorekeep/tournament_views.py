@@ -25,11 +25,11 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from . import clubs, tournaments
-from .access_views import qr_svg
 from .labels import GAME_LABELS
 from .models import GAME_CHOICES, Entrant, Series, Tournament
 from .money import currency_exponent, money_input_error, parse_units
 from .night_forms import preset_label
+from .qr import qr_svg
 from .rules import GAMES
 from .rules.draw import Conflict
 
@@ -229,7 +229,8 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "series_rows": _series_rows(request, tournament), "next_draw": next_draw,
         "redraw": last if last is not None and not last.closed else None,
         "standings_url": _optional_link("tournament-standings", tournament),
-        "money_url": _optional_link("tournament-money", tournament)})
+        "money_url": _optional_link("tournament-money", tournament),
+        "printouts_url": _optional_link("tournament-printouts", tournament)})
 
 
 @require_safe

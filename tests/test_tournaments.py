@@ -255,6 +255,7 @@ def test_register_draw_and_the_overview_show_the_tables_with_their_links(host_cl
     for night in series.nights.all():
         assert reverse("join", args=[night.scorer_token]) in page
     assert "deal 0 of 4" in page and "deal 0 of 3" in page
+    assert reverse("tournament-printouts", args=[tournament.pk]) in page  # tour-print's list of printouts
     qr = host_client.get(reverse("tournament-series", args=[tournament.pk, 1])).content.decode()
     assert qr.count("<svg") == 2
 
