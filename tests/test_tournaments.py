@@ -397,3 +397,20 @@ def test_the_registration_page_says_a_newcomer_plays_from_the_next_series(host_c
     host_client.post(url, {"name": "Heinz", "paid": "on"})
     late = seven.entrants.get(player__name="Heinz")
     assert late.first_series == 2 and late.paid
+
+
+@pytest.mark.django_db
+def test_a_tournament_tables_night_is_finished_and_set_only_through_its_series(host_client: Client,
+                                                                              seven: Tournament) -> None:
+    series = tournaments.draw_series(seven, 1, seed="s")
+    tournaments.close_series(series, reason="test")
+    night = series.nights.get(tables__number=1)
+    response = host_client.post(reverse("night-finish", args=[night.pk]), {"finished": "0"})
+    assert response.status_code == 303
+    assert CardNight.objects.get(pk=night.pk).finished  # still closed with its series
+    assert host_client.get(reverse("night-settings", args=[night.pk])).status_code == 303
+    phone = Client()
+    phone.get(reverse("join", args=[night.scorer_token]))
+    tournaments.reopen_series(series)
+    response = phone.post(reverse("table-new", args=[night.pk]), {"player-0": "X", "player-1": "Y", "player-2": "Z"})
+    assert response.status_code == 303 and night.tables.count() == 1
