@@ -414,3 +414,26 @@ def test_a_tournament_tables_night_is_finished_and_set_only_through_its_series(h
     tournaments.reopen_series(series)
     response = phone.post(reverse("table-new", args=[night.pk]), {"player-0": "X", "player-1": "Y", "player-2": "Z"})
     assert response.status_code == 303 and night.tables.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_later_series_by_standings_seats_the_leaders_together(club: Club) -> None:
+    tournament = tournaments.create_tournament(club=club, name="Rangfolge", game="schafkopf", preset="bsv",
+                                               series_count=2, series_length=4, draw_mode="standings")
+    for i in range(8):
+        tournaments.register(tournament, name=f"Spieler {i}")
+    first = tournaments.draw_series(tournament, 1, seed="r")
+    assert first.mode == "random"  # the first series is always drawn at random
+    for night in first.nights.all():  # at each table the players in seats 0 and 2 win every deal
+        table = night.tables.get()
+        for _ in range(4):
+            nights.enter_deal(table, {"contract": "sauspiel", "declarer": 0, "partner": 2, "card_points": 70})
+    tournaments.close_series(first)
+    winners = {entrant.number for entrant in tournament.entrants.all()
+               if any(place.position in (0, 2) for place in entrant.player.places.all())}
+    assert set(tournaments.standings_order(tournament, 1)[:4]) == winners
+    second = tournaments.draw_series(tournament, 2, seed="r2")
+    assert second.mode == "standings"
+    # The top four by the standings sit at table 1: two pairs who met in series 1, as any split of two tables of
+    # four into two others repeats two pairs at each, so no swap can do better.
+    assert set(second.draw["tables"][0]) == winners
