@@ -111,8 +111,10 @@ def check_table(game: str, length: int, dealers: Sequence[int], totals: Sequence
     players = len(totals)
     out: list[Phrase] = []
     checks = FORMATS[game].checks
-    if Check.DEALS in checks and len(dealers) != length:
-        out.append(Phrase("{got} of the series' {length} deals are entered", got=len(dealers), length=length))
+    if Check.DEALS in checks and len(dealers) < length:
+        out.append(Phrase("deals missing: {missing} of {length}", missing=length - len(dealers), length=length))
+    elif Check.DEALS in checks and len(dealers) > length:
+        out.append(Phrase("deals beyond the series' {length}: {extra}", extra=len(dealers) - length, length=length))
     if Check.TURNS in checks and players:
         share = length // players
         complete = len(dealers) >= length

@@ -108,20 +108,25 @@ def test_a_complete_skat_list_passes_its_check():
 
 def test_a_skat_list_says_what_is_missing():
     problems = [str(p) for p in check_table("skat", 36, [0, 1, 2] * 11 + [0, 0], [1, 2, 3])]
-    assert problems == ["35 of the series' 36 deals are entered", "seat 0 dealt 13 times, not 12"]
+    assert problems == ["deals missing: 1 of 36", "seat 0 dealt 13 times, not 12"]
     complete = [str(p) for p in check_table("skat", 36, [0, 1, 2] * 11 + [0, 0, 1], [1, 2, 3])]
     assert complete == ["seat 0 dealt 13 times, not 12", "seat 2 dealt 11 times, not 12"]
 
 
 def test_a_list_under_way_is_only_missing_its_deals():
     assert [str(p) for p in check_table("skat", 48, [0, 1, 2, 3] * 3, [0, 0, 0, 0])] == [
-        "12 of the series' 48 deals are entered"]
+        "deals missing: 36 of 48"]
 
 
 def test_a_schafkopf_list_must_sum_to_zero():
     assert [str(p) for p in check_table("schafkopf", 4, [0, 1, 2, 3], [10, -10, 5, 0])] == [
         "the list sums to 5, not to zero"]
     assert check_table("schafkopf", 4, [0, 0, 0, 0], [10, -10, 0, 0]) == []  # dealing turns are not checked
+
+
+def test_deals_beyond_the_series_are_said():
+    assert [str(p) for p in check_table("kop", 4, [0, 1, 2, 3, 0], [0, 0, 0, 0])] == [
+        "deals beyond the series' 4: 1"]
 
 
 def test_a_kop_round_needs_its_deals_only():
