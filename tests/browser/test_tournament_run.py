@@ -23,6 +23,11 @@ WIDTH_JS = "() => ({scroll: document.documentElement.scrollWidth, client: docume
 SEVEN = ["Anna", "Bernd", "Clara", "Dieter", "Erika", "Fritz", "Gisela"]
 
 
+def fits_the_phone(page: Page) -> None:
+    width = page.evaluate(WIDTH_JS)
+    assert width["scroll"] <= width["client"], f"{page.url} scrolls sideways on a phone: {width}"
+
+
 def phone(browser: Browser) -> Page:
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()
@@ -35,6 +40,7 @@ def test_a_skat_tournament_is_set_up_drawn_scored_at_two_tables_and_its_series_c
     club = clubs.home_club(get_user_model().objects.get(username="host"))
     page.goto(f"{live_server.url}/tournaments/")
     page.get_by_role("link", name="New tournament").click()
+    fits_the_phone(page)
     page.get_by_label("Club").select_option(str(club.pk))
     page.get_by_label("Name", exact=True).fill("Herbstpreisskat")
     page.get_by_label("Game and rule set").select_option("skat:isko")
@@ -50,6 +56,7 @@ def test_a_skat_tournament_is_set_up_drawn_scored_at_two_tables_and_its_series_c
         page.get_by_role("button", name="Register").click()
         expect(page.locator(".messages")).to_contain_text(f"{name} is registered with start number")
     expect(page.locator("ol.entrants li")).to_have_count(7)
+    fits_the_phone(page)
     page.get_by_role("link", name="Herbstpreisskat").click()
 
     page.get_by_label("Seed (empty: a new one at random)").fill("Herbst 2026")
@@ -59,9 +66,7 @@ def test_a_skat_tournament_is_set_up_drawn_scored_at_two_tables_and_its_series_c
     expect(tables).to_have_count(2)
     expect(tables.nth(0)).to_contain_text("deal 0 of 4")
     expect(tables.nth(1)).to_contain_text("deal 0 of 3")
-    page.screenshot(path="/tmp/tour-run-overview.png", full_page=True)
-    width = page.evaluate(WIDTH_JS)
-    assert width["scroll"] <= width["client"], f"the overview scrolls sideways on a phone: {width}"
+    fits_the_phone(page)
 
     series = Series.objects.get(tournament=tournament)
     # Each table's list keeper opens the table's scorer link on a phone of their own and enters a deal.
@@ -93,3 +98,10 @@ def test_a_skat_tournament_is_set_up_drawn_scored_at_two_tables_and_its_series_c
     expect(page.get_by_role("button", name="Reopen series 1")).to_be_visible()
     assert Series.objects.get().closed and tournament.revisions.get(kind="closed").reason == "Probelauf"
     assert all(night.finished for night in CardNight.objects.filter(series=series))
+    # A list keeper's phone now only reads its table: it says the series is closed and offers no entry.
+    keeper = phone(browser)
+    night = CardNight.objects.get(series=series, tables__number=1)
+    keeper.goto(f"{live_server.url}/join/{night.scorer_token}/")
+    expect(keeper.get_by_text("This series of the tournament is closed")).to_be_visible()
+    expect(keeper.get_by_role("button", name="Save deal")).to_have_count(0)
+    keeper.context.close()
