@@ -527,7 +527,12 @@ def deal_history(game: str, number: int | None, revisions: Sequence[Any], names:
         when = date_format(at, "H:i")
         if at.date() != night_date:
             when = gettext("%(day)s, %(time)s") % {"day": date_format(at, "j M"), "time": when}
-        params = {"deal": what, "verb": verbs.get(revision.kind, revision.kind), "by": revision.by, "at": when}
+        verb = verbs.get(revision.kind, revision.kind)
+        if revision.kind == "play":  # the cards as played, attached for the record (nights.attach_play)
+            before, after = (revision.old or {}).get("play"), (revision.new or {}).get("play")
+            verb = (gettext("given its played cards") if before is None else
+                    gettext("cleared of its played cards") if after is None else gettext("given other played cards"))
+        params = {"deal": what, "verb": verb, "by": revision.by, "at": when}
         line = (gettext("%(deal)s %(verb)s by %(by)s at %(at)s") if revision.by
                 else gettext("%(deal)s %(verb)s at %(at)s")) % params
         if revision.kind == "changed" and revision.old and revision.new:

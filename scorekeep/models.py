@@ -310,6 +310,9 @@ class Deal(models.Model):
     dealer = models.PositiveSmallIntegerField()
     facts = OrderedJSONField()
     verdict = OrderedJSONField()
+    # The cards as played (the contract's ``deal.play``, docs/PLAY.md), attached for the record: the facts
+    # stay what the table entered and are what is scored; the page checks the cards against them.
+    play = OrderedJSONField(null=True, blank=True)
     bock = models.BooleanField(default=False)  # derived from the deals before (ledger.recompute)
     entered_by = models.CharField(max_length=40, blank=True)
     entered_at = models.DateTimeField(default=timezone.now)
@@ -344,10 +347,12 @@ class DealRevision(models.Model):
         CHANGED = "changed", _("changed")
         DELETED = "deleted", _("deleted")
         RESTORED = "restored", _("restored")
+        PLAY = "play", _("played cards changed")
 
     deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="revisions")
     kind = models.CharField(max_length=10, choices=Kind.choices)
-    # What the deal was before and after: {"facts": …, "seating": …, "dealer": …}.
+    # What the deal was before and after: {"facts": …, "seating": …, "dealer": …}, and "play" (the cards
+    # attached) where there were cards before or after.
     old = OrderedJSONField(null=True, blank=True)
     new = OrderedJSONField(null=True, blank=True)
     by = models.CharField(max_length=40, blank=True)

@@ -297,6 +297,7 @@ def _table_json(night: CardNight, view: TableView) -> dict[str, Any]:
             "seats": [names[p] for p in deal.seating],
             "sitting_out": out,
             "facts": deal.facts,
+            "play": deal.play,  # the cards as played, attached for the record (docs/PLAY.md); null: none
             "bock": deal.bock,
             "verdict": deal.verdict,
             "entries": dict(zip(names, row.entries, strict=True)),

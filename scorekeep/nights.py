@@ -125,7 +125,10 @@ def _replay_of(key: str | None, kind: str, **where: Any) -> tuple[DealRevision |
 
 
 def _snapshot(deal: Deal) -> dict[str, Any]:
-    return {"facts": deal.facts, "seating": deal.seating, "dealer": deal.dealer}
+    snapshot = {"facts": deal.facts, "seating": deal.seating, "dealer": deal.dealer}
+    if deal.play is not None:
+        snapshot["play"] = deal.play
+    return snapshot
 
 
 def _touch_table(table: CardTable) -> None:
@@ -230,6 +233,42 @@ def correct_deal(deal: Deal, facts: dict[str, Any], *, dealer: int | None = None
     ledger.recompute(deal.table, since=deal.sequence, changed=deal,
                      judged=ledger.Judged(facts, tuple(deal.seating), deal.dealer, deal.bock, verdict))
     _touch_table(deal.table)
+    deal.refresh_from_db()
+    return deal
+
+
+@transaction.atomic
+def attach_play(deal: Deal, play: dict[str, Any] | None, *, by: str = "", reason: str = "",
+                key: str | None = None, based_on: int | None = None) -> Deal:
+    """Attach the cards as played (``deal.play``, docs/PLAY.md) to a deal, replace them, or remove them
+    (`play` None), for the record: the facts the table entered stay what is scored, so no verdict and no
+    total changes. The history keeps the cards before and after (a ``play`` revision).
+
+    Raises `IllegalDeal` (nothing stored) when the engine refuses the cards with the deal's facts — a card
+    twice, a card missing, a trick of the wrong size; a card that breaks a rule of play is no refusal but
+    the engine's finding, shown on the deal's page. `key` and `based_on` as for `correct_deal`.
+    """
+    table = _lock_table(deal.table_id)
+    deal = Deal.objects.select_for_update(of=("self",)).get(pk=deal.pk)
+    deal.table = table
+    replayed, key = _replay_of(key, DealRevision.Kind.PLAY, pk=deal.pk)
+    if replayed is not None:
+        return deal
+    if based_on is not None and based_on != deal.version:
+        raise Stale(revisions=list(deal.revisions.order_by("at", "id"))[max(1, based_on):])
+    if deal.deleted:
+        raise IllegalDeal("deal.play", "this deal is deleted: restore it before attaching its cards")
+    if play == deal.play:
+        return deal
+    if play is not None:  # the engine reads the cards with the facts as entered; a refusal stores nothing
+        ledger.judge_deal(table.night, deal.seating, deal.dealer, {**deal.facts, "play": play}, deal.bock)
+    old = {**_snapshot(deal), "play": deal.play}
+    deal.play = play
+    deal.version += 1
+    deal.save(update_fields=["play", "version"])
+    DealRevision.objects.create(deal=deal, kind=DealRevision.Kind.PLAY, old=old, new={**_snapshot(deal), "play": play},
+                                by=by, reason=reason, request_key=key or None)
+    _touch_table(table)
     deal.refresh_from_db()
     return deal
 

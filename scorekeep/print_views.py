@@ -69,6 +69,7 @@ class SkatRow:
     totals: list[int | None]
     passed: bool
     bock: bool
+    played: bool = False  # the cards as played are attached to the deal (docs/PLAY.md)
 
 
 @dataclass(slots=True)
@@ -115,6 +116,7 @@ def skat_rows(book: Ledger) -> list[SkatRow]:
                                                                                      strict=True)],
             passed=won is None,  # nobody declared: all passed, or a Ramsch
             bock=row.deal.bock,
+            played=row.deal.play is not None,
         ))
     return rows
 
@@ -158,6 +160,7 @@ class SchafkopfRow:
     plus_sum: int
     minus_sum: int
     bock: bool
+    played: bool = False  # the cards as played are attached to the deal (docs/PLAY.md)
 
     @property
     def cells(self) -> list[tuple[int | None, int | None]]:
@@ -197,7 +200,8 @@ def schafkopf_rows(book: Ledger) -> list[SchafkopfRow]:
             number=row.number, game=_words(schafkopf.game_words(facts, row.deal.verdict)),
             players=" + ".join(book.names[p] for p in row.declarers), result=_result(row.verdict.won),
             solo_won=solo and row.verdict.won is True, plus=plus, minus=minus,
-            plus_sum=sum(v for v in plus if v), minus_sum=sum(v for v in minus if v), bock=row.deal.bock))
+            plus_sum=sum(v for v in plus if v), minus_sum=sum(v for v in minus if v), bock=row.deal.bock,
+            played=row.deal.play is not None))
     return rows
 
 
@@ -222,6 +226,7 @@ class KopRow:
     placing: list[Fraction] | None
     placing_complete: bool
     round: int
+    played: bool = False  # the cards as played are attached to the deal (docs/PLAY.md)
 
     @property
     def cells(self) -> list[tuple[int, int] | None]:
@@ -239,7 +244,7 @@ def kop_rows(book: Ledger, round_length: int | None) -> list[KopRow]:
             old=" + ".join(book.names[p] for p in row.declarers),
             result=_result(verdict.won), value=verdict.value, entries=list(row.entries),
             totals=list(row.totals), placing=row.placing, placing_complete=row.placing_complete,
-            round=(row.number - 1) // round_length + 1 if round_length else 1))
+            round=(row.number - 1) // round_length + 1 if round_length else 1, played=row.deal.play is not None))
     return rows
 
 
@@ -256,6 +261,7 @@ class FipsenRow:
     entry: int | None
     note: str
     passed: bool
+    played: bool = False  # the cards as played are attached to the deal (docs/PLAY.md)
 
 
 def _fipsen_note(row: Row, names: list[str]) -> str:
@@ -274,7 +280,8 @@ def fipsen_rows(book: Ledger) -> list[FipsenRow]:
         declarer = row.declarers[0] if row.declarers else None
         rows.append(FipsenRow(row.number, list(row.totals), declarer,
                               row.entries[declarer] if declarer is not None else None,
-                              _fipsen_note(row, book.names), fipsen.passed(row.deal.facts)))
+                              _fipsen_note(row, book.names), fipsen.passed(row.deal.facts),
+                              row.deal.play is not None))
     return rows
 
 

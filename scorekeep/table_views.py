@@ -40,14 +40,18 @@ from .entry import (
     bock_in_words,
     changes,
     deal_history,
+    fact_label,
     facts_in_words,
     initial_from,
     refusal,
 )
+from .forms import PlayForm, ReplayRow, pack_of
 from .htmx import render_page
 from .labels import page_words
 from .models import CardNight, CardTable, Deal
-from .rules import IllegalDeal
+from .rules import IllegalDeal, Verdict
+from .rules import play as played
+from .rules.verdict import explained
 from .templatetags import ledger_tags
 
 # Which partial answers an htmx request, by the id of the element it swaps (HX-Target): the dealer
@@ -173,6 +177,8 @@ def _stale_edit(loaded: Loaded, err: nights.Stale) -> str:
         if revision.kind == "changed":
             what = "; ".join(changes(loaded.night.game, revision.old or {}, revision.new or {}, loaded.names))
             parts.append(gettext("Changed meanwhile%(by)s: %(what)s.") % {"by": by, "what": what})
+        elif revision.kind == "play":
+            parts.append(gettext("The played cards were changed meanwhile%(by)s.") % {"by": by})
         elif revision.kind == "deleted":
             parts.append(gettext("Deleted meanwhile%(by)s.") % {"by": by})
         else:
@@ -338,7 +344,58 @@ def _deal_context(request: HttpRequest, loaded: Loaded, deal: Deal, form: DealFo
             # Each form its own idempotency key: a correction's key never stands for a deletion.
             "key": (_key(request) if form is not None and form.is_bound else None) or uuid.uuid4().hex,
             "change_key": uuid.uuid4().hex,
-            "version": deal.version, "entries": _entries(loaded, deal)}
+            "version": deal.version, "entries": _entries(loaded, deal),
+            **_played_context(request, loaded, deal)}
+
+
+def _seat_namer(loaded: Loaded, deal: Deal) -> Any:
+    return lambda seat: loaded.names[deal.seating[seat]]
+
+
+def _played_context(request: HttpRequest, loaded: Loaded, deal: Deal,
+                    form: PlayForm | None = None) -> dict[str, Any]:
+    """The cards attached to the deal, as the engine reads them with the facts as entered (`rules.play`):
+    the trick-by-trick replay, the finding on the play, the facts the cards contradict and how the cards
+    alone would score — and, for a scorer, the form that attaches, replaces or removes them."""
+    context: dict[str, Any] = {"play_url": loaded.url("deal-play", deal.sequence)}
+    if _can_score(request) and not deal.deleted:
+        context["play_form"] = form or PlayForm(game=loaded.night.game, players=len(deal.seating), play=deal.play,
+                                                scorer=_scorer(request))
+        context["pack"] = pack_of(loaded.night.game)
+        context["seat_names"] = [(seat + 1, loaded.names[position]) for seat, position in enumerate(deal.seating)]
+    if deal.play is None:
+        return context
+    name = _seat_namer(loaded, deal)
+    try:
+        verdict = ledger.judge_deal(loaded.night, deal.seating, deal.dealer, {**deal.facts, "play": deal.play},
+                                    deal.bock)
+    except IllegalDeal as err:  # the facts or the rules changed since the cards were attached
+        context["play_problem"] = _play_refusal(loaded, deal, err)
+        return context
+    found = played.findings(verdict)
+    assert found is not None
+    context.update(played=found, play_verdict=verdict, replay=_replay(verdict, name),
+                   finding=explained((found.finding,), name, page_words)[0],
+                   disagreements=explained(found.disagreements, name, page_words),
+                   cards_explanation=verdict.explain(name, page_words))
+    return context
+
+
+def _replay(verdict: Verdict, name: Any) -> list[ReplayRow]:
+    """The played deal trick by trick (the engine's `play.replay`), each card's player by name."""
+    return [ReplayRow(trick.number, [(card, name(seat)) for card, seat in trick.cards], name(trick.winner),
+                      trick.points, trick.declaring, trick.defending,
+                      gettext(trick.broken_rule) if trick.broken_rule else "", trick.broken_card or "")
+            for trick in played.replay(verdict)]
+
+
+def _play_refusal(loaded: Loaded, deal: Deal, err: IllegalDeal) -> str:
+    """The engine's refusal of the cards in the page's words; a fact of the deal it names, by its label."""
+    message = err.render(_seat_namer(loaded, deal), gettext(err.text), page_words)
+    place = err.field.split(".")
+    if len(place) == 2 and place[0] == "deal" and place[1] != "play":
+        return f"{fact_label(loaded.night.game, place[1])}: {message}"
+    return message
 
 
 def _entries(loaded: Loaded, deal: Deal) -> list[tuple[str, int | None]]:
@@ -450,6 +507,46 @@ def _change(request: HttpRequest, night_id: int, table_number: int, sequence: in
     context = _deal_context(request, loaded, deal, None if deal.deleted else _edit_form(request, loaded, deal))
     context["change_error"] = refused
     context["change_reason"] = request.POST.get("reason", "")  # a refused delete keeps the reason typed
+    return render(request, "deal.html", context)
+
+
+@night_access(SCORE)
+def deal_play(request: HttpRequest, night_id: int, table_number: int, sequence: int) -> HttpResponse:
+    """POST: attach the cards as played to the deal, replace them, or ("remove") take them off; the facts
+    as entered stay what is scored. A refusal comes back on the deal's page with what was typed."""
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    loaded = _load(night_id, table_number, every=True)
+    deal = _deal(loaded, sequence)
+    data = request.POST.copy()
+    if "remove" in data:  # no card typed: the cards come off
+        for name in ("play-tricks", "play-skat", "play-trump", "play-hands"):
+            data[name] = ""
+    form = PlayForm(data, game=loaded.night.game, players=len(deal.seating), play=deal.play, scorer=_scorer(request))
+    if not deal.deleted and form.is_valid() and form.play is None and "remove" not in data:
+        form.add_error("play-tricks", gettext("Enter the cards of the tricks, one trick a line (or tap them)."))
+    elif not deal.deleted and form.is_valid():
+        by = " ".join(form.cleaned_data["by"].split())
+        try:
+            nights.attach_play(deal, form.play, by=by, reason=form.cleaned_data["reason"].strip(), key=_key(request),
+                               based_on=_int(request.POST.get("version")))
+        except nights.Stale as err:
+            deal.refresh_from_db()
+            form.add_error(None, _stale_edit(loaded, err))
+        except IllegalDeal as err:
+            form.engine_error(err, _play_refusal(loaded, deal, err))
+        except OperationalError:
+            form.add_error(None, BUSY)
+        else:
+            _remember(request, by)
+            messages.success(request, gettext("The played cards were removed; the list is unchanged.")
+                             if form.play is None else
+                             gettext("The played cards are attached; the list keeps the facts as entered."))
+            return HttpResponseRedirect(loaded.url("deal", sequence) + "#played", status=303)
+    context = _deal_context(request, loaded, deal, None if deal.deleted else _edit_form(request, loaded, deal))
+    context.update(_played_context(request, loaded, deal, form if not deal.deleted else None))
+    if deal.deleted:
+        context["change_error"] = _deleted_meanwhile(deal)
     return render(request, "deal.html", context)
 
 

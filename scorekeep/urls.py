@@ -68,6 +68,7 @@ urlpatterns = [
     path(TABLE + "list/", table_views.table_list, name="table-list"),
     path(TABLE + "deals/new/", table_views.deal_new, name="deal-new"),
     path(TABLE + "deals/<int:sequence>/", table_views.deal_page, name="deal"),
+    path(TABLE + "deals/<int:sequence>/play/", table_views.deal_play, name="deal-play"),
     path(TABLE + "deals/<int:sequence>/delete/", table_views.deal_delete, name="deal-delete"),
     path(TABLE + "deals/<int:sequence>/restore/", table_views.deal_restore, name="deal-restore"),
     path("nights/<int:night_id>/print/", print_views.night_print, name="night-print"),

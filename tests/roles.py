@@ -87,6 +87,7 @@ ACCESS: dict[str, tuple[str, str]] = {
     "table-list": (VIEW, READS),
     "deal-new": (SCORE, SCORE),
     "deal": (VIEW, SCORE),
+    "deal-play": (NONE, SCORE),  # the cards as played, attached to a deal (tests/test_attach_play.py)
     "deal-delete": (NONE, SCORE),
     "deal-restore": (NONE, SCORE),
     "night-print": (VIEW, READS),

@@ -131,6 +131,11 @@ def demo() -> list[CardNight]:
     return nights_
 
 
+# A Grand played out (the cards as played, attached for the record: docs/PLAY.md), every card following suit.
+GRAND_TRICKS = [["CJ", "SJ", "HJ"], ["DJ", "S7", "H7"], ["CA", "S8", "H8"], ["C10", "S9", "H9"], ["CK", "SQ", "HQ"],
+                ["CQ", "SK", "DQ"], ["C9", "S10", "D9"], ["C8", "HK", "DK"], ["C7", "H10", "D10"], ["SA", "HA", "DA"]]
+
+
 @pytest.fixture
 def odd_night() -> CardNight:
     """A night with names and text that need escaping, a corrected, a deleted and a restored deal, and a
@@ -144,6 +149,8 @@ def odd_night() -> CardNight:
     nights.delete_deal(third, by=ODD_NAMES[2], reason="doppelt eingegeben ✗")
     nights.delete_deal(first, by=ODD_NAMES[0], reason="?")
     nights.restore_deal(first, by=ODD_NAMES[0], reason="doch nicht ¯\\_(ツ)_/¯")
+    nights.attach_play(first, {"tricks": GRAND_TRICKS, "skat": ["D7", "D8"]}, by=ODD_NAMES[1],
+                       reason="Stiche <gezählt>")
     nights.seat_table(night, ODD_NAMES[1:])
     night = nights.change_settings(night, place=ODD_PLACE + " 2", by="山田 太郎", reason="umgezogen <→>")
     a_host_with_a_group(night)
@@ -180,6 +187,7 @@ def test_the_demo_nights_round_trip_exactly(demo: list[CardNight], tmp_path: Pat
 def test_odd_text_and_the_whole_history_round_trip(odd_night: CardNight) -> None:
     revisions = [r.kind for r in DealRevision.objects.order_by("pk")]
     assert revisions.count("changed") == 1 and revisions.count("deleted") == 2 and revisions.count("restored") == 1
+    assert revisions.count("play") == 1
     assert NightRevision.objects.count() == 1
     before = stored()
     backup = export()
@@ -203,6 +211,7 @@ def test_odd_text_and_the_whole_history_round_trip(odd_night: CardNight) -> None
     assert tournament.entrants.get(guest=True).home_club == "SC «Grand»"
     assert tournament.series_set.get().seed == "backup" and tournament.revisions.count() == 6
     assert CardTable.objects.get(night__series__tournament=tournament).deals.count() == 1
+    assert night.tables.get(number=1).deals.get(sequence=1).play == {"tricks": GRAND_TRICKS, "skat": ["D7", "D8"]}
 
 
 def test_datetimes_keep_their_microseconds(odd_night: CardNight) -> None:

@@ -49,6 +49,9 @@ _ISKO = Word("ISkO: a side that breaks a rule of play loses the game")
 _THE_SKAT = Word("the skat")
 _UNSAID = Word("The rule page does not say what a broken rule of play costs")
 _WON = {True: Word("wins"), False: Word("loses")}
+_LEGAL = Word("Every card follows the rules of play")
+_BROKE_LEAD = Word("Trick {trick}: {seat} led {card}, but {rule}")
+_BROKE_ON = Word("Trick {trick}: {seat} played {card} on {led} led, but {rule}")
 
 
 # --- what a page offers -----------------------------------------------------------------------------------
@@ -195,6 +198,34 @@ def replay(verdict: Verdict) -> tuple[Shown, ...]:
                          trick["points"], running.get("declaring"), running.get("defending"),
                          broken["card"] if here else None, Word(broken["rule"]) if here else None))
     return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Findings:
+    """What the cards say about a deal beside the facts the table entered (a played deal kept with a deal
+    for the record): the finding on the play — every card legal, or the first card that breaks a rule —
+    and each entered fact the cards contradict ("entered 62 card points; the tricks hold 58"), as
+    explanation steps a page writes in its language with its names for the seats."""
+
+    legal: bool
+    finding: Step
+    disagreements: tuple[Step, ...]
+
+    @property
+    def agree(self) -> bool:
+        """Every entered fact the cards settle is what the cards give."""
+        return not self.disagreements
+
+
+def findings(verdict: Verdict) -> Findings | None:
+    """The finding on the play and the disagreements of a verdict judged with ``deal.play`` (None for any
+    other verdict), taken from the explanation's steps, so a page says them as the engine said them."""
+    shown = verdict.extra.get("play")
+    if not shown:
+        return None
+    finding = next(step for step in verdict.steps if step.text in (_LEGAL, _BROKE_LEAD, _BROKE_ON))
+    told = frozenset(_FACT_WORDS.values())
+    return Findings(shown["break"] is None, finding, tuple(step for step in verdict.steps if step.text in told))
 
 
 # --- each game's play --------------------------------------------------------------------------------------
@@ -751,7 +782,7 @@ def _verdict(module: Game, game: str, facts: dict[str, Any], p: Played, ctx: Con
 
     broken = p.broken
     if broken is None:
-        say("Every card follows the rules of play")
+        say(_LEGAL)
         return _with_play(module.score(module.parse_deal(scored, rules, table), rules, table), said, play_json)
 
     offender_declares = broken.seat in ctx.side if ctx.side else None
@@ -762,10 +793,10 @@ def _verdict(module: Game, game: str, facts: dict[str, Any], p: Played, ctx: Con
         as_played = module.score(module.parse_deal(scored, rules, table), rules, table)
     play_json["break"] = broken.to_json(offender_declares)
     if broken.position == 0:
-        say("Trick {trick}: {seat} led {card}, but {rule}", trick=broken.trick + 1, seat=Seat(broken.seat),
+        say(_BROKE_LEAD, trick=broken.trick + 1, seat=Seat(broken.seat),
             card=broken.card, rule=broken.rule)
     else:
-        say("Trick {trick}: {seat} played {card} on {led} led, but {rule}", trick=broken.trick + 1,
+        say(_BROKE_ON, trick=broken.trick + 1,
             seat=Seat(broken.seat), card=broken.card, led=broken.led, rule=broken.rule)
     forced = _forced(game, contract, scored, rules, not offender_declares) if offender_declares is not None \
         else None
