@@ -494,8 +494,11 @@ class PlayForm(forms.Form):
     cards"): the dispute page's inputs of the cards (`play_inputs`), who attaches them and why. `play` is
     ``deal.play`` as typed (None: no card typed, i.e. remove them)."""
 
-    by = forms.CharField(label=_("Your name"), max_length=40, required=False)
-    reason = forms.CharField(label=_("Why (optional)"), max_length=200, required=False)
+    # Ids of their own: the deal's page has the correction's "Your name" and "Why" too.
+    by = forms.CharField(label=_("Your name"), max_length=40, required=False,
+                         widget=forms.TextInput(attrs={"id": "id_play-by", "autocomplete": "name"}))
+    reason = forms.CharField(label=_("Why (optional)"), max_length=200, required=False,
+                             widget=forms.TextInput(attrs={"id": "id_play-reason"}))
 
     def __init__(self, data: Any = None, *, game: str, players: int, play: Mapping[str, Any] | None = None,
                  scorer: str = "") -> None:
