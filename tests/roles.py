@@ -180,6 +180,9 @@ PLACE, OTHER_PLACE = "Zum Goldenen Ochsen", "Bei Xaver im Keller"
 SEED = [{"contract": "spades", "declarer": 0, "bid": 22, "matadors": 1, "card_points": 45},
         {"contract": "grand", "declarer": 1, "bid": 48, "matadors": 2, "card_points": 70},
         {"contract": "null", "declarer": 2, "bid": 23, "declarer_tricks": 0}]
+# The cards of SEED's first deal as played (docs/PLAY.md), one trick a line: forehand (Anna, the declarer) leads
+# and takes every trick, everyone following suit; the skat is SA S10.
+SPADES_PLAYED = "CJ DJ S9\nSJ SK S8\nHJ SQ S7\nCA CK C9\nC10 CQ C8\nHA HK H9\nH10 HQ H8\nDA DK D9\nD10 DQ D8\nC7 H7 D7"
 GRAND = {"contract": "grand", "declarer": "2", "bid": "48", "matadors": "2", "card_points": "70"}
 
 
@@ -304,6 +307,8 @@ POSTS: dict[str, Callable[[World], dict[str, Any]]] = {
     "deal-new": lambda w: {**GRAND, "by": "Clara", "key": "deal-new-key-1", "expected": "3"},
     "deal": lambda w: {**GRAND, "by": "Clara", "reason": "typo", "key": "correction-key-1",
                        "version": str(Deal.objects.get(table__night=w.night, sequence=1).version)},
+    "deal-play": lambda w: {"play-tricks": SPADES_PLAYED, "play-skat": "SA S10", "by": "Clara", "key": "play-key-1",
+                            "version": str(Deal.objects.get(table__night=w.night, sequence=1).version)},
     "deal-delete": lambda w: {"reason": "never played", "key": "delete-key-1"},
     "deal-restore": lambda w: {"reason": "was played", "key": "restore-key-1"},
     "night-settlement": lambda w: {"rate": "0.10", "currency": "EUR", "basis": "list", "step": "10"},
@@ -311,7 +316,7 @@ POSTS: dict[str, Callable[[World], dict[str, Any]]] = {
 CLUB_WRITES = {"clubs", "club", "season-new", "club-ratings", "club-cohost-add", "club-cohost-remove",
                "club-invitation-renew"}
 NIGHT_WRITES = {"night-settlement", "night-links-renew", "night-settings", "night-finish", "table-new", "deal-new",
-                "deal", "deal-delete", "deal-restore"}
+                "deal", "deal-play", "deal-delete", "deal-restore"}
 
 
 def send(client: Client, method: str, name: str, url: str, world: World) -> HttpResponse:
