@@ -44,7 +44,7 @@ def test_the_played_cards_of_a_skat_deal_are_tapped_attached_and_replayed(page: 
     expect(played.locator("#id_play-tricks")).to_have_value(expected)
     expect(picker.locator('button[data-card="CJ"]')).to_be_disabled()
     played.get_by_label("The skat").fill("D7 D8")
-    played.get_by_role("button", name="Attach the played cards").click()
+    played.get_by_role("button", name="Attach these cards").click()
 
     expect(page.locator("p.saved")).to_contain_text("The played cards are attached")
     expect(played.locator(".finding")).to_have_text("Every card follows the rules of play")
