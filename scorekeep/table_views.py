@@ -169,8 +169,9 @@ def _stale_new(loaded: Loaded, err: nights.Stale) -> str:
     return " ".join(parts)
 
 
-def _stale_edit(loaded: Loaded, err: nights.Stale) -> str:
-    """What was changed meanwhile, for a correction typed on an older version of the deal."""
+def _stale_edit(loaded: Loaded, err: nights.Stale, cards: bool = False) -> str:
+    """What was changed meanwhile, for a correction (or, `cards`, played cards to attach) typed on an older
+    version of the deal."""
     parts = []
     for revision in err.revisions:
         by = gettext(" by %(by)s") % {"by": revision.by} if revision.by else ""
@@ -183,7 +184,9 @@ def _stale_edit(loaded: Loaded, err: nights.Stale) -> str:
             parts.append(gettext("Deleted meanwhile%(by)s.") % {"by": by})
         else:
             parts.append(gettext("Restored meanwhile%(by)s.") % {"by": by})
-    parts.append(gettext("Your correction was not saved. The deal is shown as it is now and what you typed is "
+    parts.append(gettext("Your cards were not attached. The deal is shown as it is now and what you typed is "
+                         "kept: check it, then attach them again.") if cards else
+                 gettext("Your correction was not saved. The deal is shown as it is now and what you typed is "
                          "kept: check it, then save again."))
     return " ".join(parts)
 
@@ -532,7 +535,7 @@ def deal_play(request: HttpRequest, night_id: int, table_number: int, sequence: 
                                based_on=_int(request.POST.get("version")))
         except nights.Stale as err:
             deal.refresh_from_db()
-            form.add_error(None, _stale_edit(loaded, err))
+            form.add_error(None, _stale_edit(loaded, err, cards=True))
         except IllegalDeal as err:
             form.engine_error(err, _play_refusal(loaded, deal, err))
         except OperationalError:

@@ -12,7 +12,8 @@ from django.urls import reverse
 
 from scorekeep import nights
 from scorekeep.models import CardNight, Deal, DealRevision
-from scorekeep.rules import IllegalDeal
+from scorekeep.rules import IllegalDeal, Verdict, judge
+from scorekeep.rules import play as played
 from tests.roles import join
 
 PLAYERS = ["Anna", "Bernd", "Clara", "Dieter"]
@@ -137,6 +138,7 @@ def test_a_form_from_before_another_change_is_refused_as_stale(client: Client, k
     response = client.post(url(kop), {"play-tricks": typed(KOP_REVOKE), "version": str(old_version)})
     assert response.status_code == 200
     assert "The played cards were changed meanwhile by Clara." in response.content.decode()
+    assert "Your cards were not attached." in response.content.decode()
     assert deal_of(kop).play == {"tricks": KOP_TRICKS}
 
 
@@ -189,3 +191,21 @@ def test_the_nights_json_carries_the_cards_and_the_printout_marks_the_deal(clien
     assert [deal["play"] for deal in tables[0]["deals"]] == [{"tricks": KOP_TRICKS}, None]
     html = client.get(reverse("night-print", args=[kop.pk])).content.decode()
     assert html.count('class="mark played-mark"') == 1
+
+
+def test_the_engine_says_the_finding_and_the_disagreements_apart_from_the_scoring() -> None:
+    def findings(tricks: list[list[str]], card_points: int) -> played.Findings:
+        verdict = judge({"game": "kop", "rules": {"preset": "classic"}, "dealer": 3,
+                         "deal": {**KOP_FACTS, "card_points": card_points, "play": {"tricks": tricks}}})
+        assert isinstance(verdict, Verdict)
+        found = played.findings(verdict)
+        assert found is not None
+        return found
+
+    legal = findings(KOP_TRICKS, 78)
+    assert legal.legal and legal.agree and str(legal.finding) == "Every card follows the rules of play"
+    revoke = findings(KOP_REVOKE, 80)
+    assert not revoke.legal and str(revoke.finding).startswith("Trick 2: seat 3 played C10 on DQ led")
+    assert [str(step) for step in revoke.disagreements] == ["entered 80 card points; the tricks hold 52"]
+    plain = judge({"game": "kop", "rules": {"preset": "classic"}, "dealer": 3, "deal": dict(KOP_FACTS)})
+    assert isinstance(plain, Verdict) and played.findings(plain) is None
