@@ -444,6 +444,19 @@ def round_placing(rules: Rules) -> tuple[int, ...] | None:
     return None
 
 
+def tournament_ranking(rules: Rules) -> tuple[str, ...]:
+    """What a Skat tournament ranks by (`rules.ranking`): the Seeger-Fabian points — list points, plus 50 a
+    won game, minus 50 a lost one, plus 40 (three at the table) or 30 (four) for each game the others lost
+    (ISkO 5.1 / SkWO, the ledger's performance); tied players by more games won, then by fewer games lost
+    (the tie-break the DSkV/ISPA tournament ordinance applies before a lot)."""
+    return ("performance", "won", "lost")
+
+
+def tournament_solo(facts: Mapping[str, Any]) -> bool:
+    """Skat counts no Soli apart: every game is the declarer's alone, counted as won or lost."""
+    return False
+
+
 # The list: the columns before the players', and the levels a club list ticks (the verdict's `levels`).
 LEVEL_LABELS = {"hand": Word("Hand"), "schneider": Word("Schneider"),
                 "schneider announced": Word("Schneider announced"), "schwarz": Word("Schwarz"),
