@@ -1,0 +1,144 @@
+"""A tournament's standings (scorekeep.standings) and their pages: from the tables' kept standings only,
+ties and lots, withdrawals and late entries, teams, and 304 while nothing changed."""
+
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from scorekeep import nights, standings
+from scorekeep.models import Entrant, Tournament
+
+from .tournament_fixtures import draw, tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def grand(declarer: int, card_points: int) -> dict[str, Any]:
+    return {"contract": "grand", "declarer": declarer, "bid": 18, "matadors": -1, "card_points": card_points}
+
+
+def by_number(now: standings.Standings) -> dict[int, standings.Line]:
+    return {line.number: line for line in now.lines}
+
+
+def test_skat_standings_add_each_series_seeger_fabian_points_per_player() -> None:
+    tour = tournament("skat", "isko", players=6)
+    t1, t2 = draw(tour, 1, [[1, 2, 3], [4, 5, 6]])
+    nights.enter_deal(t1, grand(0, 70))  # at a table of three seat 0 is the first seated: Player 1 wins, 48 + 50
+    nights.enter_deal(t2, grand(0, 40))  # Player 4 loses: −96 − 50; Players 5 and 6 get 40 each
+    now = standings.standings(tour)
+    line = by_number(now)
+    assert line[1].total["performance"] == 48 + 50 and line[1].total["won"] == 1
+    assert line[4].total["performance"] == -96 - 50 and line[4].total["lost"] == 1
+    assert line[5].total["performance"] == line[6].total["performance"] == 40
+    assert [ln.number for ln in now.lines] == [1, 5, 6, 2, 3, 4]
+    assert [ln.place for ln in now.lines] == [1, 2, 2, 4, 4, 6]  # tied on everything: they share a place
+    assert now.tied == [[5, 6], [2, 3]]
+
+
+def test_the_standings_read_no_deal_and_cost_the_same_at_any_number_of_deals() -> None:
+    tour = tournament("skat", "isko", players=6)
+    t1, t2 = draw(tour, 1, [[1, 2, 3], [4, 5, 6]])
+    nights.enter_deal(t1, grand(0, 70))
+    tour = Tournament.objects.select_related("club").get(pk=tour.pk)
+    with CaptureQueriesContext(connection) as few:
+        standings.standings(tour)
+    for _ in range(6):
+        nights.enter_deal(t1, grand(1, 70))
+        nights.enter_deal(t2, grand(2, 30))
+    tour = Tournament.objects.select_related("club").get(pk=tour.pk)
+    with CaptureQueriesContext(connection) as many:
+        standings.standings(tour)
+    assert len(many) == len(few) == 4  # entrants, series, tables, their players
+    assert not any("scorekeep_deal" in q["sql"] for q in many.captured_queries)
+
+
+def test_a_lot_breaks_a_tie_and_is_shown_as_such() -> None:
+    tour = tournament("skat", "isko", players=3)
+    (t1,) = draw(tour, 1, [[1, 2, 3]])
+    nights.enter_deal(t1, {"contract": "passed"})
+    now = standings.standings(tour)
+    assert {ln.place for ln in now.lines} == {1} and now.tied == [[1, 2, 3]]
+    drawn = standings.draw_lot(tour, standings.OVERALL, by="host")
+    assert sorted(drawn) == [1, 2, 3]
+    tour.refresh_from_db()
+    now = standings.standings(tour)
+    assert [ln.number for ln in now.lines] == drawn
+    assert [ln.place for ln in now.lines] == [1, 2, 3] and all(ln.by_lot for ln in now.lines)
+    assert tour.revisions.filter(kind="lot").count() == 1
+
+
+def test_withdrawals_and_late_entries_are_shown_and_movement_follows_the_series() -> None:
+    tour = tournament("skat", "isko", players=4)
+    Entrant.objects.filter(tournament=tour, number=1).update(last_series=1)
+    Entrant.objects.filter(tournament=tour, number=4).update(first_series=2)
+    (s1,) = draw(tour, 1, [[1, 2, 3]])
+    nights.enter_deal(s1, grand(1, 70))  # Player 2: +98
+    nights.enter_deal(s1, grand(2, 40))  # Player 3: −146; Players 1 and 2 +40 each
+    (s2,) = draw(tour, 2, [[2, 3, 4]])
+    nights.enter_deal(s2, grand(2, 70))  # Player 4 (late): +98
+    nights.enter_deal(s2, grand(0, 70))  # Player 2: +98
+    now = standings.standings(tour)
+    line = by_number(now)
+    assert line[1].withdrew == 1 and line[1].series[1] is None
+    assert line[4].joined == 2 and line[4].series[0] is None
+    assert now.played == 2
+    # after series 1: 2 (138), 1 (40), 4 (0), 3 (−146); now: 2 (236), 4 (98), 1 (40), 3 (−146)
+    assert [(ln.number, ln.place, ln.movement) for ln in now.lines] == [(2, 1, 0), (4, 2, 1), (1, 3, -1),
+                                                                        (3, 4, 0)]
+    one = standings.standings(tour, series=2)
+    assert [(ln.number, ln.table) for ln in one.lines][:2] == [(2, 1), (4, 1)]
+    assert by_number(one)[1].series == [None]
+
+
+def test_team_standings_sum_the_members() -> None:
+    tour = tournament("skat", "isko", players=6, teams=["Nord", "Süd"])
+    t1, t2 = draw(tour, 1, [[1, 2, 3], [4, 5, 6]])
+    nights.enter_deal(t1, grand(0, 70))  # Player 1 (Nord) +98
+    nights.enter_deal(t2, grand(0, 40))  # Player 4 (Süd) −146, Players 5 (Nord), 6 (Süd) +40 each
+    now = standings.standings(tour)
+    teams = {t.name: t for t in now.teams}
+    assert teams["Nord"].total["performance"] == 98 + 40 and teams["Nord"].place == 1
+    assert teams["Süd"].total["performance"] == -146 + 40 and teams["Süd"].place == 2
+
+
+def test_a_deal_at_a_tournament_table_moves_the_tournament_version_on() -> None:
+    tour = tournament("skat", "isko", players=3)
+    (t1,) = draw(tour, 1, [[1, 2, 3]])
+    before = Tournament.objects.get(pk=tour.pk).version
+    deal = nights.enter_deal(t1, grand(0, 70))
+    assert Tournament.objects.get(pk=tour.pk).version == before + 1
+    nights.correct_deal(deal, grand(0, 40), reason="typo")
+    assert Tournament.objects.get(pk=tour.pk).version == before + 2
+    assert by_number(standings.standings(tour))[1].total["lost"] == 1  # the correction is followed
+
+
+def kop_deal(old: list[int], card_points: int, old_tricks: int) -> dict[str, Any]:
+    return {"contract": "normal", "old": old, "card_points": card_points, "old_tricks": old_tricks}
+
+
+def test_kop_ranks_by_placing_points_then_small_points_then_round_wins() -> None:
+    tour = tournament("kop", "koscian", players=4)
+    (t1,) = draw(tour, 1, [[1, 2, 3, 4]], round_length=2)
+    nights.enter_deal(t1, kop_deal([0, 1], 60, 2))  # +1 +1 −1 −1
+    nights.enter_deal(t1, kop_deal([0, 2], 60, 2))  # +1 −1 +1 −1 → round: 2, 0, 0, −2: places 1, 2, 2, 4
+    now = standings.standings(tour)
+    assert [c.key for c in now.order] == ["placing", "total", "round_wins", "second_places"]
+    line = by_number(now)
+    assert line[1].total["placing"] == 5 and line[1].total["round_wins"] == 1
+    assert line[2].total["placing"] == line[3].total["placing"] == 2  # 3 and 1 shared
+    assert line[2].total["second_places"] == line[3].total["second_places"] == 1
+    assert [ln.place for ln in now.lines] == [1, 2, 2, 4]
+
+
+def test_schafkopf_ties_on_the_total_go_to_more_soli_won() -> None:
+    tour = tournament("schafkopf", "bsv", players=4)
+    (t1,) = draw(tour, 1, [[1, 2, 3, 4]])
+    nights.enter_deal(t1, {"contract": "sauspiel", "declarer": 0, "partner": 2, "card_points": 70})
+    nights.enter_deal(t1, {"contract": "wenz", "declarer": 1, "card_points": 61})
+    line = by_number(standings.standings(tour))
+    soli = {n: line[n].total["soli_won"] for n in line}
+    assert sorted(soli.values()) == [0, 0, 0, 1]
+    assert sum(line[n].total["total"] for n in line) == 0
