@@ -11,6 +11,7 @@ from . import (
     print_views,
     season_views,
     settlement_views,
+    standings_views,
     stats_views,
     table_views,
     views,
@@ -74,5 +75,9 @@ urlpatterns = [
     path("nights/<int:night_id>/settlement/", settlement_views.night_settlement, name="night-settlement"),
     path("stats/", stats_views.stats_page, name="stats"),
     path("stats/<int:player_id>/", stats_views.player_stats, name="player-stats"),
+    path("tournaments/<int:tournament_id>/standings/", standings_views.tournament_standings,
+         name="tournament-standings"),
+    path("standings/<str:token>/", standings_views.viewer_standings, name="standings-viewer"),
+    path("standings/<str:token>/screen/", standings_views.viewer_screen, name="standings-screen"),
     path("admin/", admin.site.urls),
 ]

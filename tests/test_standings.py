@@ -4,7 +4,9 @@ ties and lots, withdrawals and late entries, teams, and 304 while nothing change
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from scorekeep import nights, standings
@@ -142,3 +144,59 @@ def test_schafkopf_ties_on_the_total_go_to_more_soli_won() -> None:
     soli = {n: line[n].total["soli_won"] for n in line}
     assert sorted(soli.values()) == [0, 0, 0, 1]
     assert sum(line[n].total["total"] for n in line) == 0
+
+
+# --- the pages -----------------------------------------------------------------------------------------
+
+def test_the_organiser_sees_the_standings_and_draws_a_lot(client: Client, host: User) -> None:
+    tour = tournament("skat", "isko", players=3, host=host)  # the conftest's client is logged in as `host`
+    (t1,) = draw(tour, 1, [[1, 2, 3]])
+    nights.enter_deal(t1, {"contract": "passed"})
+    url = f"/tournaments/{tour.pk}/standings/"
+    assert Client().get(url).status_code == 302  # log-in first
+    page = client.get(url)
+    assert page.status_code == 200 and "Player 3" in page.content.decode()
+    assert "Draw the lot" in page.content.decode()
+    answer = client.post(url, {"scope": "overall"})
+    assert answer.status_code == 303
+    page = client.get(url).content.decode()
+    assert page.count("tie broken by lot") == 3
+    refused = client.post(url, {"scope": "series-9"})
+    assert refused.status_code == 400 and "scope" in refused.content.decode()
+
+
+def test_another_account_gets_404(client: Client, host: User, django_user_model: Any) -> None:
+    tour = tournament("skat", "isko", players=3)
+    client.force_login(django_user_model.objects.create_user("stranger", password="pw"))
+    assert client.get(f"/tournaments/{tour.pk}/standings/").status_code == 404
+
+
+def test_the_viewer_link_polls_with_304_until_a_deal_is_entered(client: Client) -> None:
+    tour = tournament("skat", "isko", players=3)
+    (t1,) = draw(tour, 1, [[1, 2, 3]])
+    for url in (f"/standings/{tour.viewer_token}/", f"/standings/{tour.viewer_token}/screen/"):
+        first = client.get(url)
+        assert first.status_code == 200 and "Player 1" in first.content.decode()
+        poll = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "live-standings"}
+        tag = first["ETag"]
+        assert client.get(url, HTTP_IF_NONE_MATCH=tag, **poll).status_code == 304
+        nights.enter_deal(t1, grand(0, 70))
+        changed = client.get(url, HTTP_IF_NONE_MATCH=tag, **poll)
+        assert changed.status_code == 200 and changed["ETag"] != tag
+        assert "<html" not in changed.content.decode() and "Player 1" in changed.content.decode()
+
+
+def test_the_big_screen_pages_by_script_and_shows_every_row_without_it(client: Client) -> None:
+    tour = tournament("skat", "isko", players=30)
+    page = client.get(f"/standings/{tour.viewer_token}/screen/").content.decode()
+    assert "js/bigscreen.js" in page and 'data-rows="14"' in page
+    assert page.count("<tr>") == 31 and "paged-out" not in page  # the rows are hidden by the script only
+    assert "<script>" not in page  # nothing inline (CSP)
+
+
+def test_a_series_that_does_not_exist_is_refused_by_name(client: Client) -> None:
+    tour = tournament("skat", "isko", players=3)
+    answer = client.get(f"/standings/{tour.viewer_token}/?series=7")
+    assert answer.status_code == 400
+    assert "series: “7” is not a series of this tournament" in answer.content.decode()
+    assert client.get("/standings/nonsense/").status_code == 404
