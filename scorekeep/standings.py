@@ -20,7 +20,7 @@ from django.db.models import F
 from . import ledger
 from .models import CardTable, Entrant, Series, TablePlayer, Tournament, TournamentRevision
 from .rules import GAMES, IllegalDeal
-from .rules.ranking import Criterion, criteria, rank
+from .rules.ranking import CRITERIA, Criterion, criteria, rank
 
 Figures = dict[str, Fraction]
 
@@ -67,19 +67,20 @@ class Standings:
         return any(line.by_lot for line in self.lines)
 
 
-def _zero(order: Sequence[Criterion]) -> Figures:
-    return {c.key: Fraction(0) for c in order}
+def _zero() -> Figures:
+    return {key: Fraction(0) for key in CRITERIA}
 
 
-def _figures(kept: ledger.Standing, table: CardTable, position: int, order: Sequence[Criterion]) -> Figures:
-    placings = kept.placing_totals(table.night) if "placing" in {c.key for c in order} else None
+def _figures(kept: ledger.Standing, table: CardTable, position: int) -> Figures:
+    """A player's figures at one table: every criterion's (the money reads games lost whatever the order)."""
+    placings = kept.placing_totals(table.night)
     every = {
         "performance": kept.performance[position], "total": kept.totals[position],
         "placing": placings[position] if placings else 0, "won": kept.won[position], "lost": kept.lost[position],
         "soli_won": kept.soli_won[position], "round_wins": kept.round_wins[position],
         "second_places": kept.second_places[position],
     }
-    return {c.key: Fraction(every[c.key]) for c in order}
+    return {key: Fraction(every[key]) for key in CRITERIA}
 
 
 def _add(a: Figures, b: Figures) -> Figures:
@@ -128,8 +129,8 @@ def standings(tournament: Tournament, series: int | None = None) -> Standings:
                     continue
                 table, position = seat
                 table_number = table.number
-                per.append(_figures(kept[table.pk], table, position, order))
-            total = _zero(order)
+                per.append(_figures(kept[table.pk], table, position))
+            total = _zero()
             for figures in per:
                 if figures is not None:
                     total = _add(total, figures)
@@ -180,7 +181,7 @@ def _teams(tournament: Tournament, entrants: Sequence[Entrant], lines: Sequence[
     for entrant in entrants:
         if entrant.team is None:
             continue
-        team = teams.setdefault(entrant.team.pk, Line(entrant.team.pk, entrant.team.name, "", "", [], _zero(order)))
+        team = teams.setdefault(entrant.team.pk, Line(entrant.team.pk, entrant.team.name, "", "", [], _zero()))
         team.total = _add(team.total, by_number[entrant.number].total)
     return _ranked(list(teams.values()), order, tournament.lots.get(TEAMS, []))
 

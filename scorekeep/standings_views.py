@@ -1,4 +1,4 @@
-"""A tournament's standings pages (issue 18): the organiser's (`tournament-standings`, the club's hosts), and
+"""A tournament's standings and money pages (issue 18): the organiser's (`tournament-standings`, the club's hosts), and
 by the viewer link, for anyone who has it, one for phones and one for the big screen.
 
 Each page shows the standings overall or of one series (``?series=N``) and polls for changes (htmx, the
@@ -14,14 +14,16 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
-from . import clubs, live, standings
+from . import clubs, live, standings, tournament_money
 from .labels import GAME_LABELS, translated
 from .models import Tournament
 from .money import format_money
@@ -155,3 +157,110 @@ def viewer_standings(request: HttpRequest, token: str) -> HttpResponse:
 def viewer_screen(request: HttpRequest, token: str) -> HttpResponse:
     """The standings for the big screen, by the viewer link."""
     return _page(request, _by_token(token), "standings_screen.html", "screen")
+
+
+# --- the money -----------------------------------------------------------------------------------------
+
+class MoneyForm(forms.Form):
+    """The tournament's money settings as typed; `clean` turns them into what is kept, each refusal on the
+    field it concerns (`tournament_money.MoneyError`)."""
+
+    entry_fee = forms.CharField(label=_("Entry fee"), required=False, max_length=12)
+    lost_game_money = forms.CharField(
+        label=_("Lost-game money per series"), required=False, max_length=200,
+        help_text=_("From which lost game of a series: the amount for each, e.g. “1: 0.50, 4: 1.00” — 0.50 for "
+                    "each of the first three, 1.00 from the fourth. Empty: none."))
+    prize_kind = forms.ChoiceField(label=_("Prizes as"), choices=[("amounts", _("amounts per place")),
+                                                                  ("shares", _("shares of the pot (per mille)"))])
+    prize_places = forms.CharField(label=_("Prizes, first place first"), required=False, max_length=400,
+                                   help_text=_("Amounts, e.g. “100, 50, 25”, or shares in per mille, e.g. "
+                                               "“500, 300, 200”."))
+    retention_kind = forms.ChoiceField(label=_("Organiser's retention as"),
+                                       choices=[("share", _("per mille of fees and lost-game money")),
+                                                ("amount", _("an amount"))])
+    retention_value = forms.CharField(label=_("Organiser's retention"), required=False, max_length=12)
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.tournament = tournament
+
+    @classmethod
+    def of(cls, tournament: Tournament) -> MoneyForm:
+        e, prizes = tournament.exponent, tournament.prizes or {}
+        kind = prizes.get("kind", "amounts")
+        retention = prizes.get("retention") or {"kind": "share", "value": 0}
+        places = prizes.get("places", [])
+        return cls(tournament=tournament, initial={
+            "entry_fee": tournament_money.units(tournament.entry_fee, e),
+            "lost_game_money": tournament_money.tiers_text(tournament.lost_game_money or [], e),
+            "prize_kind": kind,
+            "prize_places": ", ".join(str(p) if kind == "shares" else tournament_money.units(p, e) for p in places),
+            "retention_kind": retention["kind"],
+            "retention_value": str(retention["value"]) if retention["kind"] == "share"
+            else tournament_money.units(retention["value"], e)})
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        t = self.tournament
+        e, currency = t.exponent, t.currency
+        steps = {
+            "entry_fee": lambda: tournament_money.minor(data.get("entry_fee") or "0", e, "entry_fee", currency),
+            "lost_game_money": lambda: tournament_money.parse_tiers(data.get("lost_game_money", ""), e, currency),
+            "prize_places": lambda: tournament_money.parse_places(data.get("prize_places", ""),
+                                                                   data.get("prize_kind", "amounts"), e, currency),
+            "retention_value": lambda: tournament_money.parse_retention(
+                data.get("retention_value", ""), data.get("retention_kind", "share"), e, currency),
+        }
+        parsed: dict[str, Any] = {}
+        for name, step in steps.items():
+            try:
+                parsed[name] = step()
+            except tournament_money.MoneyError as err:
+                self.add_error(err.field, err.message)
+        if len(parsed) == len(steps):
+            data["settings"] = {
+                "entry_fee": parsed["entry_fee"], "lost_game_money": parsed["lost_game_money"],
+                "prizes": {"kind": data["prize_kind"], "places": parsed["prize_places"],
+                           "retention": {"kind": data["retention_kind"], "value": parsed["retention_value"]}}}
+        return data
+
+
+def _money(amount: int, tournament: Tournament) -> str:
+    return format_money(amount, tournament.currency, exponent=tournament.exponent)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def money_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The organiser's money: the settings form, fees, lost-game money, the pot, prizes and the payout sheet."""
+    tournament = _hosted(request, tournament_id)
+    status = 200
+    if request.method == "POST":
+        form = MoneyForm(request.POST, tournament=tournament)
+        if form.is_valid():
+            tournament_money.change(tournament, **form.cleaned_data["settings"], by=request.user.get_username())
+            return HttpResponseRedirect(reverse("tournament-money", args=[tournament.pk]), status=303)
+        status = 400
+    else:
+        form = MoneyForm.of(tournament)
+    sheet = tournament_money.sheet(tournament)
+
+    def m(amount: int) -> str:
+        return _money(amount, tournament)
+
+    payers = [{"payer": p, "fee": m(p.fee),
+               "series": ["–" if n is None else f"{n} · {m(a or 0)}"
+                          for n, a in zip(p.lost, p.lost_money, strict=True)],
+               "lost_total": m(p.lost_total)} for p in sheet.payers]
+    prizes = [{"prize": p, "each": m(p.each), "paid": m(p.paid), "remainder": m(p.remainder),
+               "places": str(p.places[0]) if p.places[0] == p.places[1] else f"{p.places[0]}–{p.places[1]}"}
+              for p in sheet.prizes]
+    return render(request, "tournament_money.html", {
+        "tournament": tournament, "game_label": GAME_LABELS[tournament.game], "form": form, "sheet": sheet,
+        "payers": payers, "prizes": prizes, "shares": (tournament.prizes or {}).get("kind") == "shares",
+        "amounts": {key: m(getattr(sheet, key)) for key in (
+            "fees", "fees_outstanding", "lost_money", "gross", "retention", "pot", "prizes_paid", "left",
+            "share_remainder", "tie_remainder")},
+        "shortfall": m(-sheet.left) if sheet.left < 0 else "",
+        "series_numbers": list(tournament.series_set.values_list("number", flat=True)),
+    }, status=status)

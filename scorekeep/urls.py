@@ -77,6 +77,7 @@ urlpatterns = [
     path("stats/<int:player_id>/", stats_views.player_stats, name="player-stats"),
     path("tournaments/<int:tournament_id>/standings/", standings_views.tournament_standings,
          name="tournament-standings"),
+    path("tournaments/<int:tournament_id>/money/", standings_views.money_page, name="tournament-money"),
     path("standings/<str:token>/", standings_views.viewer_standings, name="standings-viewer"),
     path("standings/<str:token>/screen/", standings_views.viewer_screen, name="standings-screen"),
     path("admin/", admin.site.urls),
