@@ -120,6 +120,8 @@ def standings(tournament: Tournament, series: int | None = None) -> Standings:
     def lines_upto(last: int) -> list[Line]:
         out = []
         for entrant in entrants:
+            if series is not None and not entrant.plays(series) and (series, entrant.player_id) not in seats:
+                continue  # the view of one series lists who plays it
             per: list[Figures | None] = []
             table_number = None
             for number in shown:

@@ -92,7 +92,9 @@ def test_withdrawals_and_late_entries_are_shown_and_movement_follows_the_series(
                                                                         (3, 4, 0)]
     one = standings.standings(tour, series=2)
     assert [(ln.number, ln.table) for ln in one.lines][:2] == [(2, 1), (4, 1)]
-    assert by_number(one)[1].series == [None]
+    assert 1 not in by_number(one)  # withdrew after series 1: not in the list of series 2
+    assert by_number(standings.standings(tour, series=1))[1].series[0] is not None
+    assert 4 not in by_number(standings.standings(tour, series=1))  # joined in series 2
 
 
 def test_team_standings_sum_the_members() -> None:
