@@ -20,7 +20,7 @@ from django.db.models import F
 from . import ledger
 from .models import CardTable, Entrant, Series, TablePlayer, Tournament, TournamentRevision
 from .rules import GAMES, IllegalDeal
-from .rules.ranking import CRITERIA, Criterion, criteria, rank
+from .rules.ranking import CRITERIA, Criterion, criteria, rank, round_places
 
 Figures = dict[str, Fraction]
 
@@ -61,6 +61,7 @@ class Standings:
     played: int  # the last series with any deal entered (0: none yet)
     teams: list[Line] = field(default_factory=list)
     tied: list[list[int]] = field(default_factory=list)  # still tied, for a lot
+    teams_tied: list[list[int]] = field(default_factory=list)  # teams (by id) still tied
 
     @property
     def lot_drawn(self) -> bool:
@@ -74,11 +75,16 @@ def _zero() -> Figures:
 def _figures(kept: ledger.Standing, table: CardTable, position: int) -> Figures:
     """A player's figures at one table: every criterion's (the money reads games lost whatever the order)."""
     placings = kept.placing_totals(table.night)
+    wins, seconds = kept.round_wins[position], kept.second_places[position]
+    if placings is not None and not table.night.round_length:
+        # A table whose night sets no round length plays its series as one round (Kop: a tournament's round
+        # is the series): its places so far, as the placing points so far are.
+        place = round_places(kept.totals)[position]
+        wins, seconds = place == 1, place == 2
     every = {
         "performance": kept.performance[position], "total": kept.totals[position],
         "placing": placings[position] if placings else 0, "won": kept.won[position], "lost": kept.lost[position],
-        "soli_won": kept.soli_won[position], "round_wins": kept.round_wins[position],
-        "second_places": kept.second_places[position],
+        "soli_won": kept.soli_won[position], "round_wins": wins, "second_places": seconds,
     }
     return {key: Fraction(every[key]) for key in CRITERIA}
 
@@ -154,6 +160,7 @@ def standings(tournament: Tournament, series: int | None = None) -> Standings:
     result.tied = _still_tied(lines)
     if tournament.teams and series is None:
         result.teams = _teams(tournament, entrants, lines, order)
+        result.teams_tied = _still_tied(result.teams)
     return result
 
 
@@ -195,8 +202,7 @@ def draw_lot(tournament: Tournament, scope: str, *, by: str = "") -> list[int]:
     system's random source: it is a lot, not a seeded draw to be repeated."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if scope == TEAMS:
-        now = standings(tournament)
-        tied = _still_tied(now.teams)
+        tied = standings(tournament).teams_tied
     elif scope == OVERALL:
         tied = standings(tournament).tied
     else:

@@ -1,6 +1,7 @@
 """A tournament's standings (scorekeep.standings) and their pages: from the tables' kept standings only,
 ties and lots, withdrawals and late entries, teams, and 304 while nothing changed."""
 
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -137,6 +138,16 @@ def test_kop_ranks_by_placing_points_then_small_points_then_round_wins() -> None
     assert [ln.place for ln in now.lines] == [1, 2, 2, 4]
 
 
+def test_a_kop_table_without_a_round_length_plays_its_series_as_one_round() -> None:
+    tour = tournament("kop", "wolsztyn", players=4)
+    (t1,) = draw(tour, 1, [[1, 2, 3, 4]])
+    nights.enter_deal(t1, kop_deal([0, 1], 60, 2))  # +1 +1 −1 −1: 1 and 2 share first
+    line = by_number(standings.standings(tour))
+    assert line[1].total["placing"] == line[2].total["placing"] == Fraction(7, 2)
+    assert line[1].total["round_wins"] == line[2].total["round_wins"] == 1
+    assert line[3].total["second_places"] == 0 and line[3].total["round_wins"] == 0
+
+
 def test_schafkopf_ties_on_the_total_go_to_more_soli_won() -> None:
     tour = tournament("schafkopf", "bsv", players=4)
     (t1,) = draw(tour, 1, [[1, 2, 3, 4]])
@@ -202,3 +213,16 @@ def test_a_series_that_does_not_exist_is_refused_by_name(client: Client) -> None
     assert answer.status_code == 400
     assert "series: “7” is not a series of this tournament" in answer.content.decode()
     assert client.get("/standings/nonsense/").status_code == 404
+
+
+def test_teams_still_tied_get_a_lot_of_their_own(client: Client, host: User) -> None:
+    tour = tournament("skat", "isko", players=4, teams=["Nord", "Süd"], host=host)
+    draw(tour, 1, [[1, 2, 3, 4]])
+    now = standings.standings(tour)
+    assert len(now.teams_tied) == 1 and {t.place for t in now.teams} == {1}
+    url = f"/tournaments/{tour.pk}/standings/"
+    assert "Draw the lot for the teams" in client.get(url).content.decode()
+    assert client.post(url, {"scope": "teams"}).status_code == 303
+    tour.refresh_from_db()
+    teams = standings.standings(tour).teams
+    assert [t.place for t in teams] == [1, 2] and all(t.by_lot for t in teams)
