@@ -447,8 +447,11 @@ def round_placing(rules: Rules) -> tuple[int, ...] | None:
 def tournament_ranking(rules: Rules) -> tuple[str, ...]:
     """What a Skat tournament ranks by (`rules.ranking`): the Seeger-Fabian points — list points, plus 50 a
     won game, minus 50 a lost one, plus 40 (three at the table) or 30 (four) for each game the others lost
-    (ISkO 5.1 / SkWO, the ledger's performance); tied players by more games won, then by fewer games lost
-    (the tie-break the DSkV/ISPA tournament ordinance applies before a lot)."""
+    (the ledger's performance); at equal performance the higher number of games won ranks first, then the
+    lower number of games lost, and where that is equal too a lot decides (DSkV/ISPA Skatwettspielordnung,
+    "Leistungsbewertung": "Bei gleicher Leistung hat die höhere Zahl der gewonnenen Spiele den Vorrang; ist
+    diese gleich, entscheidet die geringere Zahl der verlorenen Spiele … Ist auch diese Zahl gleich,
+    entscheidet das Los")."""
     return ("performance", "won", "lost")
 
 
