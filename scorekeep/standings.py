@@ -22,7 +22,7 @@ from .models import CardTable, Entrant, Series, TablePlayer, Tournament, Tournam
 from .rules import GAMES, IllegalDeal
 from .rules.ranking import CRITERIA, Criterion, criteria, rank, round_places
 
-Figures = dict[str, Fraction]
+Figures = dict[str, Fraction | int]  # whole numbers but Kop's placing points (halves where ties share)
 
 OVERALL = "overall"
 TEAMS = "teams"
@@ -69,24 +69,23 @@ class Standings:
 
 
 def _zero() -> Figures:
-    return {key: Fraction(0) for key in CRITERIA}
+    return dict.fromkeys(CRITERIA, 0)
 
 
-def _figures(kept: ledger.Standing, table: CardTable, position: int) -> Figures:
-    """A player's figures at one table: every criterion's (the money reads games lost whatever the order)."""
+def _figures(kept: ledger.Standing, table: CardTable) -> list[Figures]:
+    """Each player's figures at one table, by table position: every criterion's (the money reads games lost
+    whatever the order)."""
     placings = kept.placing_totals(table.night)
-    wins, seconds = kept.round_wins[position], kept.second_places[position]
+    wins, seconds = kept.round_wins, kept.second_places
     if placings is not None and not table.night.round_length:
         # A table whose night sets no round length plays its series as one round (Kop: a tournament's round
         # is the series): its places so far, as the placing points so far are.
-        place = round_places(kept.totals)[position]
-        wins, seconds = place == 1, place == 2
-    every = {
-        "performance": kept.performance[position], "total": kept.totals[position],
-        "placing": placings[position] if placings else 0, "won": kept.won[position], "lost": kept.lost[position],
-        "soli_won": kept.soli_won[position], "round_wins": wins, "second_places": seconds,
-    }
-    return {key: Fraction(every[key]) for key in CRITERIA}
+        places = round_places(kept.totals)
+        wins, seconds = [int(p == 1) for p in places], [int(p == 2) for p in places]
+    performance = kept.performance
+    return [{"performance": performance[p], "total": kept.totals[p], "placing": placings[p] if placings else 0,
+             "won": kept.won[p], "lost": kept.lost[p], "soli_won": kept.soli_won[p], "round_wins": wins[p],
+             "second_places": seconds[p]} for p in range(kept.players)]
 
 
 def _add(a: Figures, b: Figures) -> Figures:
@@ -108,10 +107,16 @@ def standings(tournament: Tournament, series: int | None = None) -> Standings:
     """The standings overall (`series` None) or of one series, each entrant's figures per series from the
     tables' kept standings; four queries whatever the number of deals."""
     order = order_of(tournament)
-    entrants = list(tournament.entrants.select_related("player", "team"))
+    entrants = list(tournament.entrants.select_related("player", "team").only(
+        "tournament", "number", "guest", "home_club", "first_series", "last_series", "player", "player__name", "team",
+        "team__name"))
     numbers = list(Series.objects.filter(tournament=tournament).order_by("number").values_list("number", flat=True))
+    # Only what the standings read of a table (its kept standing) and of its night (the rule set, for Kop's
+    # placing points): a championship has hundreds of tables.
     tables = {t.pk: t for t in CardTable.objects.filter(night__series__tournament=tournament)
-              .select_related("night", "night__series")}
+              .select_related("night", "night__series")
+              .only("number", "standing", "night", "night__game", "night__preset", "night__house_rules",
+                    "night__round_length", "night__series", "night__series__number")}
     seats: dict[tuple[int, int], tuple[CardTable, int]] = {}  # (series, player) → table, position
     sizes: dict[int, int] = {}
     for place in TablePlayer.objects.filter(table__in=list(tables)).values("table_id", "player_id", "position"):
@@ -119,6 +124,7 @@ def standings(tournament: Tournament, series: int | None = None) -> Standings:
         seats[table.night.series.number, place["player_id"]] = (table, place["position"])  # type: ignore[union-attr]
         sizes[table.pk] = sizes.get(table.pk, 0) + 1
     kept = {pk: ledger.Standing.of(table, sizes.get(pk, 0)) for pk, table in tables.items()}
+    figures_at = {pk: _figures(kept[pk], table) for pk, table in tables.items()}
     played = max((t.night.series.number for pk, t in tables.items() if kept[pk].deals),  # type: ignore[union-attr]
                  default=0)
     shown = [series] if series is not None else numbers
@@ -137,7 +143,7 @@ def standings(tournament: Tournament, series: int | None = None) -> Standings:
                     continue
                 table, position = seat
                 table_number = table.number
-                per.append(_figures(kept[table.pk], table, position))
+                per.append(figures_at[table.pk][position])
             total = _zero()
             for figures in per:
                 if figures is not None:

@@ -81,10 +81,12 @@ def rank(figures: Sequence[Mapping[str, Fraction | int]], order: Sequence[Criter
     ids = list(ids) if ids is not None else list(range(len(figures)))
     drawn = {player: n for n, player in enumerate(lot)}
 
-    def key(i: int) -> tuple[Fraction | int, ...]:
-        return tuple(-figures[i][c.key] if c.more_is_better else figures[i][c.key] for c in order)
+    keys = [tuple(-row[c.key] if c.more_is_better else row[c.key] for c in order) for row in figures]
 
-    indices = sorted(range(len(figures)), key=lambda i: (key(i), ids[i]))
+    def key(i: int) -> tuple[Fraction | int, ...]:
+        return keys[i]
+
+    indices = sorted(range(len(figures)), key=lambda i: (keys[i], ids[i]))
     out: list[Place] = []
     start = 0
     while start < len(indices):
