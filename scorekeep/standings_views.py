@@ -31,7 +31,7 @@ from .rules import GAMES
 
 LIVE = "live-standings"  # the id of the polled standings section
 POLL = "every 10s"
-SCREEN_ROWS = 14  # rows on one page of the big screen
+SCREEN_ROWS = 12  # rows on one page of the big screen (they fill a 16:9 screen at the type size set)
 
 
 def _hosted(request: HttpRequest, tournament_id: int) -> Tournament:

@@ -202,7 +202,7 @@ def test_the_viewer_link_polls_with_304_until_a_deal_is_entered(client: Client) 
 def test_the_big_screen_pages_by_script_and_shows_every_row_without_it(client: Client) -> None:
     tour = tournament("skat", "isko", players=30)
     page = client.get(f"/standings/{tour.viewer_token}/screen/").content.decode()
-    assert "js/bigscreen.js" in page and 'data-rows="14"' in page
+    assert "js/bigscreen.js" in page and 'data-rows="12"' in page
     assert page.count("<tr>") == 31 and "paged-out" not in page  # the rows are hidden by the script only
     assert "<script>" not in page  # nothing inline (CSP)
 

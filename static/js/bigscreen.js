@@ -9,7 +9,7 @@
   function pageRows() {
     var section = document.querySelector(".bigscreen");
     if (!section) { return; }
-    var size = parseInt(section.dataset.rows, 10) || 14;
+    var size = parseInt(section.dataset.rows, 10) || 12;
     var rows = section.querySelectorAll("tbody tr");
     var pages = Math.max(1, Math.ceil(rows.length / size));
     if (page >= pages) { page = 0; }

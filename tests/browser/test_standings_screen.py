@@ -46,3 +46,20 @@ def test_without_javascript_the_big_screen_shows_every_row(page_without_js: Page
     rows = page_without_js.locator(".bigscreen-table tbody tr")
     expect(rows).to_have_count(30)
     expect(rows.nth(29)).to_be_visible()
+
+
+WIDTH_JS = "() => ({scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth})"
+
+
+def test_the_phone_s_standings_and_the_money_page_do_not_scroll_sideways(page: Page, live_server: Any) -> None:
+    tour = tournament("skat", "isko", players=12, teams=["Nord", "Süd"], series=3, entry_fee=1500,
+                      prizes={"kind": "shares", "places": [500, 300, 200], "retention": {"kind": "share",
+                                                                                        "value": 100}})
+    (t1, *_rest) = draw(tour, 1, [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12]])
+    nights.enter_deal(t1, {"contract": "grand", "declarer": 0, "bid": 18, "matadors": -1, "card_points": 40})
+    for url in (f"/standings/{tour.viewer_token}/", f"/tournaments/{tour.pk}/standings/",
+                f"/tournaments/{tour.pk}/money/"):
+        page.goto(live_server.url + url)
+        expect(page.locator("h1")).to_contain_text(tour.name)
+        width = page.evaluate(WIDTH_JS)
+        assert width["scroll"] <= width["client"], f"{url} scrolls sideways: {width}"
