@@ -226,3 +226,14 @@ def test_teams_still_tied_get_a_lot_of_their_own(client: Client, host: User) -> 
     tour.refresh_from_db()
     teams = standings.standings(tour).teams
     assert [t.place for t in teams] == [1, 2] and all(t.by_lot for t in teams)
+
+
+@pytest.mark.parametrize(("language", "words"), [("de", ["Gesamtstand", "SF-Punkte", "Gleichstand durch Los"]),
+                                                 ("ja", ["総合成績", "SF点", "同点をくじで決定"])])
+def test_the_big_screen_speaks_the_viewer_s_language(language: str, words: list[str]) -> None:
+    tour = tournament("skat", "isko", players=3)
+    draw(tour, 1, [[1, 2, 3]])
+    standings.draw_lot(tour, standings.OVERALL)
+    page = Client().get(f"/standings/{tour.viewer_token}/screen/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    for word in words:
+        assert word in page
