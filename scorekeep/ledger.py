@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from django.db import transaction
+
 from .models import CardNight, CardTable, Deal
 from .rules import GAMES, IllegalDeal, Table, Verdict, bock, judge, standing
 from .rules.bock import BockEvent
@@ -456,11 +458,17 @@ class Standing:
 
     @classmethod
     def of(cls, table: CardTable, players: int | None = None) -> Standing:
-        """The table's standing as kept; walked from its deals where none is kept yet."""
+        """The table's standing as kept; walked from its deals where none is kept yet. A standing kept before
+        tournaments (without what their tie-breaks count) is walked once and kept again, unless the table
+        was written since it was read (its version moved on: that write keeps a whole standing itself)."""
         if table.standing and all(key in table.standing for key in cls.KEPT_SINCE_TOURNAMENTS):
             return cls.from_json(table.standing)
         players = players if players is not None else table.places.count()
-        return walk(table.night, players, table.deals.filter(deleted=False).order_by("sequence"))[0]
+        now = walk(table.night, players, table.deals.filter(deleted=False).order_by("sequence"))[0]
+        if table.standing:
+            with transaction.atomic():
+                CardTable.objects.filter(pk=table.pk, version=table.version).update(standing=now.to_json())
+        return now
 
 
 def walk(night: CardNight, players: int, deals: Sequence[Deal] | Any) -> tuple[Standing, list[Row]]:

@@ -115,7 +115,7 @@ def standings(tournament: Tournament, series: int | None = None) -> Standings:
     # placing points): a championship has hundreds of tables.
     tables = {t.pk: t for t in CardTable.objects.filter(night__series__tournament=tournament)
               .select_related("night", "night__series")
-              .only("number", "standing", "night", "night__game", "night__preset", "night__house_rules",
+              .only("number", "standing", "version", "night", "night__game", "night__preset", "night__house_rules",
                     "night__round_length", "night__series", "night__series__number")}
     seats: dict[tuple[int, int], tuple[CardTable, int]] = {}  # (series, player) → table, position
     sizes: dict[int, int] = {}

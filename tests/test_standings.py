@@ -10,8 +10,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from scorekeep import nights, standings
-from scorekeep.models import Entrant, Tournament
+from scorekeep import ledger, nights, standings
+from scorekeep.models import CardTable, Entrant, Tournament
 
 from .tournament_fixtures import draw, tournament
 
@@ -237,3 +237,22 @@ def test_the_big_screen_speaks_the_viewer_s_language(language: str, words: list[
     page = Client().get(f"/standings/{tour.viewer_token}/screen/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
     for word in words:
         assert word in page
+
+
+def test_a_standing_kept_before_tournaments_is_walked_once_and_kept_again() -> None:
+    tour = tournament("schafkopf", "bsv", players=4)
+    (t1,) = draw(tour, 1, [[1, 2, 3, 4]])
+    nights.enter_deal(t1, {"contract": "wenz", "declarer": 1, "card_points": 61})
+    t1.refresh_from_db()
+    old = {key: value for key, value in t1.standing.items() if key not in ledger.Standing.KEPT_SINCE_TOURNAMENTS}
+    CardTable.objects.filter(pk=t1.pk).update(standing=old)
+    t1.refresh_from_db()
+    with CaptureQueriesContext(connection) as walked:
+        now = ledger.Standing.of(t1)
+    assert any("scorekeep_deal" in q["sql"] for q in walked.captured_queries)
+    assert sorted(now.soli_won) == [0, 0, 0, 1]
+    t1.refresh_from_db()
+    assert t1.standing["soli_won"] == now.soli_won
+    with CaptureQueriesContext(connection) as kept:
+        assert ledger.Standing.of(t1).soli_won == now.soli_won
+    assert len(kept) == 0
