@@ -220,6 +220,8 @@ def draw_lot(tournament: Tournament, scope: str, *, by: str = "") -> list[int]:
         group = list(group)
         chance.shuffle(group)
         drawn.extend(group)
+    if not drawn:
+        return []  # nobody is tied: nothing to draw, nothing stored
     old = dict(tournament.lots)
     lots = {**tournament.lots, scope: [*tournament.lots.get(scope, []), *drawn]}
     Tournament.objects.filter(pk=tournament.pk).update(lots=lots, version=F("version") + 1)

@@ -71,6 +71,8 @@ def test_a_lot_breaks_a_tie_and_is_shown_as_such() -> None:
     assert [ln.number for ln in now.lines] == drawn
     assert [ln.place for ln in now.lines] == [1, 2, 3] and all(ln.by_lot for ln in now.lines)
     assert tour.revisions.filter(kind="lot").count() == 1
+    assert standings.draw_lot(tour, standings.OVERALL) == []  # no tie left: nothing drawn, nothing stored
+    assert tour.revisions.filter(kind="lot").count() == 1
 
 
 def test_withdrawals_and_late_entries_are_shown_and_movement_follows_the_series() -> None:
