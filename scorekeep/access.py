@@ -44,7 +44,8 @@ def role(request: HttpRequest, night: CardNight) -> str | None:
     # Each link counts while it is the night's current one: a renewed scorer link leaves a phone that
     # also opened the viewer link watching.
     if grant.get(SCORE) == night.scorer_token:
-        return SCORE
+        # A tournament table's list closes with its series: from then on only the organiser (a host) corrects it.
+        return VIEW if night.series_id is not None and night.finished else SCORE
     if grant.get(VIEW) == night.viewer_token:
         return VIEW
     return None
@@ -90,7 +91,8 @@ def night_access(need: str) -> Callable[[Callable[..., HttpResponse]], Callable[
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, night_id: int, **kwargs: Any) -> HttpResponse:
             nights = CardNight.objects.filter(pk=night_id).only("pk", "club_id", "scorer_token", "viewer_token",
-                                                                "game", "currency", "amount_exponent")
+                                                                "game", "currency", "amount_exponent",
+                                                                "series", "finished")
             user = request.user
             if user.is_authenticated and not user.is_superuser:  # whether the account hosts the club, in one query
                 nights = nights.annotate(hosted=Exists(hosting(user).filter(pk=OuterRef("club_id"))))

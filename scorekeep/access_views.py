@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import segno
 from django import forms
 from django.contrib import messages
 from django.contrib.admin.forms import AdminAuthenticationForm
@@ -21,13 +20,13 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from . import access, throttle
 from .models import CardNight
+from .qr import qr_svg  # the links page's QR codes; kept importable here for the club pages
 
 LOGIN_LIMIT = 10  # failed log-ins per address in throttle.WINDOW (for one account or for all from there)
 ACCOUNT_LIMIT = 100  # failed log-ins for one account from all addresses together in throttle.WINDOW
@@ -142,12 +141,6 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     if granted == access.SCORE and len(tables) == 1:
         return HttpResponseRedirect(reverse("table", args=[night.pk, tables[0]]), status=303)
     return HttpResponseRedirect(reverse("night", args=[night.pk]), status=303)
-
-
-def qr_svg(url: str) -> SafeString:
-    """The link as an inline SVG QR code (black on white, printable), titled for screen readers."""
-    svg = segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#000", light="#fff", omitsize=True)
-    return mark_safe(svg)  # noqa: S308 - segno writes the SVG itself; the URL is only encoded in it
 
 
 def _links(request: HttpRequest, night: CardNight) -> list[dict[str, object]]:

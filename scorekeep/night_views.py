@@ -127,7 +127,8 @@ def night_list(request: HttpRequest) -> HttpResponse:
     joined = access.joined_nights(request)
     if not request.user.is_authenticated and not joined:
         return HttpResponseRedirect(f"{reverse('login')}?next={reverse('nights')}")
-    nights = (access.visible_nights(request).select_related("club")
+    # A tournament's tables are nights of their own, but the tournament's page lists them (scorekeep.tournaments).
+    nights = (access.visible_nights(request).filter(series=None).select_related("club")
               .annotate(deals_played=Count("tables__deals", filter=Q(tables__deals__deleted=False)))
               .prefetch_related(Prefetch("tables__places", queryset=TablePlayer.objects.select_related("player")))
               [:100])
@@ -190,10 +191,23 @@ def _night_page(request: HttpRequest, night: CardNight, tag: str | None = None) 
                                           "poll": live.POLL})
 
 
+
+def _a_tournament_table(request: HttpRequest, night: CardNight) -> HttpResponse | None:
+    """A tournament's table (issue 18) keeps the tournament's settings and its one table, and is finished and
+    opened with its series on the tournament's page: here it is refused, back on the night's page."""
+    if night.series_id is None:
+        return None
+    messages.error(request, gettext("This is a table of a tournament: its settings, its tables and closing it "
+                                    "are the tournament's, on the organiser's tournament page."))
+    return HttpResponseSeeOther(reverse("night", args=[night.pk]))
+
+
 @require_http_methods(["GET", "POST"])
 @night_access(SCORE)
 def table_new(request: HttpRequest, night_id: int) -> HttpResponse:
     night = load_night(night_id)
+    if (refused := _a_tournament_table(request, night)) is not None:
+        return refused
     url = reverse("table-new", args=[night.id])
     if request.method == "GET":
         form = SeatingForm(request.GET, night=night, url=url, quiet=True)
@@ -216,6 +230,8 @@ def table_new(request: HttpRequest, night_id: int) -> HttpResponse:
 @night_access(HOST)
 def night_settings(request: HttpRequest, night_id: int) -> HttpResponse:
     night = get_object_or_404(CardNight, pk=night_id)
+    if (refused := _a_tournament_table(request, night)) is not None:
+        return refused
     url = reverse("night-settings", args=[night.id])
     if request.method == "GET":
         form = SettingsForm(SettingsForm.data_of(night, request.session.get(SCORER, "")), night=night, url=url,
@@ -246,6 +262,8 @@ def night_settings(request: HttpRequest, night_id: int) -> HttpResponse:
 def night_finish(request: HttpRequest, night_id: int) -> HttpResponse:
     """Finish the night (no more deals; the lists are final) or open it again — a change in its history."""
     night = get_object_or_404(CardNight, pk=night_id)
+    if (refused := _a_tournament_table(request, night)) is not None:
+        return refused
     finished = request.POST.get("finished") == "1"
     by = " ".join(str(request.session.get(SCORER, "")).split())
     try:

@@ -346,6 +346,11 @@ def transfers(night: CardNight, tables: list[PrintTable]) -> list[str]:
         for t in settled.transfers]
 
 
+def skat_levels() -> list[str]:
+    """The Skat list's level columns' heads, in the page's words."""
+    return [_words(skat.LEVEL_LABELS[level]) for level in skat.LEVELS]
+
+
 def print_context(night: CardNight, *, pdf_render: bool = False) -> dict[str, Any]:
     tables = []
     for table in night.tables.all():
@@ -354,7 +359,7 @@ def print_context(night: CardNight, *, pdf_render: bool = False) -> dict[str, An
     context: dict[str, Any] = {
         "night": night, "game_label": GAME_LABELS[night.game], "preset_label": preset_label(night.game, night.preset),
         "house_rules": house_rules_in_words(night), "bock": bock_in_words(night), "tables": tables,
-        "skat_levels": [_words(skat.LEVEL_LABELS[level]) for level in skat.LEVELS],
+        "skat_levels": skat_levels(),
         "round_placing": round_placing_points(night), "transfers": transfers(night, tables),
         "signers": list(dict.fromkeys(name for item in tables for name in item.names)), "pdf_render": pdf_render,
     }

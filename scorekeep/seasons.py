@@ -141,9 +141,10 @@ class Table:
 
 def season_nights(season: Season, as_of: datetime.date) -> list[CardNight]:
     """The club's nights of the season's game within its period and up to `as_of`, oldest first, with their
-    tables' players prefetched (what their kept standing, `ledger.Standing.of`, needs)."""
+    tables' players prefetched (what their kept standing, `ledger.Standing.of`, needs). A tournament's tables
+    (`CardNight.series`) are no club nights: each would count as a night every other player missed."""
     nights = (CardNight.objects.filter(club=season.club, game=season.game, date__gte=season.start,
-                                       date__lte=min(season.end, as_of))
+                                       date__lte=min(season.end, as_of), series=None)
               .order_by("date", "pk"))
     return [night for night in stats.with_standings(nights)
             if any(ledger.Standing.of(table, len(table.places.all())).deals for table in night.tables.all())]

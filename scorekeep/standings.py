@@ -103,9 +103,10 @@ def order_of(tournament: Tournament) -> tuple[Criterion, ...]:
     return criteria(tournament.game, rules)
 
 
-def standings(tournament: Tournament, series: int | None = None) -> Standings:
-    """The standings overall (`series` None) or of one series, each entrant's figures per series from the
-    tables' kept standings; four queries whatever the number of deals."""
+def standings(tournament: Tournament, series: int | None = None, *, upto: int | None = None) -> Standings:
+    """The standings overall (`series` None) — after series `upto` where given (a printout after each
+    series) — or of one series, each entrant's figures per series from the tables' kept standings; four
+    queries whatever the number of deals."""
     order = order_of(tournament)
     entrants = list(tournament.entrants.select_related("player", "team").only(
         "tournament", "number", "guest", "home_club", "first_series", "last_series", "player", "player__name", "team",
@@ -127,6 +128,9 @@ def standings(tournament: Tournament, series: int | None = None) -> Standings:
     figures_at = {pk: _figures(kept[pk], table) for pk, table in tables.items()}
     played = max((t.night.series.number for pk, t in tables.items() if kept[pk].deals),  # type: ignore[union-attr]
                  default=0)
+    if upto is not None:
+        numbers = [n for n in numbers if n <= upto]
+        played = min(played, upto)
     shown = [series] if series is not None else numbers
 
     def lines_upto(last: int) -> list[Line]:

@@ -149,11 +149,13 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> HttpRespon
     return _page(request, tournament, "standings.html", "host")
 
 
+@require_http_methods(["GET", "HEAD"])
 def viewer_standings(request: HttpRequest, token: str) -> HttpResponse:
     """The standings for the players' phones, by the viewer link."""
     return _page(request, _by_token(token), "standings.html", "phone")
 
 
+@require_http_methods(["GET", "HEAD"])
 def viewer_screen(request: HttpRequest, token: str) -> HttpResponse:
     """The standings for the big screen, by the viewer link."""
     return _page(request, _by_token(token), "standings_screen.html", "screen")

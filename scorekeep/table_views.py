@@ -190,6 +190,9 @@ def _closed(loaded: Loaded) -> str:
     """Why no more deals can be entered at this table, or "" while they can (from the loaded deals:
     no ledger is needed to count them)."""
     night = loaded.night
+    if night.finished and night.series_id is not None:  # a tournament table (issue 18): its series is closed
+        return gettext("This series of the tournament is closed; no more deals can be entered. The organiser "
+                       "can still correct a deal.")
     if night.finished:
         return gettext("This card night is finished; no more deals can be entered.")
     if night.series_length is not None and loaded.count >= night.series_length:

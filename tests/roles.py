@@ -19,8 +19,8 @@ from django.http import HttpResponse, QueryDict
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from scorekeep import nights
-from scorekeep.models import Attempt, CardNight, Deal, Player, Season
+from scorekeep import nights, tournaments
+from scorekeep.models import Attempt, CardNight, Deal, Player, Season, Tournament
 from scorekeep.night_forms import NightForm, SettingsForm
 
 ANONYMOUS, OTHER_HOST, VIEWER, SCORER, HOST, COHOST, SITE_OWNER = (
@@ -95,6 +95,33 @@ ACCESS: dict[str, tuple[str, str]] = {
     "night-settlement": (VIEW, NIGHT_HOST),
     "stats": (ACCOUNT, READS),
     "player-stats": (OWN_PLAYER, READS),
+    # Tournaments (issue 18): the organiser's pages are the club's hosts'.
+    "tournaments": (ACCOUNT, NONE),
+    "tournament-new": (ACCOUNT, ACCOUNT),
+    "tournament": (CLUB_HOST, NONE),
+    "tournament-register": (CLUB_HOST, CLUB_HOST),
+    "tournament-withdraw": (NONE, CLUB_HOST),
+    "tournament-paid": (NONE, CLUB_HOST),
+    "tournament-series": (CLUB_HOST, NONE),
+    "series-draw": (NONE, CLUB_HOST),
+    "series-close": (NONE, CLUB_HOST),
+    "series-reopen": (NONE, CLUB_HOST),
+    # The tournament's printouts (issue 18, tour-print): read by the club's hosts.
+    "tournament-printouts": (CLUB_HOST, NONE),
+    "tournament-print-cards": (CLUB_HOST, NONE),
+    "tournament-pdf-cards": (CLUB_HOST, NONE),
+    "tournament-print-lists": (CLUB_HOST, NONE),
+    "tournament-pdf-lists": (CLUB_HOST, NONE),
+    "tournament-print-standings": (CLUB_HOST, NONE),
+    "tournament-pdf-standings": (CLUB_HOST, NONE),
+    "tournament-print-ranking": (CLUB_HOST, NONE),
+    "tournament-pdf-ranking": (CLUB_HOST, NONE),
+    # The standings and the money (issue 18, tour-stand): the organiser's pages are the club's hosts' (a POST
+    # draws a lot, or saves the money settings); the standings by the tournament's viewer link are anyone's.
+    "tournament-standings": (CLUB_HOST, CLUB_HOST),
+    "tournament-money": (CLUB_HOST, CLUB_HOST),
+    "standings-viewer": (PUBLIC, NONE),
+    "standings-screen": (PUBLIC, NONE),
     "admin:*": (STAFF, STAFF),
     "admin:login": (PUBLIC, PUBLIC),
     "admin:logout": (NONE, PUBLIC),  # logging out is harmless; the admin sends anyone else to its log-in
@@ -234,9 +261,13 @@ def url_of(name: str, world: World, night_id: int | None = None) -> str:
     route = next(p.route for p in every_pattern() if p.name == name)
     values = {"night_id": night_id or world.night.pk, "table_number": 1,
               "sequence": 2 if name == "deal-restore" else 1, "player_id": world.player.pk,
-              "token": world.night.club.invite_token if name == "club-join" else world.night.viewer_token,
+              "token": world.night.club.invite_token if name == "club-join"
+              else Tournament.objects.filter(club_id=world.night.club_id).values_list("viewer_token", flat=True)
+              .first() if name.startswith("standings-") else world.night.viewer_token,
               "uidb64": "MQ", "game": "skat", "club_id": world.night.club_id, "user_id": world.cohost.pk,
-              "season_id": Season.objects.filter(club_id=world.night.club_id).values_list("pk", flat=True).first()}
+              "season_id": Season.objects.filter(club_id=world.night.club_id).values_list("pk", flat=True).first(),
+              "tournament_id": Tournament.objects.filter(club_id=world.night.club_id).values_list("pk", flat=True)
+              .first(), "series_number": 1}
     kwargs = {}
     for arg in re.findall(r"<(?:\w+:)?(\w+)>", route):
         assert arg in values, f"no value for <{arg}> of URL {name}: add one to url_of"
@@ -273,6 +304,9 @@ POSTS: dict[str, Callable[[World], dict[str, Any]]] = {
     "season-new": lambda w: {"name": "2026", "basis": "skat:seeger_fabian", "start": "2026-01-01", "end": "2026-12-31",
                              "min_nights": "3", "absence_penalty": "0"},
     "night-links-renew": lambda w: {"which": "score"},
+    "tournament-standings": lambda w: {"scope": "overall"},
+    "tournament-money": lambda w: {"entry_fee": "10", "lost_game_money": "1: 0.50, 4: 1.00", "prize_kind": "amounts",
+                                   "prize_places": "20, 10", "retention_kind": "share", "retention_value": "0"},
     "night-settings": lambda w: settings_data(w.night),
     "night-finish": lambda w: {"finished": "1"},
     "table-new": lambda w: {"count": "3", "player-0": "Eva", "player-1": "Frieda", "player-2": "Gustav",
@@ -321,6 +355,11 @@ def make_world(django_user_model: Any) -> World:
     for facts in SEED:
         nights.enter_deal(table, facts, by="Anna")
     nights.delete_deal(table.deals.get(sequence=2), by="Bernd", reason="dealt twice")
+    tournament = tournaments.create_tournament(club=night.club, name="Turnier", game="skat", preset="isko",
+                                               series_count=2, series_length=48)
+    for name in FOUR:
+        tournaments.register(tournament, name=name)
+    tournaments.draw_series(tournament, 1, seed="world", host=host)
     other_night = nights.start_night(game="fipsen", preset="classic", players=OTHERS, place=OTHER_PLACE, host=other)
     nights.enter_deal(other_night.tables.get(), {"contract": "tricks", "declarer": 1, "bid": 3, "tricks_taken": 3})
     night.refresh_from_db()

@@ -28,8 +28,18 @@ from django.db.models import Max, Model
 from django.test import Client
 from django.urls import reverse
 
-from scorekeep import ledger, nights, seasons
-from scorekeep.models import Attempt, CardNight, CardTable, Club, Deal, DealRevision, NightRevision, Player
+from scorekeep import ledger, nights, seasons, tournaments
+from scorekeep.models import (
+    Attempt,
+    CardNight,
+    CardTable,
+    Club,
+    Deal,
+    DealRevision,
+    NightRevision,
+    Player,
+    Tournament,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -72,6 +82,7 @@ def delete_everything() -> None:
     """Empty the database as a fresh one would be, id sequences included (so a restore that forgot to
     move them on would hand out ids it restored)."""
     CardNight.objects.all().delete()
+    Tournament.objects.all().delete()  # its entrants protect the club's players
     Club.objects.all().delete()  # its players with it
     User.objects.all().delete()
     Group.objects.all().delete()
@@ -138,6 +149,15 @@ def odd_night() -> CardNight:
     a_host_with_a_group(night)
     seasons.start_season(night.club, name="Saison <2026> 🂡", game="skat", start=night.date, end=night.date,
                          basis="seeger_fabian_per_series", best_of=10, absence_penalty=50)
+    # A tournament with a team, a guest, a drawn series (each table a night of its own) and a deal entered.
+    tournament = tournaments.create_tournament(club=night.club, name="Preisskat <&> 🂡", game="skat", preset="isko",
+                                               series_count=2, series_length=48, teams=True, entry_fee=1000,
+                                               lost_game_money=[{"from": 1, "amount": 50}])
+    for i, name in enumerate(ODD_NAMES[:3]):
+        tournaments.register(tournament, name=name, team="Kreuz <Bube>" if i else "")
+    tournaments.register(tournament, name="Gast 客", guest=True, home_club="SC «Grand»")
+    series = tournaments.draw_series(tournament, 1, seed="backup")
+    nights.enter_deal(CardTable.objects.get(night__series=series), grand(1, 70), by="Gast 客")
     return night
 
 
@@ -166,7 +186,7 @@ def test_odd_text_and_the_whole_history_round_trip(odd_night: CardNight) -> None
     # Readable UTF-8, not \u escapes; and the JSON parser, not a text search, gives back every name.
     assert "山田 太郎" in backup and "🂡🃏" in backup
     assert {r["fields"]["name"] for r in json.loads(backup)["objects"] if r["model"] == "scorekeep.player"} \
-        == set(ODD_NAMES)
+        == {*ODD_NAMES, "Gast 客"}
     delete_everything()
 
     call_command("import", "-", stdin=io.BytesIO(backup.encode("utf-8")), stdout=io.StringIO())
@@ -177,6 +197,12 @@ def test_odd_text_and_the_whole_history_round_trip(odd_night: CardNight) -> None
     night = CardNight.objects.get(pk=odd_night.pk)
     assert night.place == ODD_PLACE + " 2" and night.host is not None and night.host.first_name == "太郎"
     assert [deal.deleted for deal in night.tables.get(number=1).deals.all()] == [False, False, True]
+    # The tournament comes back whole: its entrants (the guest with the club they came from), the draw, its
+    # tables' nights and their deals.
+    tournament = Tournament.objects.get()
+    assert tournament.entrants.get(guest=True).home_club == "SC «Grand»"
+    assert tournament.series_set.get().seed == "backup" and tournament.revisions.count() == 6
+    assert CardTable.objects.get(night__series__tournament=tournament).deals.count() == 1
 
 
 def test_datetimes_keep_their_microseconds(odd_night: CardNight) -> None:

@@ -93,6 +93,9 @@ def test_withdrawals_and_late_entries_are_shown_and_movement_follows_the_series(
     # after series 1: 2 (138), 1 (40), 4 (0), 3 (−146); now: 2 (236), 4 (98), 1 (40), 3 (−146)
     assert [(ln.number, ln.place, ln.movement) for ln in now.lines] == [(2, 1, 0), (4, 2, 1), (1, 3, -1),
                                                                         (3, 4, 0)]
+    after_one = standings.standings(tour, upto=1)
+    assert after_one.numbers == [1] and after_one.played == 1
+    assert [(ln.number, ln.place) for ln in after_one.lines] == [(2, 1), (1, 2), (4, 3), (3, 4)]
     one = standings.standings(tour, series=2)
     assert [(ln.number, ln.table) for ln in one.lines][:2] == [(2, 1), (4, 1)]
     assert 1 not in by_number(one)  # withdrew after series 1: not in the list of series 2

@@ -1,0 +1,129 @@
+"""What a game's rules say of a tournament: the tables it is played at, a series' length at each, and what
+a table's list is checked for when its series closes.
+
+**Tables.** Skat is a game of three: a tournament seats four at a table where it can (the dealer sits out
+each deal) and three at the rest, so any count of players from three up is seated — 13 players are one
+table of four and three of three, 6 are two tables of three (DSkV/ISkV tournament practice, ISkO 4.1's
+Seeger-Fabian figures for the 3- and the 4-table). Fipsen is seated the same way (three or four play).
+Schafkopf and Kop are games of four: every table has four (a Preisschafkopf "wird jeweils zu viert gespielt",
+Schwäbische Zeitung on the Meckenbeuren tournament, 2024; Kop's regulations play the round of 32 deals at
+tables of four).
+
+**Byes.** Players the tables cannot take (Schafkopf and Kop: the count beyond a multiple of four; Skat and
+Fipsen only with five players, who are one table of four and one left over) sit the series out: a bye
+(Freilos). A bye is credited with nothing for that series — neither won nor lost: Schafkopf's list is
+zero-sum, so 0 is the neutral result; Kop's bye scores no placing points; a Skat bye adds no Seeger-Fabian
+points. So that byes go round, the draw gives them to the players with the fewest byes so far (among those,
+by lot; in a draw by standings, the lowest ranked), and reports them.
+
+**Length.** A series is given by its length at a full table of four; at a table of three it is three
+quarters of that, so every player deals the same number of times at every table (Skat: 48 deals at a
+4-table, 36 at a 3-table, each player dealing 12 times). A series' length is therefore a multiple of four.
+
+**Closing a table's list.** When a series closes, each table's list is checked (issue 18 after the DSkV's
+list check): every game checks that all the series' deals are there; Skat and Fipsen also that each player
+dealt their share (a dealer missed or dealing twice shows a deal lost or written at the wrong place; while
+deals are still missing, only a player who dealt more than their share is reported);
+Schafkopf that the list sums to zero (what one side wins the other pays); Kop's round needs its deals only.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .errors import IllegalDeal
+from .explain import Phrase, Seat
+
+
+class Check(StrEnum):
+    """What a closing table's list is checked for."""
+
+    DEALS = "deals"  # all the series' deals are entered
+    TURNS = "turns"  # each player dealt the same share of them
+    ZERO_SUM = "zero_sum"  # the list's totals sum to zero
+
+
+@dataclass(frozen=True, slots=True)
+class Format:
+    """How a game is played at a tournament: the table sizes, the largest first (it is filled first), and
+    the checks of a closing table's list."""
+
+    table_sizes: tuple[int, ...]
+    checks: tuple[Check, ...]
+
+
+FULL_TABLE = 4  # a series' length is given at a table of four
+
+FORMATS: dict[str, Format] = {
+    "skat": Format((4, 3), (Check.DEALS, Check.TURNS)),
+    "fipsen": Format((4, 3), (Check.DEALS, Check.TURNS)),
+    "schafkopf": Format((4,), (Check.DEALS, Check.ZERO_SUM)),
+    "kop": Format((4,), (Check.DEALS,)),
+}
+
+
+def format_of(game: str) -> Format:
+    return FORMATS[game]
+
+
+def table_sizes(game: str, players: int) -> tuple[list[int], int]:
+    """The table sizes `players` entrants are seated at (largest first) and how many have a bye.
+
+    Skat/Fipsen: as many tables of four as the rest can still be filled with tables of three; Schafkopf/Kop:
+    tables of four, the rest byes. Raises `IllegalDeal` (field ``entrants``) when not even one table fills.
+    """
+    sizes = FORMATS[game].table_sizes
+    smallest = min(sizes)
+    if players < smallest:
+        raise IllegalDeal("entrants", "a table needs at least {need} players; {got} are entered",
+                          need=smallest, got=players)
+    if sizes == (4, 3):
+        tables = -(-players // 4)
+        threes = 4 * tables - players
+        if threes <= tables:
+            return [4] * (tables - threes) + [3] * threes, 0
+        # Five: one table of four and a bye (no mix of threes and fours seats five).
+        return [4], players - 4
+    return [4] * (players // 4), players % 4
+
+
+def series_length_at(game: str, length: int, seats: int) -> int:
+    """A series' deals at a table of `seats`, given its `length` at a table of four: each player deals
+    ``length / 4`` times (Skat 48 → 36 at three)."""
+    return length * seats // FULL_TABLE
+
+
+def check_series_length(game: str, length: object) -> int:
+    """The series' length at a full table, or `IllegalDeal` (field ``series_length``): a positive multiple of
+    four, so that every player deals as often as every other at a table of three or four."""
+    if type(length) is not int or length <= 0 or length % FULL_TABLE or length > 400:
+        raise IllegalDeal("series_length", "is the deals of a series at a table of four: a multiple of 4 "
+                          "from 4 to 400, not {got}", got=length)
+    return length
+
+
+def check_table(game: str, length: int, dealers: Sequence[int], totals: Sequence[int]) -> list[Phrase]:
+    """What is missing or wrong in a closing table's list, in words (empty: the list is complete).
+
+    `length` is the series' deals at this table, `dealers` the position (0 … n−1) of each live deal's dealer,
+    `totals` each player's total; seats in the phrases are `Seat` values (positions), so a page names them.
+    """
+    players = len(totals)
+    out: list[Phrase] = []
+    checks = FORMATS[game].checks
+    if Check.DEALS in checks and len(dealers) < length:
+        out.append(Phrase("deals missing: {missing} of {length}", missing=length - len(dealers), length=length))
+    elif Check.DEALS in checks and len(dealers) > length:
+        out.append(Phrase("deals beyond the series' {length}: {extra}", extra=len(dealers) - length, length=length))
+    if Check.TURNS in checks and players:
+        share = length // players
+        complete = len(dealers) >= length
+        for position in range(players):
+            dealt = sum(1 for dealer in dealers if dealer == position)
+            # While deals are missing, only who dealt more than their share is wrong already.
+            if dealt > share or (complete and dealt != share):
+                out.append(Phrase("{player} dealt {dealt} times, not {share}", player=Seat(position),
+                                  dealt=dealt, share=share))
+    if Check.ZERO_SUM in checks and sum(totals) != 0:
+        out.append(Phrase("the list sums to {total}, not to zero", total=sum(totals)))
+    return out

@@ -1,0 +1,372 @@
+"""The organiser's tournament pages (issue 18): the host's tournaments, a new one, its overview (settings,
+entrants, each series' tables with their scorer links, progress and closing check), registration at the
+door, withdrawal, drawing a series, closing and reopening it.
+
+Only the hosts of the tournament's club (and the site owner) reach them; to any other account a tournament
+is "not found" (404), and anyone not logged in is sent to log in, as for a club's pages. Every write goes
+through `scorekeep.tournaments`, in a transaction; every form is a plain POST and a 303, so the pages work
+without JavaScript.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from . import clubs, tournaments
+from .labels import GAME_LABELS
+from .models import GAME_CHOICES, Entrant, Series, Tournament
+from .money import currency_exponent, money_input_error, parse_units
+from .night_forms import preset_label
+from .qr import qr_svg
+from .rules import GAMES
+from .rules.draw import Conflict
+
+
+def _see_other(url: str) -> HttpResponse:
+    return HttpResponseRedirect(url, status=303)
+
+
+def tournament_of(request: HttpRequest, tournament_id: int) -> Tournament:
+    """The tournament, for a host of its club (or the site owner); 404 for anyone else, as for none at all."""
+    tournament = (Tournament.objects.filter(pk=tournament_id, club__in=clubs.hosted_by(request.user))
+                  .select_related("club").first())
+    if tournament is None:
+        raise Http404("No such tournament.")
+    return tournament
+
+
+def _by(request: HttpRequest) -> str:
+    return request.user.get_username()[:40]
+
+
+def _optional_link(name: str, tournament: Tournament) -> str:
+    """A page another part of issue 18 makes (the standings, the money), where it exists."""
+    try:
+        return reverse(name, args=[tournament.pk])
+    except NoReverseMatch:
+        return ""
+
+
+def _form_errors(form: forms.Form, err: ValidationError) -> None:
+    """The service's refusals at the inputs they name; one naming no input of the form says its field."""
+    for field, errors in err.message_dict.items():
+        if field in form.fields:
+            form.add_error(field, errors)
+        else:
+            form.add_error(None, [f"{field}: {error}" for error in errors])
+
+
+# --- the list and a new tournament -----------------------------------------------------------------
+
+@require_safe
+@login_required
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    """The tournaments of the clubs the host runs, newest first."""
+    rows = Tournament.objects.filter(club__in=clubs.hosted_by(request.user)).select_related("club")[:200]
+    return render(request, "tournaments.html", {
+        "tournaments": [(t, GAME_LABELS[t.game]) for t in rows]})
+
+
+def preset_choices() -> list[tuple[str, str]]:
+    """Each game's rule sets, in the page's language."""
+    return [(f"{game}:{preset}", f"{label} · {preset_label(game, preset)}")
+            for game, label in GAME_CHOICES for preset in GAMES[game].PRESETS]
+
+
+class TournamentForm(forms.Form):
+    """A new tournament: the money typed in units of the currency; the lost-game tiers one a line
+    ("1 0.50", "4 1.00": from the n-th lost game, the amount), the prizes one a line (an amount or a share
+    in per cent, the first place first)."""
+
+    club = forms.ModelChoiceField(label=_("Club"), queryset=None, empty_label=None)  # type: ignore[arg-type]
+    name = forms.CharField(label=_("Name"), max_length=100)
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    place = forms.CharField(label=_("Place"), max_length=100, required=False)
+    rules = forms.ChoiceField(label=_("Game and rule set"), choices=preset_choices)
+    series_count = forms.IntegerField(label=_("Number of series (Kop: rounds)"), min_value=1,
+                                      max_value=tournaments.MAX_SERIES, initial=2)
+    series_length = forms.IntegerField(label=_("Deals per series at a table of four"), initial=48,
+                                       help_text=_("a multiple of 4; a table of three plays three quarters of it "
+                                                   "(Skat: 48 and 36)"))
+    draw_mode = forms.ChoiceField(label=_("Later series drawn"), choices=Tournament.DRAW_MODES)
+    currency = forms.CharField(label=_("Currency"), max_length=3, initial="EUR",
+                               help_text=_("three letters, e.g. EUR or CHF"))
+    entry_fee = forms.CharField(label=_("Entry fee"), required=False, initial="0")
+    lost_game_money = forms.CharField(label=_("Lost-game money"), required=False, widget=forms.Textarea(
+        attrs={"rows": 2}), help_text=_("one tier a line: from which lost game of a series, and the amount — "
+                                        "e.g. “1 0.50” and “4 1.00”"))
+    prize_kind = forms.ChoiceField(label=_("Prizes are"), choices=[("amounts", _("amounts")),
+                                                                    ("shares", _("shares of the pot (%)"))])
+    prizes = forms.CharField(label=_("Prizes"), required=False, widget=forms.Textarea(attrs={"rows": 3}),
+                             help_text=_("one place a line, the first first"))
+    retention = forms.CharField(label=_("Organiser's retention (% of the pot)"), required=False, initial="0")
+    teams = forms.BooleanField(label=_("Team scoring"), required=False)
+
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = clubs.hosted_by(user)  # type: ignore[attr-defined]
+
+    def clean_currency(self) -> str:
+        text = str(self.cleaned_data["currency"]).strip().upper()
+        if not tournaments.CURRENCY.fullmatch(text):
+            raise forms.ValidationError(gettext("Write the currency as three letters, e.g. EUR or CHF."))
+        return text
+
+    def _money(self, field: str, text: str) -> int:
+        exponent = currency_exponent(self.cleaned_data.get("currency") or "EUR")
+        value = parse_units(text or "0", exponent)
+        if value is None or value < 0:
+            raise ValidationError({field: money_input_error(text, self.cleaned_data.get("currency") or "EUR",
+                                                            exponent)})
+        return int(value * 10 ** exponent)
+
+    def _per_mille(self, field: str, text: str) -> int:
+        value = parse_units(text or "0", 1)
+        if value is None:
+            raise ValidationError({field: gettext("write a share in per cent with at most one decimal, e.g. 25 "
+                                                  "or 12.5 — not “%(value)s”") % {"value": text}})
+        return int(value * 10)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        try:
+            data["entry_fee_minor"] = self._money("entry_fee", data.get("entry_fee", ""))
+            tiers = []
+            for line in (data.get("lost_game_money") or "").splitlines():
+                if not line.strip():
+                    continue
+                parts = line.split()
+                if len(parts) != 2 or not parts[0].isdigit():
+                    raise ValidationError({"lost_game_money": gettext(
+                        "write each tier as the lost game it starts at and the amount, e.g. “4 1.00” — not "
+                        "“%(value)s”") % {"value": line.strip()}})
+                tiers.append({"from": int(parts[0]), "amount": self._money("lost_game_money", parts[1])})
+            data["tiers"] = tiers
+            kind = data["prize_kind"]
+            places = [line.strip() for line in (data.get("prizes") or "").splitlines() if line.strip()]
+            read = self._per_mille if kind == "shares" else self._money
+            values = [read("prizes", place) for place in places]
+            data["prize_table"] = {"kind": kind, "places": values, "retention": {
+                "kind": "share", "value": self._per_mille("retention", data.get("retention") or "0")}} \
+                if values else {}
+        except ValidationError as err:
+            for field, errors in err.message_dict.items():
+                self.add_error(field, errors)
+        return data
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    form = TournamentForm(request.POST or None, user=request.user,
+                          initial={"date": timezone.localdate()})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        game, preset = data["rules"].split(":", 1)
+        try:
+            tournament = tournaments.create_tournament(
+                club=data["club"], name=data["name"], game=game, preset=preset, date=data["date"],
+                place=data["place"], series_count=data["series_count"], series_length=data["series_length"],
+                draw_mode=data["draw_mode"], currency=data["currency"], entry_fee=data["entry_fee_minor"],
+                lost_game_money=data["tiers"], prizes=data["prize_table"], teams=data["teams"], by=_by(request))
+        except ValidationError as err:
+            _form_errors(form, err)
+        else:
+            messages.success(request, gettext("The tournament is set up. Register the players, then draw "
+                                              "the first series."))
+            return _see_other(reverse("tournament", args=[tournament.pk]))
+    return render(request, "tournament_new.html", {"form": form})
+
+
+# --- the overview ----------------------------------------------------------------------------------
+
+def _series_rows(request: HttpRequest, tournament: Tournament) -> list[dict[str, Any]]:
+    rows = []
+    names = {e.number: e.player.name for e in tournament.entrants.select_related("player")}
+    for series in tournament.series_set.all():
+        checks = tournaments.table_checks(series) if series.drawn_at else []
+        unavoided = [(table, names.get(a, a), names.get(b, b), CONFLICT_WORDS.get(kind, kind))
+                     for table, a, b, kind in series.draw.get("unavoided", [])]
+        rows.append({"series": series, "tables": [
+            {"check": check, "problems": check.problems_in_words(),
+             "scorer": request.build_absolute_uri(reverse("join", args=[check.night.scorer_token]))}
+            for check in checks], "done": sum(1 for c in checks if c.done), "unavoided": unavoided,
+            "byes": [names.get(n, n) for n in series.draw.get("byes", [])]})
+    return rows
+
+
+CONFLICT_WORDS = {Conflict.REPEAT: _("shared a table before"), Conflict.TEAM: _("one team"),
+                  Conflict.CLUB: _("one club")}
+
+
+@require_safe
+@login_required
+def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = tournament_of(request, tournament_id)
+    entrants = list(tournament.entrants.select_related("player", "team"))
+    drawn = tournaments.drawn(tournament)
+    series = list(tournament.series_set.all())
+    closed_all = all(s.closed for s in series if s.drawn_at)
+    next_draw = drawn + 1 if drawn < tournament.series_count and closed_all else None
+    last = next((s for s in series if s.number == drawn), None)
+    return render(request, "tournament.html", {
+        "tournament": tournament, "game_label": GAME_LABELS[tournament.game],
+        "preset_label": preset_label(tournament.game, tournament.preset), "entrants": entrants,
+        "series_rows": _series_rows(request, tournament), "next_draw": next_draw,
+        "redraw": last if last is not None and not last.closed else None,
+        "standings_url": _optional_link("tournament-standings", tournament),
+        "money_url": _optional_link("tournament-money", tournament),
+        "printouts_url": _optional_link("tournament-printouts", tournament)})
+
+
+@require_safe
+@login_required
+def series_page(request: HttpRequest, tournament_id: int, series_number: int) -> HttpResponse:
+    """A series' tables with their scorer links as QR codes, to hand to each table's list keeper."""
+    tournament = tournament_of(request, tournament_id)
+    series = Series.objects.filter(tournament=tournament, number=series_number, drawn_at__isnull=False).first()
+    if series is None:
+        raise Http404("No such series.")
+    rows = _series_rows(request, tournament)
+    row = next(r for r in rows if r["series"].pk == series.pk)
+    for table in row["tables"]:
+        table["qr"] = qr_svg(table["scorer"])
+    return render(request, "tournament_series.html", {"tournament": tournament, "row": row})
+
+
+# --- registration and withdrawal -------------------------------------------------------------------
+
+class RegisterForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=40, widget=forms.TextInput(
+        attrs={"list": "club-players", "autocomplete": "off", "autofocus": True}))
+    guest = forms.BooleanField(label=_("Guest from another club"), required=False)
+    home_club = forms.CharField(label=_("Their club"), max_length=80, required=False)
+    team = forms.CharField(label=_("Team"), max_length=80, required=False)
+    number = forms.IntegerField(label=_("Start number"), required=False, min_value=1, max_value=9999,
+                                help_text=_("empty: the next free one"))
+    paid = forms.BooleanField(label=_("Entry fee paid"), required=False)
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not tournament.teams:
+            del self.fields["team"]
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_register(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = tournament_of(request, tournament_id)
+    form = RegisterForm(request.POST or None, tournament=tournament)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            entrant = tournaments.register(tournament, name=data["name"], guest=data["guest"],
+                                           home_club=data["home_club"], team=data.get("team", ""),
+                                           number=data["number"], paid=data["paid"], by=_by(request))
+        except ValidationError as err:
+            _form_errors(form, err)
+        else:
+            messages.success(request, gettext("%(name)s is registered with start number %(number)s.") % {
+                "name": entrant.player.name, "number": entrant.number})
+            return _see_other(reverse("tournament-register", args=[tournament.pk]))
+    drawn = tournaments.drawn(tournament)
+    return render(request, "tournament_register.html", {
+        "tournament": tournament, "form": form, "drawn": drawn,
+        "late_from": drawn + 1 if drawn and drawn < tournament.series_count else None,
+        "entrants": tournament.entrants.select_related("player", "team"),
+        "players": list(tournament.club.players.values_list("name", flat=True)[:2000])})
+
+
+def _entrant(request: HttpRequest, tournament: Tournament) -> Entrant | None:
+    number = request.POST.get("number", "")
+    entrant = tournament.entrants.select_related("player").filter(number=int(number)).first() \
+        if number.isdigit() and len(number) < 6 else None
+    if entrant is None:
+        messages.error(request, gettext("Start number: choose a registered player."))
+    return entrant
+
+
+@require_POST
+@login_required
+def tournament_withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = tournament_of(request, tournament_id)
+    entrant = _entrant(request, tournament)
+    if entrant is not None:
+        try:
+            tournaments.withdraw(entrant, by=_by(request), reason=request.POST.get("reason", "")[:200])
+        except ValidationError as err:
+            messages.error(request, " ".join(err.messages))
+        else:
+            messages.success(request, gettext("%(name)s is withdrawn and is not drawn for a later series.")
+                             % {"name": entrant.player.name})
+    return _see_other(reverse("tournament", args=[tournament.pk]) + "#entrants")
+
+
+@require_POST
+@login_required
+def tournament_paid(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = tournament_of(request, tournament_id)
+    entrant = _entrant(request, tournament)
+    if entrant is not None:
+        tournaments.set_paid(entrant, request.POST.get("paid") == "1", by=_by(request))
+    return _see_other(reverse("tournament", args=[tournament.pk]) + "#entrants")
+
+
+# --- the draw, closing and reopening ----------------------------------------------------------------
+
+def _series_action(request: HttpRequest, tournament_id: int, series_number: int, action: str) -> HttpResponse:
+    tournament = tournament_of(request, tournament_id)
+    by = _by(request)
+    reason = request.POST.get("reason", "")[:200]
+    try:
+        if action == "draw":
+            seed = request.POST.get("seed", "").strip()[:64]
+            series = tournaments.draw_series(tournament, series_number, seed=seed or None, host=request.user,
+                                             by=by)
+            messages.success(request, gettext("Series %(n)s is drawn (seed %(seed)s).") % {
+                "n": series.number, "seed": series.seed})
+        else:
+            series = Series.objects.filter(tournament=tournament, number=series_number).first()
+            if series is None:
+                raise ValidationError({"series": gettext("series %(n)s is not drawn yet") % {"n": series_number}})
+            if action == "close":
+                tournaments.close_series(series, by=by, reason=reason)
+                messages.success(request, gettext("Series %(n)s is closed.") % {"n": series.number})
+            else:
+                tournaments.reopen_series(series, by=by, reason=reason)
+                messages.success(request, gettext("Series %(n)s is open again.") % {"n": series.number})
+    except ValidationError as err:
+        messages.error(request, " ".join(err.messages))
+    return _see_other(reverse("tournament", args=[tournament.pk]) + f"#series-{series_number}")
+
+
+@require_POST
+@login_required
+def series_draw(request: HttpRequest, tournament_id: int, series_number: int) -> HttpResponse:
+    return _series_action(request, tournament_id, series_number, "draw")
+
+
+@require_POST
+@login_required
+def series_close(request: HttpRequest, tournament_id: int, series_number: int) -> HttpResponse:
+    return _series_action(request, tournament_id, series_number, "close")
+
+
+@require_POST
+@login_required
+def series_reopen(request: HttpRequest, tournament_id: int, series_number: int) -> HttpResponse:
+    return _series_action(request, tournament_id, series_number, "reopen")
