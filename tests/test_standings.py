@@ -261,3 +261,31 @@ def test_a_standing_kept_before_tournaments_is_walked_once_and_kept_again() -> N
     with CaptureQueriesContext(connection) as kept:
         assert ledger.Standing.of(t1).soli_won == now.soli_won
     assert len(kept) == 0
+
+
+@pytest.mark.parametrize("game", ["skat", "schafkopf", "kop", "fipsen"])
+def test_the_standings_of_a_tournament_the_organiser_flow_made(game: str, host: User) -> None:
+    from scorekeep import tournaments
+    from scorekeep.rules import GAMES
+
+    club = Tournament._meta.get_field("club").related_model.objects.create(name="Verein", owner=host)
+    preset = {"skat": "isko", "schafkopf": "bsv", "kop": "koscian", "fipsen": "classic"}[game]
+    tour = tournaments.create_tournament(club=club, name="Offen", game=game, preset=preset, series_count=2,
+                                         series_length=48 if game == "skat" else 32)
+    for n in range(8):
+        tournaments.register(tour, name=f"Spieler {n + 1}")
+    tournaments.draw_series(tour, 1, seed="stand", host=host)
+    before = Tournament.objects.get(pk=tour.pk).version
+    first = CardTable.objects.filter(night__series__tournament=tour).order_by("number").first()
+    assert first is not None
+    deal = {"kop": kop_deal([0, 1], 60, 2), "schafkopf": {"contract": "wenz", "declarer": 1, "card_points": 61}}
+    nights.enter_deal(first, deal.get(game, {"contract": "passed"}))
+    tour = Tournament.objects.get(pk=tour.pk)
+    assert tour.version > before
+    now = standings.standings(tour)
+    assert [c.key for c in now.order] == list(GAMES[game].tournament_ranking(
+        GAMES[game].parse_rules(tour.rules_request)))
+    assert len(now.lines) == 8 and all(line.series[0] is not None for line in now.lines)
+    assert now.played == 1
+    if game == "schafkopf":
+        assert sum(line.total["soli_won"] for line in now.lines) == 1
