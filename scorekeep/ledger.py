@@ -14,9 +14,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from django.db import transaction
+
 from .models import CardNight, CardTable, Deal
 from .rules import GAMES, IllegalDeal, Table, Verdict, bock, judge, standing
 from .rules.bock import BockEvent
+from .rules.ranking import counts_as_solo, round_places
 from .rules.season import Measure
 from .rules.seating import PLAYERS, engine_dealer, engine_seats, seating, sits_out
 from .rules.standing import placing
@@ -305,6 +308,11 @@ class Standing:
     last_sequence: int | None = None  # the last live deal's `Deal.sequence`
     round_start: list[int] = field(default_factory=list)  # the totals when the round under way began
     placings: list[Fraction] | None = None  # placing points of the closed rounds (Kop)
+    # For a tournament's tie-breaks (`rules.ranking`): Soli won (what counts is the game's), and the closed
+    # rounds each player won (first place, shared or not) or came second in (Kop).
+    soli_won: list[int] = field(default_factory=list)
+    round_wins: list[int] = field(default_factory=list)
+    second_places: list[int] = field(default_factory=list)
 
     @classmethod
     def start(cls, night: CardNight, players: int) -> Standing:
@@ -312,13 +320,14 @@ class Standing:
         round_points = standing.round_placing(night.game, rules) if rules is not None else None
         zeros = [0] * players
         return cls(players, 0, list(zeros), list(zeros), list(zeros), list(zeros), 0, None, None, list(zeros),
-                   [Fraction(0)] * players if round_points else None)
+                   [Fraction(0)] * players if round_points else None, list(zeros), list(zeros), list(zeros))
 
     def copy(self) -> Standing:
         return Standing(self.players, self.deals, list(self.totals), list(self.seeger_fabian), list(self.won),
                         list(self.lost), self.bock_pending, self.last_dealer, self.last_sequence,
                         list(self.round_start),
-                        None if self.placings is None else list(self.placings))
+                        None if self.placings is None else list(self.placings), list(self.soli_won),
+                        list(self.round_wins), list(self.second_places))
 
     # --- one deal more -------------------------------------------------------------------------------
 
@@ -343,14 +352,20 @@ class Standing:
         row = Row(self.deals, deal, night.game, deal.dealer, list(deal.seating), entries, list(self.totals), sf,
                   list(self.seeger_fabian), started, result=result)
         if result.won is not None:
+            solo = result.won and counts_as_solo(night.game, deal.facts)
             for position in row.credited:
                 (self.won if result.won else self.lost)[position] += 1
+                self.soli_won[position] += solo
         # Bock (BockQueue): this deal used one pending Bock deal up, and queues a round per event it set off.
         self.bock_pending = max(self.bock_pending - 1, 0) + bock_length(night, n) * len(started)
         self.last_dealer, self.last_sequence = deal.dealer, deal.sequence
         if self.placings is not None and night.round_length and self.deals % night.round_length == 0:
             row.placing = self.round_placing(night)
             row.placing_complete = True
+            places = round_places([t - s for t, s in zip(self.totals, self.round_start, strict=True)])
+            for position, place in enumerate(places):
+                self.round_wins[position] += place == 1
+                self.second_places[position] += place == 2
             self.placings = [a + b for a, b in zip(self.placings, row.placing, strict=True)]
             self.round_start = list(self.totals)
         return row
@@ -376,9 +391,11 @@ class Standing:
                 if result.seeger_fabian is not None:
                     earlier.seeger_fabian[position] -= result.seeger_fabian[seat]
             if result.won is not None:
+                solo = result.won and counts_as_solo(night.game, deal.facts)
                 for seat in standing.credited(night.game, deal.facts):
                     if 0 <= seat < len(deal.seating):
                         (earlier.won if result.won else earlier.lost)[deal.seating[seat]] -= 1
+                        earlier.soli_won[deal.seating[seat]] -= solo
         earlier.placings = None  # rows shown from here do not close rounds (their placing is on the list)
         return earlier
 
@@ -424,7 +441,11 @@ class Standing:
                 "seeger_fabian": self.seeger_fabian, "won": self.won, "lost": self.lost,
                 "bock_pending": self.bock_pending, "last_dealer": self.last_dealer, "last_sequence": self.last_sequence,
                 "round_start": self.round_start,
-                "placings": None if self.placings is None else [str(p) for p in self.placings]}
+                "placings": None if self.placings is None else [str(p) for p in self.placings],
+                "soli_won": self.soli_won, "round_wins": self.round_wins, "second_places": self.second_places}
+
+    KEPT_SINCE_TOURNAMENTS = ("soli_won", "round_wins", "second_places")
+    """What a standing kept before tournaments lacks: such a standing is walked again (`of`)."""
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Standing:
@@ -432,15 +453,22 @@ class Standing:
         return cls(data["players"], data["deals"], list(data["totals"]), list(data["seeger_fabian"]),
                    list(data["won"]), list(data["lost"]), data["bock_pending"], data["last_dealer"],
                    data["last_sequence"], list(data["round_start"]),
-                   None if placings is None else [Fraction(p) for p in placings])
+                   None if placings is None else [Fraction(p) for p in placings],
+                   *(list(data.get(key) or [0] * data["players"]) for key in cls.KEPT_SINCE_TOURNAMENTS))
 
     @classmethod
     def of(cls, table: CardTable, players: int | None = None) -> Standing:
-        """The table's standing as kept; walked from its deals where none is kept yet."""
-        if table.standing:
+        """The table's standing as kept; walked from its deals where none is kept yet. A standing kept before
+        tournaments (without what their tie-breaks count) is walked once and kept again, unless the table
+        was written since it was read (its version moved on: that write keeps a whole standing itself)."""
+        if table.standing and all(key in table.standing for key in cls.KEPT_SINCE_TOURNAMENTS):
             return cls.from_json(table.standing)
         players = players if players is not None else table.places.count()
-        return walk(table.night, players, table.deals.filter(deleted=False).order_by("sequence"))[0]
+        now = walk(table.night, players, table.deals.filter(deleted=False).order_by("sequence"))[0]
+        if table.standing:
+            with transaction.atomic():
+                CardTable.objects.filter(pk=table.pk, version=table.version).update(standing=now.to_json())
+        return now
 
 
 def walk(night: CardNight, players: int, deals: Sequence[Deal] | Any) -> tuple[Standing, list[Row]]:

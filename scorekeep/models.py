@@ -433,6 +433,9 @@ class Tournament(models.Model):
     prizes = models.JSONField(_("prizes"), default=dict, blank=True)
     # Team scoring: registered teams rank by the sum of their members' results.
     teams = models.BooleanField(_("team scoring"), default=False)
+    # Lots the organiser drew where players stay tied after every tie-break: by standings scope ("overall",
+    # "series-2", "teams"), the tied start numbers (team ids) in the order drawn (`rules.ranking.rank`).
+    lots = models.JSONField(_("lots"), default=dict, blank=True)
     print_language = models.CharField(_("printout language"), max_length=8, blank=True, default="",
                                       choices=[("", _("the reader's language")), *settings.LANGUAGES])
     # The standings link for the big screen and the players' phones (read-only, no account needed).

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.db.models import F, Max
 
 from . import clubs, ledger
-from .models import CardNight, CardTable, Club, Deal, DealRevision, NightRevision, Player, TablePlayer
+from .models import CardNight, CardTable, Club, Deal, DealRevision, NightRevision, Player, TablePlayer, Tournament
 from .money import currency_exponent
 from .rules import GAMES, IllegalDeal
 
@@ -135,12 +135,21 @@ def _touch_table(table: CardTable) -> None:
     """A write to one table's deals: its live pages (and the night's, which sums the versions) refresh.
     The night's row is not written, so saves at different tables do not wait for each other."""
     CardTable.objects.filter(pk=table.pk).update(version=F("version") + 1)
+    _touch_tournament(table.night)
+
+
+def _touch_tournament(night: CardNight) -> None:
+    """A night that is a tournament's table (`CardNight.series`): the tournament's standings change too, so
+    its version moves on and the standings pages stop answering 304."""
+    if night.series_id is not None:
+        Tournament.objects.filter(series_set=night.series_id).update(version=F("version") + 1)
 
 
 def _touch(night: CardNight) -> None:
     """A change of the night itself: every page of it refreshes."""
     CardNight.objects.filter(pk=night.pk).update(version=F("version") + 1)
     CardTable.objects.filter(night=night).update(version=F("version") + 1)
+    _touch_tournament(night)
 
 
 def _lock_table(pk: int) -> CardTable:

@@ -11,6 +11,7 @@ from . import (
     print_views,
     season_views,
     settlement_views,
+    standings_views,
     stats_views,
     table_views,
     tournament_print,
@@ -109,5 +110,10 @@ urlpatterns = [
          name="series-close"),
     path("tournaments/<int:tournament_id>/series/<int:series_number>/reopen/", tournament_views.series_reopen,
          name="series-reopen"),
+    path("tournaments/<int:tournament_id>/standings/", standings_views.tournament_standings,
+         name="tournament-standings"),
+    path("tournaments/<int:tournament_id>/money/", standings_views.money_page, name="tournament-money"),
+    path("standings/<str:token>/", standings_views.viewer_standings, name="standings-viewer"),
+    path("standings/<str:token>/screen/", standings_views.viewer_screen, name="standings-screen"),
     path("admin/", admin.site.urls),
 ]

@@ -117,6 +117,12 @@ ACCESS: dict[str, tuple[str, str]] = {
     "tournament-pdf-standings": (CLUB_HOST, NONE),
     "tournament-print-ranking": (CLUB_HOST, NONE),
     "tournament-pdf-ranking": (CLUB_HOST, NONE),
+    # The standings and the money (issue 18, tour-stand): the organiser's pages are the club's hosts' (a POST
+    # draws a lot, or saves the money settings); the standings by the tournament's viewer link are anyone's.
+    "tournament-standings": (CLUB_HOST, CLUB_HOST),
+    "tournament-money": (CLUB_HOST, CLUB_HOST),
+    "standings-viewer": (PUBLIC, NONE),
+    "standings-screen": (PUBLIC, NONE),
     "admin:*": (STAFF, STAFF),
     "admin:login": (PUBLIC, PUBLIC),
     "admin:logout": (NONE, PUBLIC),  # logging out is harmless; the admin sends anyone else to its log-in
@@ -259,7 +265,9 @@ def url_of(name: str, world: World, night_id: int | None = None) -> str:
     route = next(p.route for p in every_pattern() if p.name == name)
     values = {"night_id": night_id or world.night.pk, "table_number": 1,
               "sequence": 2 if name == "deal-restore" else 1, "player_id": world.player.pk,
-              "token": world.night.club.invite_token if name == "club-join" else world.night.viewer_token,
+              "token": world.night.club.invite_token if name == "club-join"
+              else Tournament.objects.filter(club_id=world.night.club_id).values_list("viewer_token", flat=True)
+              .first() if name.startswith("standings-") else world.night.viewer_token,
               "uidb64": "MQ", "game": "skat", "club_id": world.night.club_id, "user_id": world.cohost.pk,
               "season_id": Season.objects.filter(club_id=world.night.club_id).values_list("pk", flat=True).first(),
               "tournament_id": Tournament.objects.filter(club_id=world.night.club_id).values_list("pk", flat=True)
@@ -300,6 +308,9 @@ POSTS: dict[str, Callable[[World], dict[str, Any]]] = {
     "season-new": lambda w: {"name": "2026", "basis": "skat:seeger_fabian", "start": "2026-01-01", "end": "2026-12-31",
                              "min_nights": "3", "absence_penalty": "0"},
     "night-links-renew": lambda w: {"which": "score"},
+    "tournament-standings": lambda w: {"scope": "overall"},
+    "tournament-money": lambda w: {"entry_fee": "10", "lost_game_money": "1: 0.50, 4: 1.00", "prize_kind": "amounts",
+                                   "prize_places": "20, 10", "retention_kind": "share", "retention_value": "0"},
     "night-settings": lambda w: settings_data(w.night),
     "night-finish": lambda w: {"finished": "1"},
     "table-new": lambda w: {"count": "3", "player-0": "Eva", "player-1": "Frieda", "player-2": "Gustav",

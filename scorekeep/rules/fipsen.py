@@ -295,6 +295,18 @@ def round_placing(rules: Rules) -> tuple[int, ...] | None:
     return None
 
 
+def tournament_ranking(rules: Rules) -> tuple[str, ...]:
+    """What a Fipsen tournament ranks by (`rules.ranking`): the points on the score sheet. The rule page
+    names no tournament order; as the score is the declarers' games, tied players go by more games won as
+    declarer, then fewer lost (the reading Skat's ordinance gives the same kind of list)."""
+    return ("total", "won", "lost")
+
+
+def tournament_solo(facts: Mapping[str, Any]) -> bool:
+    """Fipsen counts no Soli apart: the declarer always plays alone."""
+    return False
+
+
 SHEET = (Column(Word("Declarer")), Column(Word("Bid")), Column(Word("Result")), Column(Word("Value")))
 SHEET_RUNNING_FIRST = True  # the score sheet's number is each player's running score; the hand's value its note
 _SAID_ADD_ONS = (("hand", Word("Hand")), ("ruten", Word("Ruten")), ("durch", Word("Durch")))

@@ -401,6 +401,21 @@ def round_placing(rules: Rules) -> tuple[int, ...] | None:
     return rules.round_placing
 
 
+def tournament_ranking(rules: Rules) -> tuple[str, ...]:
+    """What a Kop tournament ranks by (`rules.ranking`): the placing points of the rounds (RULES.md's
+    presets: Wolsztyn 4/3/2/1, ties sharing; Kościan 5/3/1/0), then the small points (the list total), then
+    the number of rounds won, then of second places (issue 18, as Kościan breaks ties). A rule set that
+    places no rounds (classic) ranks by the small points alone, then the rounds' order is not counted."""
+    if rules.round_placing is None:
+        return ("total",)
+    return ("placing", "total", "round_wins", "second_places")
+
+
+def tournament_solo(facts: Mapping[str, Any]) -> bool:
+    """Kop's tie-break does not count Soli."""
+    return False
+
+
 SHEET = (Column(Word("Game")), Column(Word("Old side")), Column(Word("Result")), Column(Word("Value")))
 SHEET_RUNNING_FIRST = False
 

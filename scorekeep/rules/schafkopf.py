@@ -512,6 +512,19 @@ SHEET = (Column(Word("Game")), Column(Word("Players")), Column(Word("Result")), 
 SHEET_RUNNING_FIRST = False
 
 
+def tournament_ranking(rules: Rules) -> tuple[str, ...]:
+    """What a Schafkopf tournament (Preisschafkopf) ranks by (`rules.ranking`): the list total — the points
+    or money of the tariff — then the number of Soli won (`tournament_solo`), then fewer games lost."""
+    return ("total", "soli_won", "lost")
+
+
+def tournament_solo(facts: Mapping[str, Any]) -> bool:
+    """A Solo for the tournament's tie-break: every game a declarer plays without a partner — Wenz, Farbsolo
+    (Solo), Geier, Farbwenz, their Tout, Sie (the seed page's ソロ and ヴェンツ are such games; RULES.md
+    prices them all at the Solo price) — not the Sauspiel nor the Hochzeit, which have a partner."""
+    return played_alone(facts)
+
+
 def game_words(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> object:
     """The game as the list writes it: "Solo (Hearts · Herz) · Stoß ×2 · 3 Laufende · 1 knocked · Schneider"."""
     trump = facts.get("trump")

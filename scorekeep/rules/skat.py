@@ -444,6 +444,22 @@ def round_placing(rules: Rules) -> tuple[int, ...] | None:
     return None
 
 
+def tournament_ranking(rules: Rules) -> tuple[str, ...]:
+    """What a Skat tournament ranks by (`rules.ranking`): the Seeger-Fabian points — list points, plus 50 a
+    won game, minus 50 a lost one, plus 40 (three at the table) or 30 (four) for each game the others lost
+    (the ledger's performance); at equal performance the higher number of games won ranks first, then the
+    lower number of games lost, and where that is equal too a lot decides (DSkV/ISPA Skatwettspielordnung,
+    "Leistungsbewertung": "Bei gleicher Leistung hat die höhere Zahl der gewonnenen Spiele den Vorrang; ist
+    diese gleich, entscheidet die geringere Zahl der verlorenen Spiele … Ist auch diese Zahl gleich,
+    entscheidet das Los")."""
+    return ("performance", "won", "lost")
+
+
+def tournament_solo(facts: Mapping[str, Any]) -> bool:
+    """Skat counts no Soli apart: every game is the declarer's alone, counted as won or lost."""
+    return False
+
+
 # The list: the columns before the players', and the levels a club list ticks (the verdict's `levels`).
 LEVEL_LABELS = {"hand": Word("Hand"), "schneider": Word("Schneider"),
                 "schneider announced": Word("Schneider announced"), "schwarz": Word("Schwarz"),

@@ -1,0 +1,268 @@
+"""A tournament's standings and money pages (issue 18): the organiser's (`tournament-standings`, the club's hosts), and
+by the viewer link, for anyone who has it, one for phones and one for the big screen.
+
+Each page shows the standings overall or of one series (``?series=N``) and polls for changes (htmx, the
+standings section every 10 s): the ETag is the tournament's version (`Tournament.version`, moved on by every
+deal at one of its tables and every change of the organiser's), so a poll is answered 304 after one small
+query while nothing changed, and the standings (`scorekeep.standings`) are computed only when something did.
+The big screen pages through a long list by itself (static/js/bigscreen.js); without JavaScript it shows
+every row.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_http_methods
+
+from . import clubs, live, standings, tournament_money
+from .labels import GAME_LABELS, translated
+from .models import Tournament
+from .money import format_money
+from .rules import GAMES
+
+LIVE = "live-standings"  # the id of the polled standings section
+POLL = "every 10s"
+SCREEN_ROWS = 12  # rows on one page of the big screen (they fill a 16:9 screen at the type size set)
+
+
+def _hosted(request: HttpRequest, tournament_id: int) -> Tournament:
+    """The tournament, for one of its club's hosts; 404 for anyone else, as for one that does not exist."""
+    tournament = (Tournament.objects.filter(pk=tournament_id, club__in=clubs.hosted_by(request.user))
+                  .select_related("club").first())
+    if tournament is None:
+        raise Http404("No such tournament.")
+    return tournament
+
+
+def _by_token(token: str) -> Tournament:
+    tournament = (Tournament.objects.filter(viewer_token=token).select_related("club").first()
+                  if len(token) <= 64 else None)
+    if tournament is None:
+        raise Http404("No such standings link.")
+    return tournament
+
+
+def _series_asked(request: HttpRequest, tournament: Tournament) -> tuple[int | None, str | None]:
+    """The series asked for by ``?series=N`` (None: overall), or an error naming the field."""
+    raw = request.GET.get("series", "").strip()
+    if raw in ("", "overall"):
+        return None, None
+    numbers = list(tournament.series_set.values_list("number", flat=True))
+    if raw.isdigit() and int(raw) in numbers:
+        return int(raw), None
+    return None, gettext("series: “%(value)s” is not a series of this tournament; choose one of %(numbers)s, "
+                         "or the overall standings.") % {"value": raw, "numbers": ", ".join(map(str, numbers))
+                                                         or "—"}
+
+
+def _tag(request: HttpRequest, tournament: Tournament, kind: str, series: int | None) -> str:
+    return f'W/"s{tournament.pk}-{tournament.version}-{kind}-{series or 0}-{request.LANGUAGE_CODE}"'
+
+
+def _number(value: Fraction, key: str, tournament: Tournament) -> str:
+    """A figure as the page writes it: money in the currency (Schafkopf's tariff), halves as decimals."""
+    if key == "total" and GAMES[tournament.game].MONEY:
+        return format_money(int(value), tournament.currency, exponent=tournament.exponent)
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{float(value):.2f}".rstrip("0").rstrip(".")
+
+
+def _rows(now: standings.Standings, lines: list[standings.Line]) -> list[dict[str, Any]]:
+    """The lines as the page shows them: every number written out, the notes in words."""
+    tournament, first = now.tournament, now.order[0].key
+    rows = []
+    for line in lines:
+        notes = []
+        if line.by_lot:
+            notes.append(gettext("tie broken by lot"))
+        if line.joined:
+            notes.append(gettext("joined in series %(n)s") % {"n": line.joined})
+        if line.withdrew:
+            notes.append(gettext("withdrew after series %(n)s") % {"n": line.withdrew})
+        rows.append({
+            "line": line,
+            "series": ["–" if figures is None else _number(figures[first], first, tournament)
+                       for figures in line.series],
+            "figures": [_number(line.total[c.key], c.key, tournament) for c in now.order],
+            "movement": "" if line.movement is None else ("±0" if line.movement == 0 else f"{line.movement:+d}"),
+            "notes": notes,
+        })
+    return rows
+
+
+def _context(request: HttpRequest, tournament: Tournament, series: int | None, error: str | None,
+             kind: str) -> dict[str, Any]:
+    now = standings.standings(tournament, series)
+    return {
+        "tournament": tournament, "game_label": GAME_LABELS[tournament.game], "now": now, "series": series,
+        "error": error, "kind": kind,
+        "columns": [translated(c.label) for c in now.order],
+        "short_columns": [translated(c.short) for c in now.order],
+        "rows": _rows(now, now.lines), "team_rows": _rows(now, now.teams),
+        "series_numbers": list(tournament.series_set.values_list("number", flat=True)),
+        "etag": _tag(request, tournament, kind, series), "live_id": LIVE, "poll": POLL,
+        "screen_rows": SCREEN_ROWS, "scope": now.scope,
+        "viewer_url": reverse("standings-viewer", args=[tournament.viewer_token]),
+        "screen_url": reverse("standings-screen", args=[tournament.viewer_token]),
+    }
+
+
+def _page(request: HttpRequest, tournament: Tournament, template: str, kind: str) -> HttpResponse:
+    series, error = _series_asked(request, tournament)
+    tag = _tag(request, tournament, kind, series)
+    unchanged = live.not_modified(request, LIVE, tag)
+    if unchanged is not None:
+        return unchanged
+    context = _context(request, tournament, series, error, kind)
+    if live.polled(request, LIVE):
+        return live.mark(render(request, f"{template}#board", context), tag)
+    return live.mark(render(request, template, context, status=400 if error else 200), tag)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The organiser's standings, with the lot for players still tied (POST ``scope``)."""
+    tournament = _hosted(request, tournament_id)
+    if request.method == "POST":
+        scope = request.POST.get("scope", "")
+        numbers = tournament.series_set.values_list("number", flat=True)
+        allowed = {standings.OVERALL, standings.TEAMS, *(standings.series_scope(n) for n in numbers)}
+        if scope not in allowed:
+            context = _context(request, tournament, None, gettext(
+                "scope: “%(value)s” is not a standings of this tournament to draw a lot for.") % {"value": scope},
+                "host")
+            return render(request, "standings.html", context, status=400)
+        standings.draw_lot(tournament, scope, by=request.user.get_username())
+        query = "" if not scope.startswith("series-") else "?series=" + scope.removeprefix("series-")
+        return HttpResponseRedirect(reverse("tournament-standings", args=[tournament.pk]) + query, status=303)
+    return _page(request, tournament, "standings.html", "host")
+
+
+@require_http_methods(["GET", "HEAD"])
+def viewer_standings(request: HttpRequest, token: str) -> HttpResponse:
+    """The standings for the players' phones, by the viewer link."""
+    return _page(request, _by_token(token), "standings.html", "phone")
+
+
+@require_http_methods(["GET", "HEAD"])
+def viewer_screen(request: HttpRequest, token: str) -> HttpResponse:
+    """The standings for the big screen, by the viewer link."""
+    return _page(request, _by_token(token), "standings_screen.html", "screen")
+
+
+# --- the money -----------------------------------------------------------------------------------------
+
+class MoneyForm(forms.Form):
+    """The tournament's money settings as typed; `clean` turns them into what is kept, each refusal on the
+    field it concerns (`tournament_money.MoneyError`)."""
+
+    entry_fee = forms.CharField(label=_("Entry fee"), required=False, max_length=12)
+    lost_game_money = forms.CharField(
+        label=_("Lost-game money per series"), required=False, max_length=200,
+        help_text=_("From which lost game of a series: the amount for each, e.g. “1: 0.50, 4: 1.00” — 0.50 for "
+                    "each of the first three, 1.00 from the fourth. Empty: none."))
+    prize_kind = forms.ChoiceField(label=_("Prizes as"), choices=[("amounts", _("amounts per place")),
+                                                                  ("shares", _("shares of the pot (per mille)"))])
+    prize_places = forms.CharField(label=_("Prizes, first place first"), required=False, max_length=400,
+                                   help_text=_("Amounts, e.g. “100, 50, 25”, or shares in per mille, e.g. "
+                                               "“500, 300, 200”."))
+    retention_kind = forms.ChoiceField(label=_("Organiser's retention as"),
+                                       choices=[("share", _("per mille of fees and lost-game money")),
+                                                ("amount", _("an amount"))])
+    retention_value = forms.CharField(label=_("Organiser's retention"), required=False, max_length=12)
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.tournament = tournament
+
+    @classmethod
+    def of(cls, tournament: Tournament) -> MoneyForm:
+        e, prizes = tournament.exponent, tournament.prizes or {}
+        kind = prizes.get("kind", "amounts")
+        retention = prizes.get("retention") or {"kind": "share", "value": 0}
+        places = prizes.get("places", [])
+        return cls(tournament=tournament, initial={
+            "entry_fee": tournament_money.units(tournament.entry_fee, e),
+            "lost_game_money": tournament_money.tiers_text(tournament.lost_game_money or [], e),
+            "prize_kind": kind,
+            "prize_places": ", ".join(str(p) if kind == "shares" else tournament_money.units(p, e) for p in places),
+            "retention_kind": retention["kind"],
+            "retention_value": str(retention["value"]) if retention["kind"] == "share"
+            else tournament_money.units(retention["value"], e)})
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        t = self.tournament
+        e, currency = t.exponent, t.currency
+        steps = {
+            "entry_fee": lambda: tournament_money.minor(data.get("entry_fee") or "0", e, "entry_fee", currency),
+            "lost_game_money": lambda: tournament_money.parse_tiers(data.get("lost_game_money", ""), e, currency),
+            "prize_places": lambda: tournament_money.parse_places(data.get("prize_places", ""),
+                                                                   data.get("prize_kind", "amounts"), e, currency),
+            "retention_value": lambda: tournament_money.parse_retention(
+                data.get("retention_value", ""), data.get("retention_kind", "share"), e, currency),
+        }
+        parsed: dict[str, Any] = {}
+        for name, step in steps.items():
+            try:
+                parsed[name] = step()
+            except tournament_money.MoneyError as err:
+                self.add_error(err.field, err.message)
+        if len(parsed) == len(steps):
+            data["settings"] = {
+                "entry_fee": parsed["entry_fee"], "lost_game_money": parsed["lost_game_money"],
+                "prizes": {"kind": data["prize_kind"], "places": parsed["prize_places"],
+                           "retention": {"kind": data["retention_kind"], "value": parsed["retention_value"]}}}
+        return data
+
+
+def _money(amount: int, tournament: Tournament) -> str:
+    return format_money(amount, tournament.currency, exponent=tournament.exponent)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def money_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The organiser's money: the settings form, fees, lost-game money, the pot, prizes and the payout sheet."""
+    tournament = _hosted(request, tournament_id)
+    status = 200
+    if request.method == "POST":
+        form = MoneyForm(request.POST, tournament=tournament)
+        if form.is_valid():
+            tournament_money.change(tournament, **form.cleaned_data["settings"], by=request.user.get_username())
+            return HttpResponseRedirect(reverse("tournament-money", args=[tournament.pk]), status=303)
+        status = 400
+    else:
+        form = MoneyForm.of(tournament)
+    sheet = tournament_money.sheet(tournament)
+
+    def m(amount: int) -> str:
+        return _money(amount, tournament)
+
+    payers = [{"payer": p, "fee": m(p.fee),
+               "series": ["–" if n is None else f"{n} · {m(a or 0)}"
+                          for n, a in zip(p.lost, p.lost_money, strict=True)],
+               "lost_total": m(p.lost_total)} for p in sheet.payers]
+    prizes = [{"prize": p, "each": m(p.each), "paid": m(p.paid), "remainder": m(p.remainder),
+               "places": str(p.places[0]) if p.places[0] == p.places[1] else f"{p.places[0]}–{p.places[1]}"}
+              for p in sheet.prizes]
+    return render(request, "tournament_money.html", {
+        "tournament": tournament, "game_label": GAME_LABELS[tournament.game], "form": form, "sheet": sheet,
+        "payers": payers, "prizes": prizes, "shares": (tournament.prizes or {}).get("kind") == "shares",
+        "amounts": {key: m(getattr(sheet, key)) for key in (
+            "fees", "fees_outstanding", "lost_money", "gross", "retention", "pot", "prizes_paid", "left",
+            "share_remainder", "tie_remainder")},
+        "shortfall": m(-sheet.left) if sheet.left < 0 else "",
+        "series_numbers": list(tournament.series_set.values_list("number", flat=True)),
+    }, status=status)

@@ -1,0 +1,65 @@
+"""The tournament's big screen in Chromium (issue 18): it pages through a long list by itself and follows a
+deal entered at a table by its poll (304 while nothing changed), under the Content-Security-Policy; without
+JavaScript every row shows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from scorekeep import nights
+from tests.tournament_fixtures import draw, tournament
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_the_big_screen_pages_by_itself_and_follows_the_tables(page: Page, live_server: Any) -> None:
+    tour = tournament("skat", "isko", players=30)
+    tables = draw(tour, 1, [[n, n + 1, n + 2] for n in range(1, 31, 3)])
+    refused: list[str] = []
+    page.on("console", lambda message: refused.append(message.text) if message.type == "error" else None)
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(f"{live_server.url}/standings/{tour.viewer_token}/screen/")
+    page.locator("html.js").wait_for(state="attached")
+    rows = page.locator(".bigscreen-table tbody tr")
+    expect(rows).to_have_count(30)
+    expect(rows.nth(0)).to_be_visible()
+    expect(rows.nth(14)).to_be_hidden()
+    expect(page.locator(".bigscreen-page")).to_have_text("1 / 3")
+    # The next page comes by itself (every 10 s).
+    expect(page.locator(".bigscreen-page")).to_have_text("2 / 3", timeout=25_000)
+    expect(rows.nth(14)).to_be_visible()
+    expect(rows.nth(0)).to_be_hidden()
+    # A deal at table 4 (Player 10 declares and wins a grand): the poll brings it to the top of the list.
+    with page.expect_response(lambda r: "/screen/" in r.url and r.status == 200, timeout=25_000):
+        nights.enter_deal(tables[3], {"contract": "grand", "declarer": 0, "bid": 18, "matadors": -1,
+                                      "card_points": 70})
+    expect(page.locator(".bigscreen-table tbody tr").first.locator("th")).to_contain_text("Player 10")
+    assert not refused, refused
+
+
+def test_without_javascript_the_big_screen_shows_every_row(page_without_js: Page, live_server: Any) -> None:
+    tour = tournament("skat", "isko", players=30)
+    page_without_js.goto(f"{live_server.url}/standings/{tour.viewer_token}/screen/")
+    rows = page_without_js.locator(".bigscreen-table tbody tr")
+    expect(rows).to_have_count(30)
+    expect(rows.nth(29)).to_be_visible()
+
+
+WIDTH_JS = "() => ({scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth})"
+
+
+def test_the_phone_s_standings_and_the_money_page_do_not_scroll_sideways(page: Page, live_server: Any) -> None:
+    tour = tournament("skat", "isko", players=12, teams=["Nord", "Süd"], series=3, entry_fee=1500,
+                      prizes={"kind": "shares", "places": [500, 300, 200], "retention": {"kind": "share",
+                                                                                        "value": 100}})
+    (t1, *_rest) = draw(tour, 1, [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12]])
+    nights.enter_deal(t1, {"contract": "grand", "declarer": 0, "bid": 18, "matadors": -1, "card_points": 40})
+    for url in (f"/standings/{tour.viewer_token}/", f"/tournaments/{tour.pk}/standings/",
+                f"/tournaments/{tour.pk}/money/"):
+        page.goto(live_server.url + url)
+        expect(page.locator("h1")).to_contain_text(tour.name)
+        width = page.evaluate(WIDTH_JS)
+        assert width["scroll"] <= width["client"], f"{url} scrolls sideways: {width}"
