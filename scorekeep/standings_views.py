@@ -23,24 +23,15 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
-from . import clubs, live, standings, tournament_money
+from . import live, standings, tournament_money
 from .labels import GAME_LABELS, translated
 from .models import Tournament
-from .money import format_money
 from .rules import GAMES
+from .tournament_views import tournament_of
 
 LIVE = "live-standings"  # the id of the polled standings section
 POLL = "every 10s"
 SCREEN_ROWS = 12  # rows on one page of the big screen (they fill a 16:9 screen at the type size set)
-
-
-def _hosted(request: HttpRequest, tournament_id: int) -> Tournament:
-    """The tournament, for one of its club's hosts; 404 for anyone else, as for one that does not exist."""
-    tournament = (Tournament.objects.filter(pk=tournament_id, club__in=clubs.hosted_by(request.user))
-                  .select_related("club").first())
-    if tournament is None:
-        raise Http404("No such tournament.")
-    return tournament
 
 
 def _by_token(token: str) -> Tournament:
@@ -68,17 +59,19 @@ def _tag(request: HttpRequest, tournament: Tournament, kind: str, series: int | 
     return f'W/"s{tournament.pk}-{tournament.version}-{kind}-{series or 0}-{request.LANGUAGE_CODE}"'
 
 
-def _number(value: Fraction, key: str, tournament: Tournament) -> str:
-    """A figure as the page writes it: money in the currency (Schafkopf's tariff), halves as decimals."""
+def figure(value: Fraction | int, key: str, tournament: Tournament) -> str:
+    """A figure as the pages and printouts write it: money in the currency (Schafkopf's tariff), halves as
+    decimals."""
+    value = Fraction(value)
     if key == "total" and GAMES[tournament.game].MONEY:
-        return format_money(int(value), tournament.currency, exponent=tournament.exponent)
+        return tournament_money.text(int(value), tournament)
     if value.denominator == 1:
         return str(value.numerator)
     return f"{float(value):.2f}".rstrip("0").rstrip(".")
 
 
-def _rows(now: standings.Standings, lines: list[standings.Line]) -> list[dict[str, Any]]:
-    """The lines as the page shows them: every number written out, the notes in words."""
+def rows(now: standings.Standings, lines: list[standings.Line]) -> list[dict[str, Any]]:
+    """The lines as the pages and printouts show them: every number written out, the notes in words."""
     tournament, first = now.tournament, now.order[0].key
     rows = []
     for line in lines:
@@ -91,9 +84,9 @@ def _rows(now: standings.Standings, lines: list[standings.Line]) -> list[dict[st
             notes.append(gettext("withdrew after series %(n)s") % {"n": line.withdrew})
         rows.append({
             "line": line,
-            "series": ["–" if figures is None else _number(figures[first], first, tournament)
+            "series": ["–" if figures is None else figure(figures[first], first, tournament)
                        for figures in line.series],
-            "figures": [_number(line.total[c.key], c.key, tournament) for c in now.order],
+            "figures": [figure(line.total[c.key], c.key, tournament) for c in now.order],
             "movement": "" if line.movement is None else ("±0" if line.movement == 0 else f"{line.movement:+d}"),
             "notes": notes,
         })
@@ -108,7 +101,7 @@ def _context(request: HttpRequest, tournament: Tournament, series: int | None, e
         "error": error, "kind": kind,
         "columns": [translated(c.label) for c in now.order],
         "short_columns": [translated(c.short) for c in now.order],
-        "rows": _rows(now, now.lines), "team_rows": _rows(now, now.teams),
+        "rows": rows(now, now.lines), "team_rows": rows(now, now.teams),
         "series_numbers": list(tournament.series_set.values_list("number", flat=True)),
         "etag": _tag(request, tournament, kind, series), "live_id": LIVE, "poll": POLL,
         "screen_rows": SCREEN_ROWS, "scope": now.scope,
@@ -133,7 +126,7 @@ def _page(request: HttpRequest, tournament: Tournament, template: str, kind: str
 @require_http_methods(["GET", "POST"])
 def tournament_standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The organiser's standings, with the lot for players still tied (POST ``scope``)."""
-    tournament = _hosted(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     if request.method == "POST":
         scope = request.POST.get("scope", "")
         numbers = tournament.series_set.values_list("number", flat=True)
@@ -227,15 +220,11 @@ class MoneyForm(forms.Form):
         return data
 
 
-def _money(amount: int, tournament: Tournament) -> str:
-    return format_money(amount, tournament.currency, exponent=tournament.exponent)
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def money_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The organiser's money: the settings form, fees, lost-game money, the pot, prizes and the payout sheet."""
-    tournament = _hosted(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     status = 200
     if request.method == "POST":
         form = MoneyForm(request.POST, tournament=tournament)
@@ -248,7 +237,7 @@ def money_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     sheet = tournament_money.sheet(tournament)
 
     def m(amount: int) -> str:
-        return _money(amount, tournament)
+        return tournament_money.text(amount, tournament)
 
     payers = [{"payer": p, "fee": m(p.fee),
                "series": ["–" if n is None else f"{n} · {m(a or 0)}"

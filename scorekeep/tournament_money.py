@@ -30,7 +30,7 @@ from django.utils.translation import gettext
 
 from . import standings
 from .models import Tournament, TournamentRevision
-from .money import parse_units
+from .money import format_money, parse_units
 
 
 class MoneyError(ValueError):
@@ -43,6 +43,11 @@ class MoneyError(ValueError):
 
 
 # --- the settings, as typed and as kept --------------------------------------------------------------
+
+def text(amount: int, tournament: Tournament, *, plus: bool = False) -> str:
+    """An amount of the tournament's money as its pages and printouts write it ("12,50 €"), in its currency."""
+    return format_money(amount, tournament.currency, exponent=tournament.exponent, plus=plus)
+
 
 def units(amount: int, exponent: int) -> str:
     """An amount in minor units written in units for a form ("0.50"), without the currency."""
