@@ -29,7 +29,7 @@ from django.db.models import Count, F, Max
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from . import ledger
+from . import ledger, standings
 from .labels import page_words
 from .models import (
     CardNight,
@@ -47,7 +47,6 @@ from .models import (
 from .rules import GAMES, IllegalDeal
 from .rules.draw import Draw, Mode, Seatable, draw, pairs_of
 from .rules.explain import Phrase, in_words
-from .rules.season import Measure
 from .rules.tournament import check_series_length, check_table, series_length_at
 
 MAX_SERIES = 20
@@ -266,24 +265,10 @@ def _seatables(tournament: Tournament, number: int) -> tuple[list[Seatable], dic
 
 
 def standings_order(tournament: Tournament, before: int) -> list[int]:
-    """The start numbers by the results of series 1 … `before`, best first: each table's kept standing measured
-    by the game's first season basis (Skat's performance, Schafkopf's money, Kop's placing points), never
-    re-judging a deal. Ties keep the lower start number first; the standings pages (issue 18's tour-stand) rank
-    with the rule set's full tie-breaks."""
-    measure = GAMES[tournament.game].SEASON_BASES[0].measure
-    score: dict[int, Any] = {}
-    tables = (CardTable.objects.filter(night__series__tournament=tournament, night__series__number__lte=before)
-              .select_related("night").prefetch_related("places__player__entries"))
-    for table in tables:
-        figures = ledger.Standing.of(table).measured(table.night, measure)
-        if figures is None:
-            figures = ledger.Standing.of(table).measured(table.night, Measure.TOTAL)
-        for place in table.places.all():
-            entry = next((e for e in place.player.entries.all() if e.tournament_id == tournament.pk), None)
-            if entry is not None and figures is not None:
-                score[entry.number] = score.get(entry.number, 0) + figures[place.position]
-    numbers = list(tournament.entrants.values_list("number", flat=True))
-    return sorted(numbers, key=lambda n: (-score.get(n, 0), n))
+    """The start numbers as the standings after series `before` rank them, best first (`scorekeep.standings`:
+    the rule set's order and tie-breaks, a recorded lot; players still tied by their start numbers) — the
+    tables' kept standings, never re-judging a deal."""
+    return [line.number for line in standings.standings(tournament, upto=before).lines]
 
 
 def _met_and_byes(tournament: Tournament, before: int) -> tuple[set[tuple[int, int]], dict[int, int]]:
