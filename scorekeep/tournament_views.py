@@ -24,10 +24,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from . import clubs, tournaments
+from . import clubs, tournament_money, tournaments
 from .labels import GAME_LABELS
 from .models import GAME_CHOICES, Entrant, Series, Tournament
-from .money import currency_exponent, money_input_error, parse_units
+from .money import currency_exponent, parse_units
 from .night_forms import preset_label
 from .qr import qr_svg
 from .rules import GAMES
@@ -124,14 +124,6 @@ class TournamentForm(forms.Form):
             raise forms.ValidationError(gettext("Write the currency as three letters, e.g. EUR or CHF."))
         return text
 
-    def _money(self, field: str, text: str) -> int:
-        exponent = currency_exponent(self.cleaned_data.get("currency") or "EUR")
-        value = parse_units(text or "0", exponent)
-        if value is None or value < 0:
-            raise ValidationError({field: money_input_error(text, self.cleaned_data.get("currency") or "EUR",
-                                                            exponent)})
-        return int(value * 10 ** exponent)
-
     def _per_mille(self, field: str, text: str) -> int:
         value = parse_units(text or "0", 1)
         if value is None:
@@ -144,25 +136,23 @@ class TournamentForm(forms.Form):
         if self.errors:
             return data
         try:
-            data["entry_fee_minor"] = self._money("entry_fee", data.get("entry_fee", ""))
-            tiers = []
-            for line in (data.get("lost_game_money") or "").splitlines():
-                if not line.strip():
-                    continue
-                parts = line.split()
-                if len(parts) != 2 or not parts[0].isdigit():
-                    raise ValidationError({"lost_game_money": gettext(
-                        "write each tier as the lost game it starts at and the amount, e.g. “4 1.00” — not "
-                        "“%(value)s”") % {"value": line.strip()}})
-                tiers.append({"from": int(parts[0]), "amount": self._money("lost_game_money", parts[1])})
-            data["tiers"] = tiers
+            currency = data.get("currency") or "EUR"
+            exponent = currency_exponent(currency)
+            data["entry_fee_minor"] = tournament_money.minor(data.get("entry_fee") or "0", exponent, "entry_fee",
+                                                             currency)
             kind = data["prize_kind"]
-            places = [line.strip() for line in (data.get("prizes") or "").splitlines() if line.strip()]
-            read = self._per_mille if kind == "shares" else self._money
-            values = [read("prizes", place) for place in places]
+            # The tiers and the amounts as the money page reads them (`tournament_money`); shares in per cent.
+            data["tiers"] = tournament_money.parse_tiers(data.get("lost_game_money") or "", exponent, currency)
+            if kind == "shares":
+                values = [self._per_mille("prizes", line.strip())
+                          for line in (data.get("prizes") or "").splitlines() if line.strip()]
+            else:
+                values = tournament_money.parse_places(data.get("prizes") or "", kind, exponent, currency)
             data["prize_table"] = {"kind": kind, "places": values, "retention": {
                 "kind": "share", "value": self._per_mille("retention", data.get("retention") or "0")}} \
                 if values else {}
+        except tournament_money.MoneyError as err:
+            self.add_error("prizes" if err.field == "prize_places" else err.field, err.message)
         except ValidationError as err:
             for field, errors in err.message_dict.items():
                 self.add_error(field, errors)
