@@ -27,6 +27,7 @@ from . import live, standings, tournament_money
 from .labels import GAME_LABELS, translated
 from .models import Tournament
 from .rules import GAMES
+from .templatetags.tournament_tags import unit_text
 from .tournament_views import tournament_of
 
 LIVE = "live-standings"  # the id of the polled standings section
@@ -79,9 +80,10 @@ def rows(now: standings.Standings, lines: list[standings.Line]) -> list[dict[str
         if line.by_lot:
             notes.append(gettext("tie broken by lot"))
         if line.joined:
-            notes.append(gettext("joined in series %(n)s") % {"n": line.joined})
+            notes.append(gettext("joined in %(part)s") % {"part": unit_text(tournament.game, "in_text", line.joined)})
         if line.withdrew:
-            notes.append(gettext("withdrew after series %(n)s") % {"n": line.withdrew})
+            notes.append(gettext("withdrew after %(part)s")
+                         % {"part": unit_text(tournament.game, "in_text", line.withdrew)})
         rows.append({
             "line": line,
             "series": ["–" if figures is None else figure(figures[first], first, tournament)

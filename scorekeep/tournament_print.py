@@ -39,6 +39,7 @@ from .models import CardNight, CardTable, Deal, Entrant, Series, TablePlayer, To
 from .night_forms import preset_label
 from .print_views import LISTS, PRINT_CSS, PrintTable, pdf_busy, pdf_unavailable, skat_levels
 from .qr import qr_svg
+from .templatetags.tournament_tags import unit_text
 from .tournament_views import tournament_of
 
 log = logging.getLogger(__name__)
@@ -197,21 +198,22 @@ def _lists_context(request: HttpRequest, tournament: Tournament, series: Series 
             "title": gettext("Table lists")}
 
 
-def _unit_labels(numbers: list[int]) -> list[str]:
-    return [gettext("Series %(n)s") % {"n": n} for n in numbers]
+def _unit_labels(tournament: Tournament, numbers: list[int]) -> list[str]:
+    """The heads of the series' columns ("Series 2", Kop's "Round 2": the engine's word)."""
+    return [unit_text(tournament.game, "numbered", n) for n in numbers]
 
 
 def _standings_context(request: HttpRequest, tournament: Tournament, series: Series | None) -> dict[str, Any]:
     assert series is not None
     now = ranking(tournament, series.number)
-    return {"standings": now, "title": gettext("Standings"), "unit_labels": _unit_labels(now.series),
+    return {"standings": now, "title": gettext("Standings"), "unit_labels": _unit_labels(tournament, now.series),
             "columns": 5 + len(now.series) + len(now.columns)}
 
 
 def _ranking_context(request: HttpRequest, tournament: Tournament, series: Series | None) -> dict[str, Any]:
     now = ranking(tournament, prizes=True)
-    return {"standings": now, "title": gettext("Final ranking"), "final": True, "unit_labels": _unit_labels(now.series),
-            "columns": 6 + len(now.series) + len(now.columns)}
+    return {"standings": now, "title": gettext("Final ranking"), "final": True,
+            "unit_labels": _unit_labels(tournament, now.series), "columns": 6 + len(now.series) + len(now.columns)}
 
 
 PRINTOUTS = {

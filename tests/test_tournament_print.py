@@ -486,3 +486,20 @@ def test_every_table_s_list_says_what_its_closing_check_misses(skat: Tournament,
     for (state, text), table in zip(checks, tables_of(skat, 1), strict=True):
         missing = table.night.series_length - table.deals.count()
         assert state == "incomplete" and f"deals missing: {missing} of {table.night.series_length}" in text
+
+
+@pytest.mark.parametrize("game", ["kop", "schafkopf"])
+@pytest.mark.parametrize("language,kop,others", [("en", "Round 2", "Series 2"), ("de", "Runde 2", "Serie 2"),
+                                                 ("ja", "第2ラウンド", "第2シリーズ")])
+def test_kop_prints_and_shows_rounds_the_others_series(organiser: Any, host_client: Client, game: str,
+                                                      language: str, kop: str, others: str) -> None:
+    word, not_word = (kop, others) if game == "kop" else (others, kop)
+    tournament = build(game, 8, organiser)
+    tournament.print_language = language
+    tournament.save()
+    for name in ("tournament-print-standings", "tournament-print-cards", "tournament-print-lists"):
+        text = without_tags(page(host_client, name, tournament, 2))
+        assert word in text and not_word not in text, name
+    shown = without_tags(host_client.get(reverse("tournament-standings", args=[tournament.pk]),
+                                         headers={"Accept-Language": language}).content.decode())
+    assert word in shown and not_word not in shown
