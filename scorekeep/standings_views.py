@@ -24,10 +24,9 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from . import live, standings, tournament_money
-from .labels import GAME_LABELS, translated
+from .labels import GAME_LABELS, translated, unit_text
 from .models import Tournament
 from .rules import GAMES
-from .templatetags.tournament_tags import unit_text
 from .tournament_views import tournament_of
 
 LIVE = "live-standings"  # the id of the polled standings section

@@ -34,12 +34,11 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from . import labels, ledger, pdf, standings, standings_views, tournament_money, tournaments
-from .labels import GAME_LABELS, translated
+from .labels import GAME_LABELS, translated, unit_text
 from .models import CardNight, CardTable, Deal, Entrant, Series, TablePlayer, Tournament
 from .night_forms import preset_label
 from .print_views import LISTS, PRINT_CSS, PrintTable, pdf_busy, pdf_unavailable, skat_levels
 from .qr import qr_svg
-from .templatetags.tournament_tags import unit_text
 from .tournament_views import tournament_of
 
 log = logging.getLogger(__name__)

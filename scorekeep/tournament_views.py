@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from . import clubs, tournament_money, tournaments
-from .labels import GAME_LABELS
+from .labels import GAME_LABELS, unit_text
 from .models import GAME_CHOICES, Entrant, Series, Tournament
 from .money import currency_exponent, parse_units
 from .night_forms import preset_label
@@ -327,18 +327,20 @@ def _series_action(request: HttpRequest, tournament_id: int, series_number: int,
             seed = request.POST.get("seed", "").strip()[:64]
             series = tournaments.draw_series(tournament, series_number, seed=seed or None, host=request.user,
                                              by=by)
-            messages.success(request, gettext("Series %(n)s is drawn (seed %(seed)s).") % {
-                "n": series.number, "seed": series.seed})
+            messages.success(request, gettext("%(part)s is drawn (seed %(seed)s).") % {
+                "part": unit_text(tournament.game, "numbered", series.number), "seed": series.seed})
         else:
             series = Series.objects.filter(tournament=tournament, number=series_number).first()
             if series is None:
                 raise ValidationError({"series": gettext("series %(n)s is not drawn yet") % {"n": series_number}})
             if action == "close":
                 tournaments.close_series(series, by=by, reason=reason)
-                messages.success(request, gettext("Series %(n)s is closed.") % {"n": series.number})
+                messages.success(request, gettext("%(part)s is closed.")
+                                 % {"part": unit_text(tournament.game, "numbered", series.number)})
             else:
                 tournaments.reopen_series(series, by=by, reason=reason)
-                messages.success(request, gettext("Series %(n)s is open again.") % {"n": series.number})
+                messages.success(request, gettext("%(part)s is open again.")
+                                 % {"part": unit_text(tournament.game, "numbered", series.number)})
     except ValidationError as err:
         messages.error(request, " ".join(err.messages))
     return _see_other(reverse("tournament", args=[tournament.pk]) + f"#series-{series_number}")
