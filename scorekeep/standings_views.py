@@ -11,14 +11,18 @@ every row.
 
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
@@ -56,7 +60,8 @@ def _series_asked(request: HttpRequest, tournament: Tournament) -> tuple[int | N
 
 
 def _tag(request: HttpRequest, tournament: Tournament, kind: str, series: int | None) -> str:
-    return f'W/"s{tournament.pk}-{tournament.version}-{kind}-{series or 0}-{request.LANGUAGE_CODE}"'
+    own, tables = standings.version(tournament)
+    return f'W/"s{tournament.pk}-{own}.{tables}-{kind}-{series or 0}-{request.LANGUAGE_CODE}"'
 
 
 def figure(value: Fraction | int, key: str, tournament: Tournament) -> str:
@@ -117,10 +122,37 @@ def _page(request: HttpRequest, tournament: Tournament, template: str, kind: str
     unchanged = live.not_modified(request, LIVE, tag)
     if unchanged is not None:
         return unchanged
+    if kind != "host" and error is None:
+        tag, board = _shared_board(request, tournament, template, kind, series, tag)
+        if live.polled(request, LIVE):
+            if request.headers.get("If-None-Match") == tag:
+                return live.not_modified(request, LIVE, tag) or HttpResponse(status=304)
+            return live.mark(HttpResponse(board), tag)
+        context = {"tournament": tournament, "game_label": GAME_LABELS[tournament.game], "series": series,
+                   "kind": kind, "series_numbers": list(tournament.series_set.values_list("number", flat=True)),
+                   "board_html": mark_safe(board.decode())}  # noqa: S308 - our own rendering of the board
+        return live.mark(render(request, template, context), tag)
     context = _context(request, tournament, series, error, kind)
     if live.polled(request, LIVE):
         return live.mark(render(request, f"{template}#board", context), tag)
     return live.mark(render(request, template, context, status=400 if error else 200), tag)
+
+
+def _shared_board(request: HttpRequest, tournament: Tournament, template: str, kind: str, series: int | None,
+                  tag: str) -> tuple[str, bytes]:
+    """The viewers' standings board (its ETag and HTML) as computed for every viewer of the same page and
+    language, kept in the cache: computed afresh only when the tournament changed and the kept board is older
+    than `SCOREKEEP_STANDINGS_FRESH` seconds. At a championship the 150 tables change the standings several
+    times a second: a thousand screens and phones then share one computation every few seconds instead of
+    one a request, and each is at most that many seconds behind. The viewers' board holds no form (no CSRF
+    token), so one rendering serves them all; the organiser's page is always computed."""
+    key = f"standings:{tournament.viewer_token}:{kind}:{series or 0}:{request.LANGUAGE_CODE}"
+    kept = cache.get(key)
+    if kept is not None and (kept[0] == tag or time.time() - kept[2] < settings.SCOREKEEP_STANDINGS_FRESH):
+        return kept[0], kept[1]
+    board = render(request, f"{template}#board", _context(request, tournament, series, None, kind)).content
+    cache.set(key, (tag, board, time.time()), timeout=3600)
+    return tag, board
 
 
 @login_required
