@@ -301,8 +301,8 @@ def tournament_withdraw(request: HttpRequest, tournament_id: int) -> HttpRespons
         except ValidationError as err:
             messages.error(request, " ".join(err.messages))
         else:
-            messages.success(request, gettext("%(name)s is withdrawn and is not drawn for a later series.")
-                             % {"name": entrant.player.name})
+            messages.success(request, gettext("%(name)s is withdrawn and is not drawn for a later %(unit)s.")
+                             % {"name": entrant.player.name, "unit": unit_text(tournament.game, "word")})
     return _see_other(reverse("tournament", args=[tournament.pk]) + "#entrants")
 
 
@@ -332,7 +332,8 @@ def _series_action(request: HttpRequest, tournament_id: int, series_number: int,
         else:
             series = Series.objects.filter(tournament=tournament, number=series_number).first()
             if series is None:
-                raise ValidationError({"series": gettext("series %(n)s is not drawn yet") % {"n": series_number}})
+                raise ValidationError({"series": gettext("%(part)s is not drawn yet")
+                                       % {"part": unit_text(tournament.game, "in_text", series_number)}})
             if action == "close":
                 tournaments.close_series(series, by=by, reason=reason)
                 messages.success(request, gettext("%(part)s is closed.")

@@ -30,7 +30,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from . import ledger, standings
-from .labels import page_words
+from .labels import page_words, unit_text
 from .models import (
     CardNight,
     CardTable,
@@ -128,6 +128,11 @@ def _record(tournament: Tournament, kind: str, *, old: Any = None, new: Any = No
     Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
 
 
+def _part(tournament: Tournament, number: int) -> str:
+    """"series 2" — Kop's "round 2" — in a refusal's sentence (the engine's word, `labels.unit_text`)."""
+    return unit_text(tournament.game, "in_text", number)
+
+
 def _lock(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
@@ -202,7 +207,8 @@ def register(tournament: Tournament, *, name: str, guest: bool = False, home_clu
         raise _refuse("home_club", gettext("a guest's club is needed for the draw (write “none” if they have none)"))
     first = drawn(tournament) + 1
     if first > tournament.series_count:
-        raise _refuse("name", gettext("every series is drawn already; nobody can enter now"))
+        raise _refuse("name", gettext("every %(unit)s is drawn already; nobody can enter now")
+                      % {"unit": unit_text(tournament.game, "word")})
     player = Player.objects.filter(club=tournament.club, key=Player.key_of(name)).first()
     if player is None:
         player = Player.objects.create(club=tournament.club, name=name)
@@ -298,18 +304,19 @@ def draw_series(tournament: Tournament, number: int, *, seed: str | None = None,
     tournament = _lock(tournament)
     last = drawn(tournament)
     if not 1 <= number <= tournament.series_count or number not in (last, last + 1):
-        raise _refuse("series", gettext("series %(n)s cannot be drawn now: the next to draw is %(next)s")
-                      % {"n": number, "next": last + 1})
+        raise _refuse("series", gettext("%(part)s cannot be drawn now: the next to draw is %(next)s")
+                      % {"part": _part(tournament, number), "next": _part(tournament, last + 1)})
     if number > 1 and number == last + 1 and not tournament.series_set.get(number=last).closed:
-        raise _refuse("series", gettext("close series %(n)s before drawing the next") % {"n": last})
+        raise _refuse("series", gettext("close %(part)s before drawing the next") % {"part": _part(tournament, last)})
     series, _new = Series.objects.get_or_create(tournament=tournament, number=number)
     old = None
     if series.drawn_at is not None:
         if series.closed:
-            raise _refuse("series", gettext("series %(n)s is closed; reopen it to draw it again") % {"n": number})
+            raise _refuse("series", gettext("%(part)s is closed; reopen it to draw it again")
+                          % {"part": _part(tournament, number)})
         if series.nights.filter(tables__deals__isnull=False).exists():
-            raise _refuse("series", gettext("series %(n)s cannot be drawn again: deals are entered at its tables")
-                          % {"n": number})
+            raise _refuse("series", gettext("%(part)s cannot be drawn again: deals are entered at its tables")
+                          % {"part": _part(tournament, number)})
         old = {"seed": series.seed, "mode": series.mode, "draw": series.draw}
         series.nights.all().delete()
     mode = Mode.RANDOM if number == 1 else Mode(tournament.draw_mode)
@@ -391,15 +398,15 @@ def close_series(series: Series, *, by: str = "", reason: str = "") -> Series:
     tournament = _lock(series.tournament)
     series = Series.objects.select_for_update().get(pk=series.pk)
     if series.drawn_at is None:
-        raise _refuse("series", gettext("series %(n)s is not drawn yet") % {"n": series.number})
+        raise _refuse("series", gettext("%(part)s is not drawn yet") % {"part": _part(tournament, series.number)})
     if series.closed:
-        raise _refuse("series", gettext("series %(n)s is closed already") % {"n": series.number})
+        raise _refuse("series", gettext("%(part)s is closed already") % {"part": _part(tournament, series.number)})
     failed = {str(check.table.number): check.problems_in_words() for check in table_checks(series)
               if not check.done}
     reason = " ".join(reason.split())
     if failed and not reason:
-        raise _refuse("reason", gettext("not every table's list is complete; give a reason to close the series "
-                                        "anyway"))
+        raise _refuse("reason", gettext("not every table's list is complete; give a reason to close the %(unit)s "
+                                        "anyway") % {"unit": unit_text(tournament.game, "word")})
     series.closed, series.closed_at = True, timezone.now()
     series.save(update_fields=["closed", "closed_at"])
     _finish(series, True)
@@ -414,10 +421,10 @@ def reopen_series(series: Series, *, by: str = "", reason: str = "") -> Series:
     tournament = _lock(series.tournament)
     series = Series.objects.select_for_update().get(pk=series.pk)
     if not series.closed:
-        raise _refuse("series", gettext("series %(n)s is open") % {"n": series.number})
+        raise _refuse("series", gettext("%(part)s is open") % {"part": _part(tournament, series.number)})
     if series.number != drawn(tournament):
-        raise _refuse("series", gettext("series %(n)s cannot be reopened: a later series is drawn")
-                      % {"n": series.number})
+        raise _refuse("series", gettext("%(part)s cannot be reopened: a later %(unit)s is drawn")
+                      % {"part": _part(tournament, series.number), "unit": unit_text(tournament.game, "word")})
     series.closed, series.closed_at = False, None
     series.save(update_fields=["closed", "closed_at"])
     _finish(series, False)

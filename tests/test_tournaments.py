@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from scorekeep import clubs, nights, standings, tournaments
 from scorekeep.models import CardNight, Club, DealRevision, Series, Tournament, TournamentRevision
+from scorekeep.rules import GAMES
 from scorekeep.rules.draw import pairs_of
 
 SEVEN = ["Anna", "Bernd", "Clara", "Dieter", "Erika", "Fritz", "Gisela"]
@@ -457,3 +458,15 @@ def test_a_draw_by_standings_follows_the_ranking_and_its_lot_not_the_start_numbe
     assert tournaments.standings_order(tournament, 1) == [
         line.number for line in standings.standings(tournament, upto=1).lines]
 
+
+
+@pytest.mark.django_db
+def test_a_kop_tournament_s_refusals_speak_of_rounds(club: Club) -> None:
+    tournament = tournaments.create_tournament(club=club, name="Kop", game="kop", preset=GAMES["kop"].DEFAULT_PRESET,
+                                               series_count=2, series_length=32)
+    for i in range(4):
+        tournaments.register(tournament, name=f"Gracz {i}")
+    tournaments.draw_series(tournament, 1, seed="k")
+    with pytest.raises(ValidationError) as refused:
+        tournaments.draw_series(tournament, 2)
+    assert refused.value.message_dict == {"series": ["close round 1 before drawing the next"]}
