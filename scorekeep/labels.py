@@ -59,7 +59,7 @@ def in_game(text: str, game: str | None = None) -> str:
     return gettext(text)
 
 
-UNIT_FORMS = ("word", "numbered", "in_text", "short")
+UNIT_FORMS = ("word", "heading", "numbered", "in_text", "short")
 
 
 def unit_text(game: str, form: str = "numbered", n: int | None = None) -> str:

@@ -470,3 +470,15 @@ def test_a_kop_tournament_s_refusals_speak_of_rounds(club: Club) -> None:
     with pytest.raises(ValidationError) as refused:
         tournaments.draw_series(tournament, 2)
     assert refused.value.message_dict == {"series": ["close round 1 before drawing the next"]}
+
+
+@pytest.mark.django_db
+def test_a_kop_tournament_s_page_speaks_of_rounds(host_client: Client, club: Club) -> None:
+    tournament = tournaments.create_tournament(club=club, name="Kop", game="kop", preset=GAMES["kop"].DEFAULT_PRESET,
+                                               series_count=2, series_length=32)
+    for i in range(4):
+        tournaments.register(tournament, name=f"Gracz {i}")
+    tournaments.draw_series(tournament, 1, seed="k")
+    page = host_client.get(reverse("tournament", args=[tournament.pk])).content.decode()
+    assert "Rounds" in page and "Round 1" in page and "Draw round 1 again" in page
+    assert "Series" not in page and "series 1" not in page

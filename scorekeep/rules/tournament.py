@@ -50,17 +50,19 @@ class Check(StrEnum):
 @dataclass(frozen=True, slots=True)
 class Unit:
     """What a game calls one part of its tournament (a series, Kop's round), as message ids with ``{n}``
-    for its number: the word alone, a heading ("Series 2"), inside a sentence ("after series 2") and a
-    column's short head ("S2")."""
+    for its number: the word alone (in a sentence), a heading for all of them ("Series", "Rounds"), one
+    numbered as a heading ("Series 2") and inside a sentence ("after series 2"), and a column's short head
+    ("S2"). No plural in a sentence: English "series" is both, and would be one message id for two words."""
 
     word: Word
+    heading: Word
     numbered: Word
     in_text: Word
     short: Word
 
 
-SERIES = Unit(Word("series"), Word("Series {n}"), Word("series {n}"), Word("S{n}"))
-ROUND = Unit(Word("round"), Word("Round {n}"), Word("round {n}"), Word("R{n}"))
+SERIES = Unit(Word("series"), Word("Series"), Word("Series {n}"), Word("series {n}"), Word("S{n}"))
+ROUND = Unit(Word("round"), Word("Rounds"), Word("Round {n}"), Word("round {n}"), Word("R{n}"))
 
 
 @dataclass(frozen=True, slots=True)
