@@ -503,3 +503,14 @@ def test_kop_prints_and_shows_rounds_the_others_series(organiser: Any, host_clie
     shown = without_tags(host_client.get(reverse("tournament-standings", args=[tournament.pk]),
                                          headers={"Accept-Language": language}).content.decode())
     assert word in shown and not_word not in shown
+
+
+def test_a_complete_list_prints_its_check_passed(organiser: Any, host_client: Client) -> None:
+    tournament = build("schafkopf", 8, organiser)  # series 1: table 1 has one deal, table 2 two
+    first, second = tables_of(tournament, 1)
+    CardNight.objects.filter(pk=first.night_id).update(series_length=1)
+    CardNight.objects.filter(pk=second.night_id).update(series_length=3)
+    checks = re.findall(r'data-check="(\w+)">(.*?)</p>', page(host_client, "tournament-print-lists", tournament, 1),
+                        re.S)
+    assert [state for state, _text in checks] == ["complete", "incomplete"]
+    assert "list complete" in checks[0][1] and "deals missing: 1 of 3" in checks[1][1]
