@@ -19,6 +19,7 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -27,7 +28,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
-from . import live, standings, tournament_money
+from . import live, standings, tournament_money, tournaments
 from .labels import GAME_LABELS, translated, unit_text
 from .models import Tournament
 from .rules import GAMES
@@ -246,10 +247,16 @@ class MoneyForm(forms.Form):
             except tournament_money.MoneyError as err:
                 self.add_error(err.field, err.message)
         if len(parsed) == len(steps):
-            data["settings"] = {
-                "entry_fee": parsed["entry_fee"], "lost_game_money": parsed["lost_game_money"],
-                "prizes": {"kind": data["prize_kind"], "places": parsed["prize_places"],
-                           "retention": {"kind": data["retention_kind"], "value": parsed["retention_value"]}}}
+            prizes = {"kind": data["prize_kind"], "places": parsed["prize_places"],
+                      "retention": {"kind": data["retention_kind"], "value": parsed["retention_value"]}}
+            try:  # the rules of the money settings, as for a new tournament (`tournaments.check_money`)
+                data["settings"] = tournaments.check_money(parsed["entry_fee"], parsed["lost_game_money"],
+                                                           prizes if parsed["prize_places"] else {})
+                if not parsed["prize_places"]:
+                    data["settings"]["prizes"] = prizes  # no prize places: the retention is still kept
+            except ValidationError as err:
+                for name, errors in err.message_dict.items():
+                    self.add_error({"prizes": "prize_places"}.get(name, name), errors)
         return data
 
 

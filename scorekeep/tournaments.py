@@ -121,6 +121,14 @@ def check_prizes(prizes: object) -> dict[str, Any]:
     return {"kind": kind, "places": values, "retention": {"kind": retention["kind"], "value": value}}
 
 
+def check_money(entry_fee: object, lost_game_money: object, prizes: object) -> dict[str, Any]:
+    """A tournament's money settings as kept, checked once for every way in (a new tournament, the money
+    page): the entry fee, the lost-game tiers and the prize table; `ValidationError` by field otherwise."""
+    tiers = list(lost_game_money) if isinstance(lost_game_money, tuple) else lost_game_money
+    return {"entry_fee": _amount("entry_fee", entry_fee), "lost_game_money": check_lost_game_money(tiers),
+            "prizes": check_prizes(prizes)}
+
+
 def _record(tournament: Tournament, kind: str, *, old: Any = None, new: Any = None, by: str = "",
             reason: str = "") -> None:
     TournamentRevision.objects.create(tournament=tournament, kind=kind, old=old, new=new, by=by[:40],
@@ -165,10 +173,8 @@ def create_tournament(*, club: Club, name: str, game: str, preset: str, series_c
         club=club, name=name, game=game, preset=preset, house_rules=house_rules or {},
         date=date or timezone.localdate(), place=place.strip()[:100], series_count=series_count,
         series_length=series_length, draw_mode=draw_mode,
-        currency=currency, entry_fee=_amount("entry_fee", entry_fee),
-        lost_game_money=check_lost_game_money(list(lost_game_money) if isinstance(lost_game_money, tuple)
-                                              else lost_game_money),
-        prizes=check_prizes(prizes), teams=teams, print_language=print_language)
+        currency=currency, **check_money(entry_fee, lost_game_money, prizes), teams=teams,
+        print_language=print_language)
     _record(tournament, "created", new=settings_of(tournament), by=by)
     return tournament
 
