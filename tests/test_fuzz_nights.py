@@ -491,8 +491,9 @@ def test_the_json_has_the_names_place_and_reasons_as_plain_strings(client: Clien
 # --- 3. nothing typed is lost -------------------------------------------------------------------------
 
 def value_of(html: str, name: str) -> str | None:
-    """The value an input shows (None: no value attribute)."""
-    match = re.search(rf'<input[^>]*name="{re.escape(name)}"[^>]*>', html)
+    """The value an input shows (None: no value attribute); not the attach-the-cards form's own inputs
+    (``id_play-…``), which the deal page shows beside the correction."""
+    match = re.search(rf'<input(?![^>]*id="id_play-)[^>]*name="{re.escape(name)}"[^>]*>', html)
     assert match, f"no input {name}"
     value = re.search(r'value="([^"]*)"', match.group(0))
     return unescape(value.group(1)) if value else None
