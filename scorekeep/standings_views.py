@@ -28,6 +28,7 @@ from .labels import GAME_LABELS, translated
 from .models import Tournament
 from .money import format_money
 from .rules import GAMES
+from .templatetags.ledger_tags import MINUS
 
 LIVE = "live-standings"  # the id of the polled standings section
 POLL = "every 10s"
@@ -69,12 +70,13 @@ def _tag(request: HttpRequest, tournament: Tournament, kind: str, series: int | 
 
 
 def _number(value: Fraction, key: str, tournament: Tournament) -> str:
-    """A figure as the page writes it: money in the currency (Schafkopf's tariff), halves as decimals."""
+    """A figure as the page writes it: money in the currency (Schafkopf's tariff), halves as decimals, a
+    negative one with a real minus sign (as the tables' lists and the printouts write it)."""
     if key == "total" and GAMES[tournament.game].MONEY:
         return format_money(int(value), tournament.currency, exponent=tournament.exponent)
     if value.denominator == 1:
-        return str(value.numerator)
-    return f"{float(value):.2f}".rstrip("0").rstrip(".")
+        return str(value.numerator).replace("-", MINUS)
+    return f"{float(value):.2f}".rstrip("0").rstrip(".").replace("-", MINUS)
 
 
 def _rows(now: standings.Standings, lines: list[standings.Line]) -> list[dict[str, Any]]:
@@ -94,7 +96,8 @@ def _rows(now: standings.Standings, lines: list[standings.Line]) -> list[dict[st
             "series": ["–" if figures is None else _number(figures[first], first, tournament)
                        for figures in line.series],
             "figures": [_number(line.total[c.key], c.key, tournament) for c in now.order],
-            "movement": "" if line.movement is None else ("±0" if line.movement == 0 else f"{line.movement:+d}"),
+            "movement": "" if line.movement is None else (
+                "±0" if line.movement == 0 else f"{line.movement:+d}".replace("-", MINUS)),
             "notes": notes,
         })
     return rows
