@@ -304,6 +304,12 @@ def test_a_whole_tournament_runs_through(page: Page, browser: Browser, live_serv
         assert cents(prize_rows.nth(row).locator("td").last.inner_text()) == paid
     assert cents(sheet["Prizes paid"]) == sum(paid for _w, paid in expected)
 
+    # On the organiser's phone the figure the standings are ranked by shows without scrolling sideways.
+    page.goto(f"{tournament_url}standings/")
+    fits(page)
+    expect(page.locator("table.standings tbody tr").first.locator("td.num:not(.series)").nth(2)).to_be_in_viewport(
+        ratio=1)
+
     # --- the printouts answer with the names ---
     page.goto(f"{tournament_url}print/")
     links = [a.get_attribute("href") or "" for a in page.locator("main a:not([download])").all()]
