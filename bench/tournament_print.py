@@ -1,9 +1,9 @@
 """Benchmark a tournament's printouts at the size of a large championship: a series of N Skat tables of four
 (default 40 and 150), each with D deals (default 36), on a throw-away SQLite file. Times the pages (table cards,
-every table's list, the standings after the series) and their PDFs (headless Chromium, `scorekeep.pdf`; the
-first PDF includes starting Chromium), and counts the database queries of each page.
+every table's list, the standings after the series, the final ranking with its prizes) and their PDFs (headless
+Chromium, `scorekeep.pdf`; the first PDF includes starting Chromium), and counts the database queries of each page.
 
-    .venv/bin/python bench/tournament_print.py [--tables 40 150] [--deals 36]
+    .venv/bin/python bench/tournament_print.py [--tables 40 150] [--deals 36] [--kinds standings ranking …]
 
 Run by hand, never by the test suite; results go to docs/PERFORMANCE.md ("A tournament's printouts").
 """
@@ -30,6 +30,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[40, 150])
     parser.add_argument("--deals", type=int, default=36)
+    parser.add_argument("--kinds", nargs="+", default=["cards", "lists", "standings", "ranking"],
+                        choices=["cards", "lists", "standings", "ranking"])
     args = parser.parse_args()
     os.environ["DATABASE_URL"] = f"sqlite:///{Path(tempfile.mkdtemp()) / 'bench.sqlite3'}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeep.settings")
@@ -57,7 +59,10 @@ def main() -> None:
     for count in args.tables:
         club = Club.objects.create(name=f"Bench {count}", owner=user)
         tournament = Tournament.objects.create(club=club, name=f"Bench {count}", game="skat", preset="classic",
-                                               series_count=1, series_length=48)
+                                               series_count=1, series_length=48, entry_fee=1000,
+                                               lost_game_money=[{"from": 1, "amount": 50}, {"from": 4, "amount": 100}],
+                                               prizes={"kind": "shares", "places": [300, 200, 100, 50, 50],
+                                                       "retention": {"kind": "share", "value": 100}})
         series = Series.objects.create(tournament=tournament, number=1)
         for t in range(count):
             night = CardNight.objects.create(game="skat", preset="classic", club=club, host=user, series=series,
@@ -70,8 +75,9 @@ def main() -> None:
                 TablePlayer.objects.create(table=table, player=player, position=position)
             for _ in range(args.deals):
                 nights.enter_deal(table, skat_deal(rng))
-        for kind in ("cards", "lists", "standings"):
-            page = reverse(f"tournament-print-{kind}", args=[tournament.pk, 1])
+        for kind in args.kinds:
+            where = [tournament.pk] if kind == "ranking" else [tournament.pk, 1]  # the ranking is of all series
+            page = reverse(f"tournament-print-{kind}", args=where)
             queries: list[str] = []
 
             def counted(execute, sql, params, many, context, queries=queries):  # type: ignore[no-untyped-def]
@@ -84,7 +90,7 @@ def main() -> None:
                 html_ms = (time.perf_counter() - start) * 1000
             assert response.status_code == 200, response.content[:300]
             start = time.perf_counter()
-            made = client.get(reverse(f"tournament-pdf-{kind}", args=[tournament.pk, 1]))
+            made = client.get(reverse(f"tournament-pdf-{kind}", args=where))
             pdf_s = time.perf_counter() - start
             pages = made.content.count(b"/Type /Page\n") or made.content.count(b"/Type/Page") or "?"
             if os.environ.get("BENCH_KEEP"):

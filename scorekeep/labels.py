@@ -13,6 +13,7 @@ from .contract_io import Translation
 from .money import format_money
 from .rules import GAMES, schafkopf
 from .rules.explain import Word, in_words
+from .rules.tournament import format_of
 
 Label = str | Promise
 
@@ -56,6 +57,18 @@ def in_game(text: str, game: str | None = None) -> str:
         if found != text:
             return found
     return gettext(text)
+
+
+UNIT_FORMS = ("word", "heading", "numbered", "in_text", "short")
+
+
+def unit_text(game: str, form: str = "numbered", n: int | None = None) -> str:
+    """What a tournament of `game` calls one of its parts ("Series 2"; Kop's "Round 2": the engine's
+    `rules.tournament.Format.unit`), in one of its forms (`UNIT_FORMS`), in the page's language."""
+    if form not in UNIT_FORMS:
+        raise ValueError(f"unit: the form is one of {', '.join(UNIT_FORMS)}, not {form!r}")
+    text = in_game(getattr(format_of(game).unit, form), game)
+    return text.format(n=n) if n is not None else text
 
 
 def _page_gettext(text: str) -> str:

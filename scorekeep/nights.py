@@ -135,12 +135,13 @@ def _touch_table(table: CardTable) -> None:
     """A write to one table's deals: its live pages (and the night's, which sums the versions) refresh.
     The night's row is not written, so saves at different tables do not wait for each other."""
     CardTable.objects.filter(pk=table.pk).update(version=F("version") + 1)
-    _touch_tournament(table.night)
+    # A tournament's table: its standings pages see the change by the table's version (`standings.version`,
+    # the tables' versions summed), so 150 tables saving at once never wait for one tournament row.
 
 
 def _touch_tournament(night: CardNight) -> None:
-    """A night that is a tournament's table (`CardNight.series`): the tournament's standings change too, so
-    its version moves on and the standings pages stop answering 304."""
+    """A change of a night that is a tournament's table (`CardNight.series`) as a whole: the tournament's
+    version moves on too, and its standings pages stop answering 304."""
     if night.series_id is not None:
         Tournament.objects.filter(series_set=night.series_id).update(version=F("version") + 1)
 

@@ -402,6 +402,21 @@ def night_print(request: HttpRequest, night_id: int) -> HttpResponse:
         return render(request, f"print/{night.game}.html", print_context(night))
 
 
+def pdf_busy() -> HttpResponse:
+    """The answer while the render queue is full (`pdf.PdfBusy`): 503 with when to try again."""
+    response = HttpResponse(gettext("Many PDFs are being made just now; try again in a few seconds."),
+                            content_type="text/plain; charset=utf-8", status=503)
+    response["Retry-After"] = str(pdf.RETRY_AFTER)
+    return response
+
+
+def pdf_unavailable(err: pdf.PdfUnavailable) -> HttpResponse:
+    """The answer where no PDF can be made (`pdf.PdfUnavailable`): 503, pointing to the printout instead."""
+    return HttpResponse(gettext("No PDF can be made just now (%(reason)s); use the printout and your "
+                                "browser's Print instead.") % {"reason": err},
+                        content_type="text/plain; charset=utf-8", status=503)
+
+
 @night_access(VIEW)
 @require_GET
 def night_pdf(request: HttpRequest, night_id: int) -> HttpResponse:
@@ -418,10 +433,7 @@ def night_pdf(request: HttpRequest, night_id: int) -> HttpResponse:
     try:
         data = pdf.rendered(key, page)
     except pdf.PdfBusy:
-        response = HttpResponse(gettext("Many PDFs are being made just now; try again in a few seconds."),
-                                content_type="text/plain; charset=utf-8", status=503)
-        response["Retry-After"] = str(pdf.RETRY_AFTER)
-        return response
+        return pdf_busy()
     except pdf.PdfUnavailable as err:
         log.warning("no PDF of night %s: %s", night.pk, err)
         context = {"night": night, "game_label": GAME_LABELS[night.game], "reason": str(err)}

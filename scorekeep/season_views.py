@@ -28,6 +28,7 @@ from .club_views import club_of
 from .labels import GAME_LABELS, translated
 from .models import Season
 from .money import in_units
+from .print_views import pdf_busy, pdf_unavailable
 from .rules import GAMES
 from .stats_views import DATE_FORMAT, text_cell
 
@@ -156,14 +157,9 @@ def season_pdf(request: HttpRequest, club_id: int, season_id: int) -> HttpRespon
     try:
         data = pdf.rendered(key, page)
     except pdf.PdfBusy:
-        response = HttpResponse(gettext("Many PDFs are being made just now; try again in a few seconds."),
-                                content_type="text/plain; charset=utf-8", status=503)
-        response["Retry-After"] = str(pdf.RETRY_AFTER)
-        return response
+        return pdf_busy()
     except pdf.PdfUnavailable as err:
-        return HttpResponse(gettext("No PDF can be made just now (%(reason)s); use the printout and your "
-                                    "browser's Print instead.") % {"reason": err},
-                            content_type="text/plain; charset=utf-8", status=503)
+        return pdf_unavailable(err)
     response = HttpResponse(data, content_type="application/pdf")
     response["Content-Disposition"] = content_disposition_header(True, _filename(context["season"], "pdf"))
     return response

@@ -138,6 +138,9 @@ CACHES = {
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
+# A tournament's standings as the viewers poll them (`standings_views`): a board computed for every viewer is
+# served for up to this many seconds after the tournament changed before it is computed again.
+SCOREKEEP_STANDINGS_FRESH = float(os.environ.get("SCOREKEEP_STANDINGS_FRESH", "5"))
 # Behind a reverse proxy: take the client's address from the last X-Forwarded-For entry (throttles).
 SCOREKEEP_BEHIND_PROXY = env_bool("SCOREKEEP_BEHIND_PROXY", False)
 

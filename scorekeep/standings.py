@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Sum
 
 from . import ledger
 from .models import CardTable, Entrant, Series, TablePlayer, Tournament, TournamentRevision
@@ -26,6 +26,15 @@ Figures = dict[str, Fraction | int]  # whole numbers but Kop's placing points (h
 
 OVERALL = "overall"
 TEAMS = "teams"
+
+
+def version(tournament: Tournament) -> tuple[int, int]:
+    """Where the tournament's data stands, for the standings pages' ETag: its own version (moved on by the
+    organiser's changes: registration, a draw, a lot …) and its tables' versions summed (each moved on by
+    every write to that table's deals; a sum of counters that only grow changes with any of them). One
+    query; no write to the tournament's row on a deal, so the tables save without waiting for each other."""
+    tables = CardTable.objects.filter(night__series__tournament=tournament).aggregate(v=Sum("version"))["v"]
+    return tournament.version, tables or 0
 
 
 def series_scope(number: int) -> str:

@@ -11,37 +11,33 @@ every row.
 
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
-from . import clubs, live, standings, tournament_money
-from .labels import GAME_LABELS, translated
+from . import live, standings, tournament_money, tournaments
+from .labels import GAME_LABELS, translated, unit_text
 from .models import Tournament
-from .money import format_money
 from .rules import GAMES
 from .templatetags.ledger_tags import MINUS
+from .tournament_views import tournament_of
 
 LIVE = "live-standings"  # the id of the polled standings section
 POLL = "every 10s"
 SCREEN_ROWS = 12  # rows on one page of the big screen (they fill a 16:9 screen at the type size set)
-
-
-def _hosted(request: HttpRequest, tournament_id: int) -> Tournament:
-    """The tournament, for one of its club's hosts; 404 for anyone else, as for one that does not exist."""
-    tournament = (Tournament.objects.filter(pk=tournament_id, club__in=clubs.hosted_by(request.user))
-                  .select_related("club").first())
-    if tournament is None:
-        raise Http404("No such tournament.")
-    return tournament
 
 
 def _by_token(token: str) -> Tournament:
@@ -66,21 +62,23 @@ def _series_asked(request: HttpRequest, tournament: Tournament) -> tuple[int | N
 
 
 def _tag(request: HttpRequest, tournament: Tournament, kind: str, series: int | None) -> str:
-    return f'W/"s{tournament.pk}-{tournament.version}-{kind}-{series or 0}-{request.LANGUAGE_CODE}"'
+    own, tables = standings.version(tournament)
+    return f'W/"s{tournament.pk}-{own}.{tables}-{kind}-{series or 0}-{request.LANGUAGE_CODE}"'
 
 
-def _number(value: Fraction, key: str, tournament: Tournament) -> str:
-    """A figure as the page writes it: money in the currency (Schafkopf's tariff), halves as decimals, a
-    negative one with a real minus sign (as the tables' lists and the printouts write it)."""
+def figure(value: Fraction | int, key: str, tournament: Tournament) -> str:
+    """A figure as the pages and printouts write it: money in the currency (Schafkopf's tariff), halves as
+    decimals, a negative one with a real minus sign (as the tables' lists write it)."""
+    value = Fraction(value)
     if key == "total" and GAMES[tournament.game].MONEY:
-        return format_money(int(value), tournament.currency, exponent=tournament.exponent)
+        return tournament_money.text(int(value), tournament)
     if value.denominator == 1:
         return str(value.numerator).replace("-", MINUS)
     return f"{float(value):.2f}".rstrip("0").rstrip(".").replace("-", MINUS)
 
 
-def _rows(now: standings.Standings, lines: list[standings.Line]) -> list[dict[str, Any]]:
-    """The lines as the page shows them: every number written out, the notes in words."""
+def rows(now: standings.Standings, lines: list[standings.Line]) -> list[dict[str, Any]]:
+    """The lines as the pages and printouts show them: every number written out, the notes in words."""
     tournament, first = now.tournament, now.order[0].key
     rows = []
     for line in lines:
@@ -88,14 +86,15 @@ def _rows(now: standings.Standings, lines: list[standings.Line]) -> list[dict[st
         if line.by_lot:
             notes.append(gettext("tie broken by lot"))
         if line.joined:
-            notes.append(gettext("joined in series %(n)s") % {"n": line.joined})
+            notes.append(gettext("joined in %(part)s") % {"part": unit_text(tournament.game, "in_text", line.joined)})
         if line.withdrew:
-            notes.append(gettext("withdrew after series %(n)s") % {"n": line.withdrew})
+            notes.append(gettext("withdrew after %(part)s")
+                         % {"part": unit_text(tournament.game, "in_text", line.withdrew)})
         rows.append({
             "line": line,
-            "series": ["–" if figures is None else _number(figures[first], first, tournament)
+            "series": ["–" if figures is None else figure(figures[first], first, tournament)
                        for figures in line.series],
-            "figures": [_number(line.total[c.key], c.key, tournament) for c in now.order],
+            "figures": [figure(line.total[c.key], c.key, tournament) for c in now.order],
             "movement": "" if line.movement is None else (
                 "±0" if line.movement == 0 else f"{line.movement:+d}".replace("-", MINUS)),
             "notes": notes,
@@ -111,7 +110,7 @@ def _context(request: HttpRequest, tournament: Tournament, series: int | None, e
         "error": error, "kind": kind,
         "columns": [translated(c.label) for c in now.order],
         "short_columns": [translated(c.short) for c in now.order],
-        "rows": _rows(now, now.lines), "team_rows": _rows(now, now.teams),
+        "rows": rows(now, now.lines), "team_rows": rows(now, now.teams),
         "series_numbers": list(tournament.series_set.values_list("number", flat=True)),
         "etag": _tag(request, tournament, kind, series), "live_id": LIVE, "poll": POLL,
         "screen_rows": SCREEN_ROWS, "scope": now.scope,
@@ -126,17 +125,44 @@ def _page(request: HttpRequest, tournament: Tournament, template: str, kind: str
     unchanged = live.not_modified(request, LIVE, tag)
     if unchanged is not None:
         return unchanged
+    if kind != "host" and error is None:
+        tag, board = _shared_board(request, tournament, template, kind, series, tag)
+        if live.polled(request, LIVE):
+            if request.headers.get("If-None-Match") == tag:
+                return live.not_modified(request, LIVE, tag) or HttpResponse(status=304)
+            return live.mark(HttpResponse(board), tag)
+        context = {"tournament": tournament, "game_label": GAME_LABELS[tournament.game], "series": series,
+                   "kind": kind, "series_numbers": list(tournament.series_set.values_list("number", flat=True)),
+                   "board_html": mark_safe(board.decode())}  # noqa: S308 - our own rendering of the board
+        return live.mark(render(request, template, context), tag)
     context = _context(request, tournament, series, error, kind)
     if live.polled(request, LIVE):
         return live.mark(render(request, f"{template}#board", context), tag)
     return live.mark(render(request, template, context, status=400 if error else 200), tag)
 
 
+def _shared_board(request: HttpRequest, tournament: Tournament, template: str, kind: str, series: int | None,
+                  tag: str) -> tuple[str, bytes]:
+    """The viewers' standings board (its ETag and HTML) as computed for every viewer of the same page and
+    language, kept in the cache: computed afresh only when the tournament changed and the kept board is older
+    than `SCOREKEEP_STANDINGS_FRESH` seconds. At a championship the 150 tables change the standings several
+    times a second: a thousand screens and phones then share one computation every few seconds instead of
+    one a request, and each is at most that many seconds behind. The viewers' board holds no form (no CSRF
+    token), so one rendering serves them all; the organiser's page is always computed."""
+    key = f"standings:{tournament.viewer_token}:{kind}:{series or 0}:{request.LANGUAGE_CODE}"
+    kept = cache.get(key)
+    if kept is not None and (kept[0] == tag or time.time() - kept[2] < settings.SCOREKEEP_STANDINGS_FRESH):
+        return kept[0], kept[1]
+    board = render(request, f"{template}#board", _context(request, tournament, series, None, kind)).content
+    cache.set(key, (tag, board, time.time()), timeout=3600)
+    return tag, board
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The organiser's standings, with the lot for players still tied (POST ``scope``)."""
-    tournament = _hosted(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     if request.method == "POST":
         scope = request.POST.get("scope", "")
         numbers = tournament.series_set.values_list("number", flat=True)
@@ -223,22 +249,24 @@ class MoneyForm(forms.Form):
             except tournament_money.MoneyError as err:
                 self.add_error(err.field, err.message)
         if len(parsed) == len(steps):
-            data["settings"] = {
-                "entry_fee": parsed["entry_fee"], "lost_game_money": parsed["lost_game_money"],
-                "prizes": {"kind": data["prize_kind"], "places": parsed["prize_places"],
-                           "retention": {"kind": data["retention_kind"], "value": parsed["retention_value"]}}}
+            prizes = {"kind": data["prize_kind"], "places": parsed["prize_places"],
+                      "retention": {"kind": data["retention_kind"], "value": parsed["retention_value"]}}
+            try:  # the rules of the money settings, as for a new tournament (`tournaments.check_money`)
+                data["settings"] = tournaments.check_money(parsed["entry_fee"], parsed["lost_game_money"],
+                                                           prizes if parsed["prize_places"] else {})
+                if not parsed["prize_places"]:
+                    data["settings"]["prizes"] = prizes  # no prize places: the retention is still kept
+            except ValidationError as err:
+                for name, errors in err.message_dict.items():
+                    self.add_error({"prizes": "prize_places"}.get(name, name), errors)
         return data
-
-
-def _money(amount: int, tournament: Tournament) -> str:
-    return format_money(amount, tournament.currency, exponent=tournament.exponent)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def money_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The organiser's money: the settings form, fees, lost-game money, the pot, prizes and the payout sheet."""
-    tournament = _hosted(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     status = 200
     if request.method == "POST":
         form = MoneyForm(request.POST, tournament=tournament)
@@ -251,7 +279,7 @@ def money_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     sheet = tournament_money.sheet(tournament)
 
     def m(amount: int) -> str:
-        return _money(amount, tournament)
+        return tournament_money.text(amount, tournament)
 
     payers = [{"payer": p, "fee": m(p.fee),
                "series": ["–" if n is None else f"{n} · {m(a or 0)}"

@@ -30,7 +30,7 @@ from django.utils.translation import gettext
 
 from . import standings
 from .models import Tournament, TournamentRevision
-from .money import parse_units
+from .money import format_money, parse_units
 
 
 class MoneyError(ValueError):
@@ -44,13 +44,19 @@ class MoneyError(ValueError):
 
 # --- the settings, as typed and as kept --------------------------------------------------------------
 
+def text(amount: int, tournament: Tournament, *, plus: bool = False) -> str:
+    """An amount of the tournament's money as its pages and printouts write it ("12,50 €"), in its currency."""
+    return format_money(amount, tournament.currency, exponent=tournament.exponent, plus=plus)
+
+
 def units(amount: int, exponent: int) -> str:
     """An amount in minor units written in units for a form ("0.50"), without the currency."""
     return f"{Decimal(amount).scaleb(-exponent):.{exponent}f}"
 
 
 def minor(text: str, exponent: int, field_name: str, currency: str) -> int:
-    """Money typed in units ("0.50", "0,50", "5") as minor units; `MoneyError` naming the field otherwise."""
+    """Money typed in units ("0.50", "0,50", "5") as minor units; `MoneyError` naming the field otherwise (the
+    tournament's forms read every amount so: the entry fee, the lost-game tiers, the prizes, the retention)."""
     value = parse_units(text, exponent)
     if value is None:
         raise MoneyError(field_name, gettext(
@@ -60,17 +66,19 @@ def minor(text: str, exponent: int, field_name: str, currency: str) -> int:
     return int(value.scaleb(exponent))
 
 
-TIER = re.compile(r"\s*(\d{1,3})\s*:\s*([^;\s]+)\s*")
+TIER = re.compile(r"\s*(\d{1,3})(?:\s*:\s*|\s+)([^;\s]+)\s*")
 
 
 def parse_tiers(text: str, exponent: int, currency: str) -> list[dict[str, int]]:
-    """Tiers typed as "1: 0.50, 4: 1.00" (from the nth lost game of a series: the amount for each), kept as
-    ``[{"from": 1, "amount": 50}, {"from": 4, "amount": 100}]``. Empty: no lost-game money."""
+    """Tiers typed as "1: 0.50, 4: 1.00" or one a line, "1 0.50" (from the nth lost game of a series: the amount
+    for each), kept as ``[{"from": 1, "amount": 50}, {"from": 4, "amount": 100}]``. Empty: no lost-game money."""
     if not text.strip():
         return []
     tiers = []
-    # A comma is a decimal comma unless a new tier ("4:") follows it.
-    for part in re.split(r";|,(?=\s*\d+\s*:)", text.strip().rstrip(",;")):
+    # A comma is a decimal comma unless a new tier ("4:", "4 1.00") follows it.
+    for part in re.split(r";|\n|,(?=\s*\d+\s*:|\s*\d+\s+\d)", text.strip().rstrip(",;")):
+        if not part.strip():
+            continue
         match = TIER.fullmatch(part)
         if match is None:
             raise MoneyError("lost_game_money", gettext(

@@ -18,8 +18,6 @@ import hashlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from fractions import Fraction
-from itertools import groupby
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -35,16 +33,13 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
-from . import clubs, labels, ledger, pdf
-from .labels import GAME_LABELS, translated
+from . import labels, ledger, pdf, standings, standings_views, tournament_money, tournaments
+from .labels import GAME_LABELS, translated, unit_text
 from .models import CardNight, CardTable, Deal, Entrant, Series, TablePlayer, Tournament
-from .money import format_money
 from .night_forms import preset_label
-from .print_views import LISTS, PRINT_CSS, PrintTable, skat_levels
+from .print_views import LISTS, PRINT_CSS, PrintTable, pdf_busy, pdf_unavailable, skat_levels
 from .qr import qr_svg
-from .rules import GAMES
-from .rules.season import Measure
-from .templatetags.ledger_tags import placing, signed
+from .tournament_views import tournament_of
 
 log = logging.getLogger(__name__)
 
@@ -54,15 +49,6 @@ CARDS_A_SHEET = 4  # A6 cards on one A4 sheet, two by two
 
 
 # --- loading ------------------------------------------------------------------------------------------
-
-def _tournament(request: HttpRequest, tournament_id: int) -> Tournament:
-    """The tournament, for a host of its club (or the site owner); 404 for anyone else, as for none."""
-    tournament = (Tournament.objects.filter(pk=tournament_id, club__in=clubs.hosted_by(request.user))
-                  .select_related("club").first())
-    if tournament is None:
-        raise Http404("No such tournament.")
-    return tournament
-
 
 def _series(tournament: Tournament, number: int) -> Series:
     series = tournament.series_set.filter(number=number).first()
@@ -131,6 +117,7 @@ class TableList:
     item: PrintTable
     night: CardNight
     signers: list[str]
+    problems: list[str]  # what the table's closing check misses, in words (empty: the list is complete)
 
     @property
     def template(self) -> str:
@@ -138,120 +125,52 @@ class TableList:
         return f"print/{self.night.game}.html#list"
 
 
-def table_lists(tables: list[CardTable]) -> list[TableList]:
+def table_lists(series: Series, tables: list[CardTable]) -> list[TableList]:
+    """Each table's list with its closing check (`tournaments.table_checks`), as the organiser's page shows it."""
+    checks = {check.table.pk: check for check in tournaments.table_checks(series)}
     out = []
     for table in tables:
         names = [place.player.name for place in table.places.all()]
         # The list alone, as the game lays it out (no chart: the tournament's list is what its table signs).
         item = LISTS[table.night.game](table.night, table, ledger.build(table, table.live_deals, names))
-        out.append(TableList(item, table.night, names))
+        out.append(TableList(item, table.night, names, checks[table.pk].problems_in_words()))
     return out
 
 
-# --- the standings: an adapter until tour-stand's `scorekeep.standings` is merged ----------------------
-
-@dataclass(slots=True)
-class StandingRow:
-    rank: int
-    number: int
-    name: str
-    club: str
-    results: list[str]  # per series 1 … k, "" where the player did not play it
-    total: str
-    prize: str = ""
-    value: Fraction = field(default=Fraction(0), repr=False)
-
+# --- the standings and the final ranking ----------------------------------------------------------------
 
 @dataclass(slots=True)
 class Standings:
-    label: str  # what is ranked by, in words (the game's first season basis: Seeger-Fabian points, …)
-    series: list[int]
-    rows: list[StandingRow]
-    pot: str = ""  # entry fees and lost-game money, less the organiser's retention
-    paid: str = ""  # the prizes paid
+    """The standings as the standings page shows them (`standings_views.rows`, one computation: the rule
+    set's order and tie-breaks, the lot, withdrawals and late entries, the teams), with the prizes and the
+    payout's totals of the money sheet (`tournament_money.sheet`) on the final ranking."""
+
+    now: standings.Standings
+    columns: list[str]  # the rule set's order in words: what is ranked by, then each tie-break
+    rows: list[dict[str, Any]]
+    team_rows: list[dict[str, Any]]
+    totals: dict[str, str] = field(default_factory=dict)  # the payout's check lines, written out
+
+    @property
+    def series(self) -> list[int]:
+        return self.now.numbers
 
 
-def _measure(game: str) -> tuple[Measure, str]:
-    basis = GAMES[game].SEASON_BASES[0]
-    return basis.measure, str(translated(basis.label))
-
-
-def _figure(value: Fraction, tournament: Tournament, measure: Measure) -> str:
-    if measure == Measure.TOTAL and GAMES[tournament.game].MONEY:
-        return format_money(int(value), tournament.currency, exponent=tournament.exponent, plus=True)
-    if value.denominator != 1:
-        return placing(value)
-    return signed(int(value))
-
-
-def _lost_game_money(lost: int, tiers: list[dict[str, int]]) -> int:
-    """What `lost` lost games of one series pay: each lost game the amount of the highest tier it reached."""
-    steps = sorted(tiers, key=lambda tier: tier["from"])
-    return sum(next((tier["amount"] for tier in reversed(steps) if tier["from"] <= n), 0) for n in range(1, lost + 1))
-
-
-def _shared(by_place: list[int], ranks: list[int]) -> list[int]:
-    """Each row's prize (rows in ranking order): the prize of its place, or, where rows share a rank, the prizes
-    of the places they take together split evenly (a minor unit left over goes to the first of them)."""
-    out: list[int] = []
-    for _rank, group in groupby(range(len(ranks)), key=lambda i: ranks[i]):
-        places = list(group)
-        share, left = divmod(sum(by_place[i] for i in places if i < len(by_place)), len(places))
-        out += [share + (1 if k < left else 0) for k in range(len(places))]
+def ranking(tournament: Tournament, upto_series: int | None = None, *, prizes: bool = False) -> Standings:
+    """The standings after series `upto_series` (None: all of them), and with `prizes` the money sheet's prize
+    of each place and its pot, prizes paid and what is left."""
+    now = standings.standings(tournament, upto=upto_series)
+    out = Standings(now, [str(translated(c.label)) for c in now.order], standings_views.rows(now, now.lines),
+                    standings_views.rows(now, now.teams))
+    if prizes:
+        sheet = tournament_money.sheet(tournament, now)
+        paid = {line.number: prize.each for prize in sheet.prizes for line in prize.winners}
+        for row in out.rows:
+            amount = paid.get(row["line"].number, 0)
+            row["prize"] = tournament_money.text(amount, tournament) if amount else ""
+        out.totals = {key: tournament_money.text(getattr(sheet, key), tournament)
+                      for key in ("pot", "prizes_paid", "tie_remainder", "left")}
     return out
-
-
-def _standings(tournament: Tournament, upto_series: int, *, prizes: bool = False) -> Standings:
-    """ADAPTER (to be replaced by tour-stand's `scorekeep.standings` in this one place): the ranking after
-    series 1 … `upto_series`, read from each table's kept standing (`CardTable.standing`) by the game's first
-    season basis (Skat: list points plus Seeger-Fabian points; Schafkopf: the money; Kop: placing points,
-    the totals where the rule set places no rounds). Equal totals share a rank, listed by start number; the
-    rule set's tie-breaks and the recorded lot are tour-stand's. With `prizes`, the prize table's amounts by
-    place (amounts as given, or per mille of the pot: entry fees + lost-game money − retention)."""
-    measure, label = _measure(tournament.game)
-    entrants = _entrants(tournament)
-    numbers = [s.number for s in tournament.series_set.filter(number__lte=upto_series).order_by("number")]
-    results: dict[int, dict[int, Fraction]] = {player: {} for player in entrants}
-    lost_money = 0
-    tiers = tournament.lost_game_money or []
-    tables = (CardTable.objects.filter(night__series__tournament=tournament, night__series__number__lte=upto_series)
-              .select_related("night", "night__series").prefetch_related("places"))
-    for table in tables:
-        night = table.night
-        places = list(table.places.all())
-        kept = ledger.Standing.of(table, len(places))
-        figures = kept.measured(night, measure) or [Fraction(v) for v in kept.totals]
-        for place in places:
-            if place.player_id in results:
-                results[place.player_id][night.series.number] = figures[place.position]
-            lost_money += _lost_game_money(kept.lost[place.position], tiers) if tiers else 0
-    totals = {player: sum(by_series.values(), Fraction(0)) for player, by_series in results.items()}
-    order = sorted(entrants.values(), key=lambda e: (-totals[e.player_id], e.number))
-    rows: list[StandingRow] = []
-    for i, entrant in enumerate(order):
-        value = totals[entrant.player_id]
-        rank = rows[-1].rank if rows and rows[-1].value == value else i + 1
-        by_series = results[entrant.player_id]
-        rows.append(StandingRow(
-            rank, entrant.number, entrant.player.name, entrant.home_club if entrant.guest else tournament.club.name,
-            [_figure(by_series[n], tournament, measure) if n in by_series else "" for n in numbers],
-            _figure(value, tournament, measure), value=value))
-    standings = Standings(label, numbers, rows)
-    if prizes and tournament.prizes.get("places"):
-        pot = tournament.entry_fee * len(entrants) + lost_money
-        retention = tournament.prizes.get("retention") or {}
-        kept_back = (pot * retention.get("value", 0) // 1000 if retention.get("kind") == "share"
-                     else retention.get("value", 0))
-        pot = max(0, pot - kept_back)
-        shares = tournament.prizes.get("kind") == "shares"
-        by_place = [pot * amount // 1000 if shares else amount for amount in tournament.prizes["places"]]
-        paid = _shared(by_place, [row.rank for row in rows])
-        for row, amount in zip(rows, paid, strict=True):
-            if amount:
-                row.prize = format_money(amount, tournament.currency, exponent=tournament.exponent)
-        standings.pot = format_money(pot, tournament.currency, exponent=tournament.exponent)
-        standings.paid = format_money(sum(paid), tournament.currency, exponent=tournament.exponent)
-    return standings
 
 
 # --- the pages ----------------------------------------------------------------------------------------
@@ -274,19 +193,26 @@ def _cards_context(request: HttpRequest, tournament: Tournament, series: Series 
 
 def _lists_context(request: HttpRequest, tournament: Tournament, series: Series | None) -> dict[str, Any]:
     assert series is not None
-    return {"lists": table_lists(_tables(series)), "skat_levels": skat_levels(), "title": gettext("Table lists")}
+    return {"lists": table_lists(series, _tables(series)), "skat_levels": skat_levels(),
+            "title": gettext("Table lists")}
+
+
+def _unit_labels(tournament: Tournament, numbers: list[int]) -> list[str]:
+    """The heads of the series' columns ("Series 2", Kop's "Round 2": the engine's word)."""
+    return [unit_text(tournament.game, "numbered", n) for n in numbers]
 
 
 def _standings_context(request: HttpRequest, tournament: Tournament, series: Series | None) -> dict[str, Any]:
     assert series is not None
-    standings = _standings(tournament, series.number)
-    return {"standings": standings, "title": gettext("Standings"), "columns": len(standings.series) + 5}
+    now = ranking(tournament, series.number)
+    return {"standings": now, "title": gettext("Standings"), "unit_labels": _unit_labels(tournament, now.series),
+            "columns": 5 + len(now.series) + len(now.columns)}
 
 
 def _ranking_context(request: HttpRequest, tournament: Tournament, series: Series | None) -> dict[str, Any]:
-    standings = _standings(tournament, tournament.series_count, prizes=True)
-    return {"standings": standings, "title": gettext("Final ranking"), "final": True,
-            "columns": len(standings.series) + 6}
+    now = ranking(tournament, prizes=True)
+    return {"standings": now, "title": gettext("Final ranking"), "final": True,
+            "unit_labels": _unit_labels(tournament, now.series), "columns": 6 + len(now.series) + len(now.columns)}
 
 
 PRINTOUTS = {
@@ -350,14 +276,14 @@ def _version_key(tournament: Tournament, kind: str, series: Series | None, langu
 
 
 def _page(request: HttpRequest, kind: str, tournament_id: int, series_number: int | None) -> HttpResponse:
-    tournament = _tournament(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     series = None if series_number is None else _series(tournament, series_number)
     with translation.override(_language(tournament)), labels.speaking_of(tournament.game):
         return render(request, PRINTOUTS[kind].template, _context(request, kind, tournament, series))
 
 
 def _pdf(request: HttpRequest, kind: str, tournament_id: int, series_number: int | None) -> HttpResponse:
-    tournament = _tournament(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     series = None if series_number is None else _series(tournament, series_number)
     language = _language(tournament)
 
@@ -369,15 +295,10 @@ def _pdf(request: HttpRequest, kind: str, tournament_id: int, series_number: int
     try:
         data = pdf.rendered(_version_key(tournament, kind, series, language), page)
     except pdf.PdfBusy:
-        response = HttpResponse(gettext("Many PDFs are being made just now; try again in a few seconds."),
-                                content_type="text/plain; charset=utf-8", status=503)
-        response["Retry-After"] = str(pdf.RETRY_AFTER)
-        return response
+        return pdf_busy()
     except pdf.PdfUnavailable as err:
         log.warning("no PDF of tournament %s: %s", tournament.pk, err)
-        return HttpResponse(gettext("No PDF can be made just now (%(reason)s); use the printout and your "
-                                    "browser's Print instead.") % {"reason": err},
-                            content_type="text/plain; charset=utf-8", status=503)
+        return pdf_unavailable(err)
     response = HttpResponse(data, content_type="application/pdf")
     response["Content-Disposition"] = content_disposition_header(True, _filename(tournament, kind, series))
     return response
@@ -411,7 +332,7 @@ def ranking_pdf(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_GET
 def printouts(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The organiser's list of the tournament's printouts, per series and the final ranking."""
-    tournament = _tournament(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     kinds = [("cards", gettext("Table cards")), ("lists", gettext("Table lists")), ("standings", gettext("Standings"))]
     return render(request, "print/tournament_printouts.html", {
         "tournament": tournament, "game_label": GAME_LABELS[tournament.game], "kinds": kinds,

@@ -24,10 +24,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from . import clubs, tournaments
-from .labels import GAME_LABELS
+from . import clubs, tournament_money, tournaments
+from .labels import GAME_LABELS, unit_text
 from .models import GAME_CHOICES, Entrant, Series, Tournament
-from .money import currency_exponent, money_input_error, parse_units
+from .money import currency_exponent, parse_units
 from .night_forms import preset_label
 from .qr import qr_svg
 from .rules import GAMES
@@ -124,14 +124,6 @@ class TournamentForm(forms.Form):
             raise forms.ValidationError(gettext("Write the currency as three letters, e.g. EUR or CHF."))
         return text
 
-    def _money(self, field: str, text: str) -> int:
-        exponent = currency_exponent(self.cleaned_data.get("currency") or "EUR")
-        value = parse_units(text or "0", exponent)
-        if value is None or value < 0:
-            raise ValidationError({field: money_input_error(text, self.cleaned_data.get("currency") or "EUR",
-                                                            exponent)})
-        return int(value * 10 ** exponent)
-
     def _per_mille(self, field: str, text: str) -> int:
         value = parse_units(text or "0", 1)
         if value is None:
@@ -144,25 +136,23 @@ class TournamentForm(forms.Form):
         if self.errors:
             return data
         try:
-            data["entry_fee_minor"] = self._money("entry_fee", data.get("entry_fee", ""))
-            tiers = []
-            for line in (data.get("lost_game_money") or "").splitlines():
-                if not line.strip():
-                    continue
-                parts = line.split()
-                if len(parts) != 2 or not parts[0].isdigit():
-                    raise ValidationError({"lost_game_money": gettext(
-                        "write each tier as the lost game it starts at and the amount, e.g. “4 1.00” — not "
-                        "“%(value)s”") % {"value": line.strip()}})
-                tiers.append({"from": int(parts[0]), "amount": self._money("lost_game_money", parts[1])})
-            data["tiers"] = tiers
+            currency = data.get("currency") or "EUR"
+            exponent = currency_exponent(currency)
+            data["entry_fee_minor"] = tournament_money.minor(data.get("entry_fee") or "0", exponent, "entry_fee",
+                                                             currency)
             kind = data["prize_kind"]
-            places = [line.strip() for line in (data.get("prizes") or "").splitlines() if line.strip()]
-            read = self._per_mille if kind == "shares" else self._money
-            values = [read("prizes", place) for place in places]
+            # The tiers and the amounts as the money page reads them (`tournament_money`); shares in per cent.
+            data["tiers"] = tournament_money.parse_tiers(data.get("lost_game_money") or "", exponent, currency)
+            if kind == "shares":
+                values = [self._per_mille("prizes", line.strip())
+                          for line in (data.get("prizes") or "").splitlines() if line.strip()]
+            else:
+                values = tournament_money.parse_places(data.get("prizes") or "", kind, exponent, currency)
             data["prize_table"] = {"kind": kind, "places": values, "retention": {
                 "kind": "share", "value": self._per_mille("retention", data.get("retention") or "0")}} \
                 if values else {}
+        except tournament_money.MoneyError as err:
+            self.add_error("prizes" if err.field == "prize_places" else err.field, err.message)
         except ValidationError as err:
             for field, errors in err.message_dict.items():
                 self.add_error(field, errors)
@@ -311,8 +301,8 @@ def tournament_withdraw(request: HttpRequest, tournament_id: int) -> HttpRespons
         except ValidationError as err:
             messages.error(request, " ".join(err.messages))
         else:
-            messages.success(request, gettext("%(name)s is withdrawn and is not drawn for a later series.")
-                             % {"name": entrant.player.name})
+            messages.success(request, gettext("%(name)s is withdrawn and is not drawn for a later %(unit)s.")
+                             % {"name": entrant.player.name, "unit": unit_text(tournament.game, "word")})
     return _see_other(reverse("tournament", args=[tournament.pk]) + "#entrants")
 
 
@@ -337,18 +327,21 @@ def _series_action(request: HttpRequest, tournament_id: int, series_number: int,
             seed = request.POST.get("seed", "").strip()[:64]
             series = tournaments.draw_series(tournament, series_number, seed=seed or None, host=request.user,
                                              by=by)
-            messages.success(request, gettext("Series %(n)s is drawn (seed %(seed)s).") % {
-                "n": series.number, "seed": series.seed})
+            messages.success(request, gettext("%(part)s is drawn (seed %(seed)s).") % {
+                "part": unit_text(tournament.game, "numbered", series.number), "seed": series.seed})
         else:
             series = Series.objects.filter(tournament=tournament, number=series_number).first()
             if series is None:
-                raise ValidationError({"series": gettext("series %(n)s is not drawn yet") % {"n": series_number}})
+                raise ValidationError({"series": gettext("%(part)s is not drawn yet")
+                                       % {"part": unit_text(tournament.game, "in_text", series_number)}})
             if action == "close":
                 tournaments.close_series(series, by=by, reason=reason)
-                messages.success(request, gettext("Series %(n)s is closed.") % {"n": series.number})
+                messages.success(request, gettext("%(part)s is closed.")
+                                 % {"part": unit_text(tournament.game, "numbered", series.number)})
             else:
                 tournaments.reopen_series(series, by=by, reason=reason)
-                messages.success(request, gettext("Series %(n)s is open again.") % {"n": series.number})
+                messages.success(request, gettext("%(part)s is open again.")
+                                 % {"part": unit_text(tournament.game, "numbered", series.number)})
     except ValidationError as err:
         messages.error(request, " ".join(err.messages))
     return _see_other(reverse("tournament", args=[tournament.pk]) + f"#series-{series_number}")

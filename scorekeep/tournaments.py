@@ -29,8 +29,8 @@ from django.db.models import Count, F, Max
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from . import ledger
-from .labels import page_words
+from . import ledger, standings
+from .labels import page_words, unit_text
 from .models import (
     CardNight,
     CardTable,
@@ -47,7 +47,6 @@ from .models import (
 from .rules import GAMES, IllegalDeal
 from .rules.draw import Draw, Mode, Seatable, draw, pairs_of
 from .rules.explain import Phrase, in_words
-from .rules.season import Measure
 from .rules.tournament import check_series_length, check_table, series_length_at
 
 MAX_SERIES = 20
@@ -122,11 +121,24 @@ def check_prizes(prizes: object) -> dict[str, Any]:
     return {"kind": kind, "places": values, "retention": {"kind": retention["kind"], "value": value}}
 
 
+def check_money(entry_fee: object, lost_game_money: object, prizes: object) -> dict[str, Any]:
+    """A tournament's money settings as kept, checked once for every way in (a new tournament, the money
+    page): the entry fee, the lost-game tiers and the prize table; `ValidationError` by field otherwise."""
+    tiers = list(lost_game_money) if isinstance(lost_game_money, tuple) else lost_game_money
+    return {"entry_fee": _amount("entry_fee", entry_fee), "lost_game_money": check_lost_game_money(tiers),
+            "prizes": check_prizes(prizes)}
+
+
 def _record(tournament: Tournament, kind: str, *, old: Any = None, new: Any = None, by: str = "",
             reason: str = "") -> None:
     TournamentRevision.objects.create(tournament=tournament, kind=kind, old=old, new=new, by=by[:40],
                                       reason=reason[:200])
     Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
+
+
+def _part(tournament: Tournament, number: int) -> str:
+    """"series 2" — Kop's "round 2" — in a refusal's sentence (the engine's word, `labels.unit_text`)."""
+    return unit_text(tournament.game, "in_text", number)
 
 
 def _lock(tournament: Tournament) -> Tournament:
@@ -161,10 +173,8 @@ def create_tournament(*, club: Club, name: str, game: str, preset: str, series_c
         club=club, name=name, game=game, preset=preset, house_rules=house_rules or {},
         date=date or timezone.localdate(), place=place.strip()[:100], series_count=series_count,
         series_length=series_length, draw_mode=draw_mode,
-        currency=currency, entry_fee=_amount("entry_fee", entry_fee),
-        lost_game_money=check_lost_game_money(list(lost_game_money) if isinstance(lost_game_money, tuple)
-                                              else lost_game_money),
-        prizes=check_prizes(prizes), teams=teams, print_language=print_language)
+        currency=currency, **check_money(entry_fee, lost_game_money, prizes), teams=teams,
+        print_language=print_language)
     _record(tournament, "created", new=settings_of(tournament), by=by)
     return tournament
 
@@ -203,7 +213,8 @@ def register(tournament: Tournament, *, name: str, guest: bool = False, home_clu
         raise _refuse("home_club", gettext("a guest's club is needed for the draw (write “none” if they have none)"))
     first = drawn(tournament) + 1
     if first > tournament.series_count:
-        raise _refuse("name", gettext("every series is drawn already; nobody can enter now"))
+        raise _refuse("name", gettext("every %(unit)s is drawn already; nobody can enter now")
+                      % {"unit": unit_text(tournament.game, "word")})
     player = Player.objects.filter(club=tournament.club, key=Player.key_of(name)).first()
     if player is None:
         player = Player.objects.create(club=tournament.club, name=name)
@@ -266,24 +277,10 @@ def _seatables(tournament: Tournament, number: int) -> tuple[list[Seatable], dic
 
 
 def standings_order(tournament: Tournament, before: int) -> list[int]:
-    """The start numbers by the results of series 1 … `before`, best first: each table's kept standing measured
-    by the game's first season basis (Skat's performance, Schafkopf's money, Kop's placing points), never
-    re-judging a deal. Ties keep the lower start number first; the standings pages (issue 18's tour-stand) rank
-    with the rule set's full tie-breaks."""
-    measure = GAMES[tournament.game].SEASON_BASES[0].measure
-    score: dict[int, Any] = {}
-    tables = (CardTable.objects.filter(night__series__tournament=tournament, night__series__number__lte=before)
-              .select_related("night").prefetch_related("places__player__entries"))
-    for table in tables:
-        figures = ledger.Standing.of(table).measured(table.night, measure)
-        if figures is None:
-            figures = ledger.Standing.of(table).measured(table.night, Measure.TOTAL)
-        for place in table.places.all():
-            entry = next((e for e in place.player.entries.all() if e.tournament_id == tournament.pk), None)
-            if entry is not None and figures is not None:
-                score[entry.number] = score.get(entry.number, 0) + figures[place.position]
-    numbers = list(tournament.entrants.values_list("number", flat=True))
-    return sorted(numbers, key=lambda n: (-score.get(n, 0), n))
+    """The start numbers as the standings after series `before` rank them, best first (`scorekeep.standings`:
+    the rule set's order and tie-breaks, a recorded lot; players still tied by their start numbers) — the
+    tables' kept standings, never re-judging a deal."""
+    return [line.number for line in standings.standings(tournament, upto=before).lines]
 
 
 def _met_and_byes(tournament: Tournament, before: int) -> tuple[set[tuple[int, int]], dict[int, int]]:
@@ -313,18 +310,19 @@ def draw_series(tournament: Tournament, number: int, *, seed: str | None = None,
     tournament = _lock(tournament)
     last = drawn(tournament)
     if not 1 <= number <= tournament.series_count or number not in (last, last + 1):
-        raise _refuse("series", gettext("series %(n)s cannot be drawn now: the next to draw is %(next)s")
-                      % {"n": number, "next": last + 1})
+        raise _refuse("series", gettext("%(part)s cannot be drawn now: the next to draw is %(next)s")
+                      % {"part": _part(tournament, number), "next": _part(tournament, last + 1)})
     if number > 1 and number == last + 1 and not tournament.series_set.get(number=last).closed:
-        raise _refuse("series", gettext("close series %(n)s before drawing the next") % {"n": last})
+        raise _refuse("series", gettext("close %(part)s before drawing the next") % {"part": _part(tournament, last)})
     series, _new = Series.objects.get_or_create(tournament=tournament, number=number)
     old = None
     if series.drawn_at is not None:
         if series.closed:
-            raise _refuse("series", gettext("series %(n)s is closed; reopen it to draw it again") % {"n": number})
+            raise _refuse("series", gettext("%(part)s is closed; reopen it to draw it again")
+                          % {"part": _part(tournament, number)})
         if series.nights.filter(tables__deals__isnull=False).exists():
-            raise _refuse("series", gettext("series %(n)s cannot be drawn again: deals are entered at its tables")
-                          % {"n": number})
+            raise _refuse("series", gettext("%(part)s cannot be drawn again: deals are entered at its tables")
+                          % {"part": _part(tournament, number)})
         old = {"seed": series.seed, "mode": series.mode, "draw": series.draw}
         series.nights.all().delete()
     mode = Mode.RANDOM if number == 1 else Mode(tournament.draw_mode)
@@ -406,15 +404,15 @@ def close_series(series: Series, *, by: str = "", reason: str = "") -> Series:
     tournament = _lock(series.tournament)
     series = Series.objects.select_for_update().get(pk=series.pk)
     if series.drawn_at is None:
-        raise _refuse("series", gettext("series %(n)s is not drawn yet") % {"n": series.number})
+        raise _refuse("series", gettext("%(part)s is not drawn yet") % {"part": _part(tournament, series.number)})
     if series.closed:
-        raise _refuse("series", gettext("series %(n)s is closed already") % {"n": series.number})
+        raise _refuse("series", gettext("%(part)s is closed already") % {"part": _part(tournament, series.number)})
     failed = {str(check.table.number): check.problems_in_words() for check in table_checks(series)
               if not check.done}
     reason = " ".join(reason.split())
     if failed and not reason:
-        raise _refuse("reason", gettext("not every table's list is complete; give a reason to close the series "
-                                        "anyway"))
+        raise _refuse("reason", gettext("not every table's list is complete; give a reason to close the %(unit)s "
+                                        "anyway") % {"unit": unit_text(tournament.game, "word")})
     series.closed, series.closed_at = True, timezone.now()
     series.save(update_fields=["closed", "closed_at"])
     _finish(series, True)
@@ -429,10 +427,10 @@ def reopen_series(series: Series, *, by: str = "", reason: str = "") -> Series:
     tournament = _lock(series.tournament)
     series = Series.objects.select_for_update().get(pk=series.pk)
     if not series.closed:
-        raise _refuse("series", gettext("series %(n)s is open") % {"n": series.number})
+        raise _refuse("series", gettext("%(part)s is open") % {"part": _part(tournament, series.number)})
     if series.number != drawn(tournament):
-        raise _refuse("series", gettext("series %(n)s cannot be reopened: a later series is drawn")
-                      % {"n": series.number})
+        raise _refuse("series", gettext("%(part)s cannot be reopened: a later %(unit)s is drawn")
+                      % {"part": _part(tournament, series.number), "unit": unit_text(tournament.game, "word")})
     series.closed, series.closed_at = False, None
     series.save(update_fields=["closed", "closed_at"])
     _finish(series, False)

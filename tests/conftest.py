@@ -35,6 +35,9 @@ def pytest_configure(config: pytest.Config) -> None:
     # Production hashes passwords with PBKDF2 on purpose slowly (0.2 s a log-in); the tests create and log
     # in hundreds of accounts, and what they check of passwords does not depend on the hasher.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # A viewer's poll shows a change at once (production may serve the standings a few seconds behind;
+    # tests/test_standings.py checks that sharing with the setting on).
+    settings.SCOREKEEP_STANDINGS_FRESH = 0
     # A busy CI machine makes a 200 ms deadline a coin toss: under CI no example has one.
     hypothesis.register_profile("ci", deadline=None, print_blob=True)
     if os.environ.get("CI"):

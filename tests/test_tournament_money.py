@@ -145,11 +145,11 @@ def test_the_money_page_saves_the_settings_and_names_the_field_of_a_mistake(clie
     assert tour.revisions.filter(kind="money").count() == 1
     page = client.get(url).content.decode()
     assert "pot €27.00 = prizes" in page and "1: 0.50, 4: 1.00" in page
-    refused = client.post(url, {"entry_fee": "ten", "lost_game_money": "1 0.50", "prize_kind": "shares",
+    refused = client.post(url, {"entry_fee": "ten", "lost_game_money": "first: 0.50", "prize_kind": "shares",
                                 "prize_places": "600, 600", "retention_kind": "share", "retention_value": "2000"})
     body = refused.content.decode()
     assert refused.status_code == 400
-    assert "not “ten”" in body and "“1 0.50” is not such a tier" in body and "1200 per mille" in body
+    assert "not “ten”" in body and "“first: 0.50” is not such a tier" in body and "1200 per mille" in body
     assert "from 0 to 1000" in body
     tour.refresh_from_db()
     assert tour.entry_fee == 1000  # nothing stored
@@ -161,3 +161,21 @@ def test_the_money_page_is_the_hosts_only(host: User, django_user_model: Any) ->
     stranger = Client()
     stranger.force_login(django_user_model.objects.create_user("stranger", password="pw"))
     assert stranger.get(f"/tournaments/{tour.pk}/money/").status_code == 404
+
+
+@pytest.mark.parametrize("text", ["1: 0.50, 4: 1.00", "1 0.50\n4 1.00", "1: 0,50; 4: 1,00", "1 0,50, 4 1,00"])
+def test_the_tiers_read_alike_on_the_money_page_and_the_new_tournament_form(text: str) -> None:
+    assert tournament_money.parse_tiers(text, 2, "EUR") == [{"from": 1, "amount": 50}, {"from": 4, "amount": 100}]
+
+
+@pytest.mark.django_db
+def test_the_money_page_refuses_what_a_new_tournament_refuses(client: Client, host: User) -> None:
+    """One set of rules for the money settings (`tournaments.check_money`): a lower place never gets more."""
+    tour = tournament("skat", "isko", players=3, host=host)
+    answer = client.post(f"/tournaments/{tour.pk}/money/", {
+        "entry_fee": "10", "lost_game_money": "", "prize_kind": "amounts", "prize_places": "10, 20",
+        "retention_kind": "share", "retention_value": "0"})
+    assert answer.status_code == 400
+    assert answer.context["form"].errors["prize_places"] == ["a lower place never gets more than a higher one"]
+    tour.refresh_from_db()
+    assert tour.revisions.filter(kind="money").count() == 0

@@ -21,13 +21,13 @@ from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
 
-from scorekeep import ledger, nights, pdf
-from scorekeep.models import CardNight, CardTable, Club, Entrant, Player, Series, TablePlayer, Tournament
+from scorekeep import ledger, nights, pdf, standings
+from scorekeep.models import CardNight, CardTable, Club, Entrant, Player, Series, TablePlayer, Team, Tournament
 from scorekeep.money import format_money
 from scorekeep.qr import qr_svg
 from scorekeep.rules import GAMES
 from scorekeep.rules.season import Measure
-from scorekeep.templatetags.ledger_tags import placing, signed
+from scorekeep.templatetags.ledger_tags import signed
 
 pytestmark = pytest.mark.django_db
 
@@ -205,42 +205,66 @@ def test_every_table_s_list_one_a_page_with_its_totals_and_signature_lines(
 
 # --- standings and the final ranking ------------------------------------------------------------------------
 
-def expected(tournament: Tournament, upto: int) -> dict[str, Fraction]:
-    """Each player's figure summed over series 1 … upto from the full ledgers: Skat's performance
-    (list points + Seeger-Fabian points), the totals elsewhere."""
+def expected(tournament: Tournament, upto: int, figure: str = "first") -> dict[str, Fraction]:
+    """Each player's figure summed over series 1 … upto from the full ledgers: the game's first season basis
+    (Skat's performance — list points + Seeger-Fabian points —, Kop's placing points, the totals elsewhere),
+    or the games won or lost."""
     out: dict[str, Fraction] = {}
     for table in CardTable.objects.filter(night__series__tournament=tournament, night__series__number__lte=upto):
         book = ledger.build(table)
         measure = GAMES[tournament.game].SEASON_BASES[0].measure
-        figures = (book.performance if measure == Measure.PERFORMANCE
+        figures = (book.won if figure == "won" else book.lost if figure == "lost"
+                   else book.performance if measure == Measure.PERFORMANCE
                    else book.placing_totals if measure == Measure.PLACING and book.placing_totals is not None
                    else book.totals)
-        for name, figure in zip(book.names, figures, strict=True):
-            out[name] = out.get(name, Fraction(0)) + figure
+        for name, value in zip(book.names, figures, strict=True):
+            out[name] = out.get(name, Fraction(0)) + value
     return out
 
 
-def ranking_rows(html: str) -> list[list[str]]:
-    rows = re.findall(r'<tr data-entrant="\d+">(.*?)</tr>', html, re.S)
-    return [[without_tags(cell) for cell in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S)] for row in rows]
+def ranking_rows(html: str, tag: str = "entrant") -> list[dict[str, Any]]:
+    """The printed rows by their cells' classes: rank, number, name, club, the series, the totals (what is
+    ranked by, then each tie-break), the notes and the prize."""
+    out = []
+    for row in re.findall(rf'<tr data-{tag}="\d+">(.*?)</tr>', html, re.S):
+        cells: dict[str, Any] = {"series": [], "total": []}
+        for kind, cell in re.findall(r'<t[dh][^>]*class="(\w+)[^"]*"[^>]*>(.*?)</t[dh]>', row, re.S):
+            if kind in ("series", "total"):
+                cells[kind].append(without_tags(cell))
+            else:
+                cells[kind] = without_tags(cell)
+        out.append(cells)
+    return out
+
+
+def written(value: Fraction, game: str) -> str:
+    """A total as the standings page writes it: money in the currency, halves as decimals, a real minus sign."""
+    if GAMES[game].MONEY:
+        with translation.override("en"):
+            return " ".join(format_money(int(value), "EUR").split())
+    text = str(value.numerator) if value.denominator == 1 else f"{float(value):.2f}".rstrip("0").rstrip(".")
+    return text.replace("-", "\N{MINUS SIGN}")
 
 
 @pytest.mark.parametrize("language", ["en", "de", "ja"])
-def test_standings_after_a_series_rank_by_the_tables_results(host_client: Client, skat: Tournament,
-                                                             language: str) -> None:
+def test_standings_after_a_series_rank_by_the_rule_set_s_order(host_client: Client, skat: Tournament,
+                                                               language: str) -> None:
+    """Skat: Seeger-Fabian points, then more games won, then fewer lost (the Skatwettspielordnung)."""
     skat.print_language = language
     skat.save()
     for upto in (1, 2):
         html = page(host_client, "tournament-print-standings", skat, upto)
         assert WORDS[language]["standings"] in without_tags(html)
         rows = ranking_rows(html)
-        figures = expected(skat, upto)
-        assert [row[2] for row in rows] == sorted(figures, key=lambda name: (-figures[name], NAMES.index(name)))
+        figures, won, lost = expected(skat, upto), expected(skat, upto, "won"), expected(skat, upto, "lost")
+        assert [row["name"] for row in rows] == sorted(
+            figures, key=lambda name: (-figures[name], -won[name], lost[name], NAMES.index(name)))
         for row in rows:
-            assert row[-1] == signed(int(figures[row[2]]))
-            assert len(row) == 4 + upto + 1  # rank, number, name, club, a column per series, total
-        assert [row[3] for row in rows if row[2] == "Greta"] == ["Skatfreunde Gast"]  # a guest's own club
-        ranks = [int(row[0].rstrip(".")) for row in rows]
+            assert row["total"] == [written(figures[row["name"]], "skat"), str(int(won[row["name"]])),
+                                    str(int(lost[row["name"]]))]
+            assert len(row["series"]) == upto
+        assert [row["club"] for row in rows if row["name"] == "Greta"] == ["Skatfreunde Gast"]  # a guest's own club
+        ranks = [int(row["rank"].rstrip(".")) for row in rows]
         assert ranks[0] == 1 and ranks == sorted(ranks)
 
 
@@ -251,21 +275,19 @@ def test_standings_of_each_game_rank_by_its_first_season_basis(organiser: Any, h
     html = page(host_client, "tournament-print-standings", tournament, 2)
     rows = ranking_rows(html)
     figures = expected(tournament, 2)
-    assert [row[2] for row in rows] == sorted(figures, key=lambda name: (-figures[name], NAMES.index(name)))
+    assert sorted(row["name"] for row in rows) == sorted(figures)
+    shown = [figures[row["name"]] for row in rows]
+    assert shown == sorted(shown, reverse=True)  # the tie-breaks order only within equal figures
     for row in rows:
-        value = figures[row[2]]
-        with translation.override("en"):
-            shown = (format_money(int(value), "EUR", plus=True) if GAMES[game].MONEY
-                     else placing(value) if value.denominator != 1 else signed(int(value)))
-        assert row[-1] == " ".join(shown.split())
+        assert row["total"][0] == written(figures[row["name"]], game)
 
 
 def test_final_ranking_pays_the_prize_table_by_place(host_client: Client, skat: Tournament) -> None:
     html = page(host_client, "tournament-print-ranking", skat, None)
     rows = ranking_rows(html)
-    assert [row[-1] for row in rows[:3]] == [format_money(5000, "EUR"), format_money(3000, "EUR"), ""]
+    assert [row["prize"] for row in rows[:3]] == [format_money(5000, "EUR"), format_money(3000, "EUR"), ""]
     assert f'<dd data-line="paid">{format_money(8000, "EUR")}</dd>' in html
-    assert len(rows) == 7 and len(rows[0]) == 4 + 2 + 2  # both series, the total and the prize
+    assert len(rows) == 7 and all(len(row["series"]) == 2 for row in rows)
 
 
 def test_shares_of_the_pot_after_retention(host_client: Client, skat: Tournament) -> None:
@@ -282,25 +304,30 @@ def test_shares_of_the_pot_after_retention(host_client: Client, skat: Tournament
     assert f'<dd data-line="pot">{format_money(pot, "EUR")}</dd>' in html
     paid = pot * 600 // 1000 + pot * 400 // 1000
     assert f'<dd data-line="paid">{format_money(paid, "EUR")}</dd>' in html
-    assert [row[-1] for row in rows[:2]] == [format_money(pot * 600 // 1000, "EUR"),
-                                             format_money(pot * 400 // 1000, "EUR")]
+    assert [row["prize"] for row in rows[:2]] == [format_money(pot * 600 // 1000, "EUR"),
+                                                  format_money(pot * 400 // 1000, "EUR")]
 
 
 def test_rows_sharing_a_rank_share_the_prizes_of_their_places(organiser: Any, host_client: Client) -> None:
+    """Tied players share the prizes of the places they occupy together, each the same amount rounded down
+    (`tournament_money`); what rounding keeps back stays in the pot and is printed."""
     tournament = build("skat", 19, organiser)
     places = [5000, 3000, 2000, 1000, 500, 300]
     tournament.prizes = {"kind": "amounts", "places": places}
     tournament.save()
-    rows = ranking_rows(page(host_client, "tournament-print-ranking", tournament, None))
-    cents = [int(re.sub(r"\D", "", row[-1]) or 0) for row in rows]
-    ranks = [row[0] for row in rows]
+    html = page(host_client, "tournament-print-ranking", tournament, None)
+    rows = ranking_rows(html)
+    cents = [int(re.sub(r"\D", "", row["prize"]) or 0) for row in rows]
+    ranks = [row["rank"] for row in rows]
     assert len(set(ranks)) < len(ranks), "the example has a tie"
+    kept_back = 0
     for rank in set(ranks):
         tied = [i for i, r in enumerate(ranks) if r == rank]
         pooled = sum(places[i] for i in tied if i < len(places))
-        assert sum(cents[i] for i in tied) == pooled
-        assert max(cents[i] for i in tied) - min(cents[i] for i in tied) <= 1
-    assert sum(cents) == sum(places)
+        assert {cents[i] for i in tied} == {pooled // len(tied)}
+        kept_back += pooled - pooled // len(tied) * len(tied)
+    assert sum(cents) + kept_back == sum(places)
+    assert f'<dd data-line="tie-remainder">{format_money(kept_back, "EUR")}</dd>' in html
 
 
 # --- who may see them ---------------------------------------------------------------------------------------
@@ -392,3 +419,100 @@ def test_a_deal_at_any_table_makes_a_new_pdf_and_the_key_stays_short(host_client
     assert host_client.get(url("tournament-pdf-standings", skat, 2)).status_code == 200
     assert keys[0] == keys[1] != keys[2]
     assert all(len(key) < 200 for key in keys)
+
+
+# --- one computation: the printout is the standings page and the money page ---------------------------------
+
+def page_rows(html: str) -> list[list[str]]:
+    """The rows of the first standings table of a page (the players'; the teams' and the prizes' follow)."""
+    body = re.search(r'<table class="standings">.*?<tbody>(.*?)</tbody>', html, re.S)
+    assert body is not None
+    return [[without_tags(cell) for cell in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S)]
+            for row in re.findall(r"<tr>(.*?)</tr>", body.group(1), re.S)]
+
+
+def test_the_printed_ranking_is_the_standings_page_s_and_the_money_page_s(organiser: Any,
+                                                                            host_client: Client) -> None:
+    """A tied tournament: one group's tie broken by a recorded lot, the others still tied and sharing their
+    places' prizes — the final ranking prints the places, figures, notes and prizes the pages show."""
+    tournament = build("skat", 19, organiser)
+    tournament.prizes = {"kind": "amounts", "places": [1900 - 100 * i for i in range(19)]}
+    tied = standings.standings(tournament).tied
+    assert len(tied) >= 2, "the example has two groups tied after every tie-break"
+    # The lot the organiser drew for the first group (draw_lot draws for every group: set just one here).
+    tournament.lots = {standings.OVERALL: tied[0][::-1]}
+    tournament.save()
+
+    printed = ranking_rows(page(host_client, "tournament-print-ranking", tournament, None))
+    response = host_client.get(reverse("tournament-standings", args=[tournament.pk]))
+    assert response.status_code == 200
+    shown = page_rows(response.content.decode())
+    series = len(printed[0]["series"])
+    assert [[row["rank"].rstrip("."), row["number"], row["name"], row["club"], *row["series"], *row["total"],
+             row["notes"]] for row in printed] == [[*row[:4 + series + 3], row[-1]] for row in shown]
+    assert sum("tie broken by lot" in row["notes"] for row in printed) == len(tied[0])
+    ranks = [row["rank"] for row in printed]
+    assert len(set(ranks)) < len(ranks), "ties no lot broke stay tied"
+
+    money = host_client.get(reverse("tournament-money", args=[tournament.pk])).content.decode()
+    prizes = re.search(r'id="prizes-title">.*?<tbody>(.*?)</tbody>', money, re.S)
+    assert prizes is not None
+    each = {}
+    for row in re.findall(r"<tr>(.*?)</tr>", prizes.group(1), re.S):
+        _places, winners, amount, _paid = [without_tags(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+        for winner in re.sub(r"\(.*\)", "", winners).split(";"):
+            each[winner.split()[0]] = amount
+    assert {row["number"]: row["prize"] for row in printed if row["prize"]} == each
+
+
+def test_the_standings_printout_ranks_the_teams_as_the_standings_do(skat: Tournament, host_client: Client) -> None:
+    skat.teams = True
+    skat.save()
+    nord, sued = Team.objects.create(tournament=skat, name="Nord"), Team.objects.create(tournament=skat, name="Süd")
+    for entrant in skat.entrants.all():
+        entrant.team = nord if entrant.number % 2 else sued
+        entrant.save()
+    html = page(host_client, "tournament-print-standings", skat, 2)
+    printed = ranking_rows(html, "team")
+    now = standings.standings(skat, upto=2)
+    assert [(row["rank"], row["name"]) for row in printed] == [(f"{t.place}.", t.name) for t in now.teams]
+    assert [row["total"][0] for row in printed] == [written(Fraction(t.total["performance"]), "skat")
+                                                     for t in now.teams]
+    assert "Nord" in {row["club"].split(" / ")[-1] for row in ranking_rows(html)}  # each player's team
+
+
+def test_every_table_s_list_says_what_its_closing_check_misses(skat: Tournament, host_client: Client) -> None:
+    html = page(host_client, "tournament-print-lists", skat, 1)
+    checks = re.findall(r'data-check="(\w+)">(.*?)</p>', html, re.S)
+    assert len(checks) == len(tables_of(skat, 1)) == 2
+    for (state, text), table in zip(checks, tables_of(skat, 1), strict=True):
+        missing = table.night.series_length - table.deals.count()
+        assert state == "incomplete" and f"deals missing: {missing} of {table.night.series_length}" in text
+
+
+@pytest.mark.parametrize("game", ["kop", "schafkopf"])
+@pytest.mark.parametrize("language,kop,others", [("en", "Round 2", "Series 2"), ("de", "Runde 2", "Serie 2"),
+                                                 ("ja", "第2ラウンド", "第2シリーズ")])
+def test_kop_prints_and_shows_rounds_the_others_series(organiser: Any, host_client: Client, game: str,
+                                                      language: str, kop: str, others: str) -> None:
+    word, not_word = (kop, others) if game == "kop" else (others, kop)
+    tournament = build(game, 8, organiser)
+    tournament.print_language = language
+    tournament.save()
+    for name in ("tournament-print-standings", "tournament-print-cards", "tournament-print-lists"):
+        text = without_tags(page(host_client, name, tournament, 2))
+        assert word in text and not_word not in text, name
+    shown = without_tags(host_client.get(reverse("tournament-standings", args=[tournament.pk]),
+                                         headers={"Accept-Language": language}).content.decode())
+    assert word in shown and not_word not in shown
+
+
+def test_a_complete_list_prints_its_check_passed(organiser: Any, host_client: Client) -> None:
+    tournament = build("schafkopf", 8, organiser)  # series 1: table 1 has one deal, table 2 two
+    first, second = tables_of(tournament, 1)
+    CardNight.objects.filter(pk=first.night_id).update(series_length=1)
+    CardNight.objects.filter(pk=second.night_id).update(series_length=3)
+    checks = re.findall(r'data-check="(\w+)">(.*?)</p>', page(host_client, "tournament-print-lists", tournament, 1),
+                        re.S)
+    assert [state for state, _text in checks] == ["complete", "incomplete"]
+    assert "list complete" in checks[0][1] and "deals missing: 1 of 3" in checks[1][1]

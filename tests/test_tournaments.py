@@ -12,8 +12,9 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from scorekeep import clubs, nights, tournaments
+from scorekeep import clubs, nights, standings, tournaments
 from scorekeep.models import CardNight, Club, DealRevision, Series, Tournament, TournamentRevision
+from scorekeep.rules import GAMES
 from scorekeep.rules.draw import pairs_of
 
 SEVEN = ["Anna", "Bernd", "Clara", "Dieter", "Erika", "Fritz", "Gisela"]
@@ -437,3 +438,47 @@ def test_a_later_series_by_standings_seats_the_leaders_together(club: Club) -> N
     # The top four by the standings sit at table 1: two pairs who met in series 1, as any split of two tables of
     # four into two others repeats two pairs at each, so no swap can do better.
     assert set(second.draw["tables"][0]) == winners
+
+
+@pytest.mark.django_db
+def test_a_draw_by_standings_follows_the_ranking_and_its_lot_not_the_start_numbers(club: Club) -> None:
+    """Players tied after every tie-break are ordered by the organiser's lot in the standings, and so in the
+    draw by standings (not by start number)."""
+    tournament = tournaments.create_tournament(club=club, name="Los", game="schafkopf", preset="bsv",
+                                               series_count=2, series_length=4, draw_mode="standings")
+    for i in range(8):
+        tournaments.register(tournament, name=f"Spieler {i}")
+    first = tournaments.draw_series(tournament, 1, seed="l")
+    tournaments.close_series(first, reason="nobody played: everyone is tied")
+    tournament.refresh_from_db()
+    lot = standings.draw_lot(tournament, standings.OVERALL)
+    assert sorted(lot) == list(range(1, 9))
+    tournament.refresh_from_db()
+    assert tournaments.standings_order(tournament, 1) == lot
+    assert tournaments.standings_order(tournament, 1) == [
+        line.number for line in standings.standings(tournament, upto=1).lines]
+
+
+
+@pytest.mark.django_db
+def test_a_kop_tournament_s_refusals_speak_of_rounds(club: Club) -> None:
+    tournament = tournaments.create_tournament(club=club, name="Kop", game="kop", preset=GAMES["kop"].DEFAULT_PRESET,
+                                               series_count=2, series_length=32)
+    for i in range(4):
+        tournaments.register(tournament, name=f"Gracz {i}")
+    tournaments.draw_series(tournament, 1, seed="k")
+    with pytest.raises(ValidationError) as refused:
+        tournaments.draw_series(tournament, 2)
+    assert refused.value.message_dict == {"series": ["close round 1 before drawing the next"]}
+
+
+@pytest.mark.django_db
+def test_a_kop_tournament_s_page_speaks_of_rounds(host_client: Client, club: Club) -> None:
+    tournament = tournaments.create_tournament(club=club, name="Kop", game="kop", preset=GAMES["kop"].DEFAULT_PRESET,
+                                               series_count=2, series_length=32)
+    for i in range(4):
+        tournaments.register(tournament, name=f"Gracz {i}")
+    tournaments.draw_series(tournament, 1, seed="k")
+    page = host_client.get(reverse("tournament", args=[tournament.pk])).content.decode()
+    assert "Rounds" in page and "Round 1" in page and "Draw round 1 again" in page
+    assert "Series" not in page and "series 1" not in page

@@ -25,6 +25,10 @@ list check): every game checks that all the series' deals are there; Skat and Fi
 dealt their share (a dealer missed or dealing twice shows a deal lost or written at the wrong place; while
 deals are still missing, only a player who dealt more than their share is reported);
 Schafkopf that the list sums to zero (what one side wins the other pays); Kop's round needs its deals only.
+
+**What a part is called.** Skat, Schafkopf and Fipsen tournaments are played in series (Skat's "Serie" of
+the DSkV/ISkV, Preisschafkopf's); a Kop tournament is played in rounds of 32 deals (Kop's regulations,
+RULES.md's Wolsztyn and Kościan presets): `Format.unit` gives the words a page and a printout use.
 """
 
 from collections.abc import Sequence
@@ -32,7 +36,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .errors import IllegalDeal
-from .explain import Phrase, Seat
+from .explain import Phrase, Seat, Word
 
 
 class Check(StrEnum):
@@ -44,12 +48,31 @@ class Check(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class Unit:
+    """What a game calls one part of its tournament (a series, Kop's round), as message ids with ``{n}``
+    for its number: the word alone (in a sentence), a heading for all of them ("Series", "Rounds"), one
+    numbered as a heading ("Series 2") and inside a sentence ("after series 2"), and a column's short head
+    ("S2"). No plural in a sentence: English "series" is both, and would be one message id for two words."""
+
+    word: Word
+    heading: Word
+    numbered: Word
+    in_text: Word
+    short: Word
+
+
+SERIES = Unit(Word("series"), Word("Series"), Word("Series {n}"), Word("series {n}"), Word("S{n}"))
+ROUND = Unit(Word("round"), Word("Rounds"), Word("Round {n}"), Word("round {n}"), Word("R{n}"))
+
+
+@dataclass(frozen=True, slots=True)
 class Format:
-    """How a game is played at a tournament: the table sizes, the largest first (it is filled first), and
-    the checks of a closing table's list."""
+    """How a game is played at a tournament: the table sizes, the largest first (it is filled first), the
+    checks of a closing table's list, and what one part of the tournament is called."""
 
     table_sizes: tuple[int, ...]
     checks: tuple[Check, ...]
+    unit: Unit = SERIES
 
 
 FULL_TABLE = 4  # a series' length is given at a table of four
@@ -58,7 +81,7 @@ FORMATS: dict[str, Format] = {
     "skat": Format((4, 3), (Check.DEALS, Check.TURNS)),
     "fipsen": Format((4, 3), (Check.DEALS, Check.TURNS)),
     "schafkopf": Format((4,), (Check.DEALS, Check.ZERO_SUM)),
-    "kop": Format((4,), (Check.DEALS,)),
+    "kop": Format((4,), (Check.DEALS,), ROUND),
 }
 
 

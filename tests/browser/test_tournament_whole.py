@@ -24,9 +24,11 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import translation
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from scorekeep import clubs, ledger, nights, standings
+from scorekeep.labels import unit_text
 from scorekeep.models import CardTable, Deal, Tournament
 from scorekeep.rules import GAMES
 
@@ -112,6 +114,12 @@ def tap(page: Page, key: str, value: str) -> None:
     expect(page.locator("#entry.htmx-request")).to_have_count(0)
 
 
+def part(game: str, form: str, n: int) -> str:
+    """A series as the pages name it in English ("series 2"; Kop: "round 2")."""
+    with translation.override("en"):
+        return unit_text(game, form, n)
+
+
 # --- reading the pages ---------------------------------------------------------------------------
 
 MONEY = re.compile(r"(\d+)[.,](\d\d)")
@@ -178,8 +186,8 @@ def test_a_whole_tournament_runs_through(page: Page, browser: Browser, live_serv
 
     # --- the draw of series 1: a table of four and one of three (Skat, Fipsen), two of four ---
     page.get_by_label("Seed (empty: a new one at random)").fill("Krone 1")
-    page.get_by_role("button", name="Draw series 1").click()
-    expect(page.locator(".messages")).to_contain_text("Series 1 is drawn (seed Krone 1).")
+    page.get_by_role("button", name=f"Draw {part(game, 'in_text', 1)}").click()
+    expect(page.locator(".messages")).to_contain_text(f"{part(game, 'numbered', 1)} is drawn (seed Krone 1).")
     seated = tables_of(tour, 1)
     assert [len(names) for _t, names in seated] == ([4, 3] if PLAYERS[game] == 7 else [4, 4])
     items = page.locator("li.table-item")
@@ -224,20 +232,20 @@ def test_a_whole_tournament_runs_through(page: Page, browser: Browser, live_serv
     # --- the series' checks pass and it is closed ---
     page.goto(tournament_url)
     expect(items.locator(".ok")).to_have_count(2)
-    page.get_by_role("button", name="Close series 1").click()
-    expect(page.locator(".messages")).to_contain_text("Series 1 is closed.")
+    page.get_by_role("button", name=f"Close {part(game, 'in_text', 1)}").click()
+    expect(page.locator(".messages")).to_contain_text(f"{part(game, 'numbered', 1)} is closed.")
 
     # --- series 2: drawn, played, closed ---
     page.get_by_label("Seed (empty: a new one at random)").fill("Krone 2")
-    page.get_by_role("button", name="Draw series 2").click()
-    expect(page.locator(".messages")).to_contain_text("Series 2 is drawn")
+    page.get_by_role("button", name=f"Draw {part(game, 'in_text', 2)}").click()
+    expect(page.locator(".messages")).to_contain_text(f"{part(game, 'numbered', 2)} is drawn")
     for table, names in tables_of(tour, 2):
         for index in range(table.night.series_length or 0):
             enter_in_db(table, game, names, index)
     page.reload()
     expect(items.locator(".ok")).to_have_count(4)
-    page.get_by_role("button", name="Close series 2").click()
-    expect(page.locator(".messages")).to_contain_text("Series 2 is closed.")
+    page.get_by_role("button", name=f"Close {part(game, 'in_text', 2)}").click()
+    expect(page.locator(".messages")).to_contain_text(f"{part(game, 'numbered', 2)} is closed.")
 
     # --- the organiser corrects a deal of the closed series: the standings follow, the history keeps it ---
     before = standings.standings(tour)

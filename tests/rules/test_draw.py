@@ -7,7 +7,16 @@ from hypothesis import strategies as st
 
 from scorekeep.rules import IllegalDeal
 from scorekeep.rules.draw import Conflict, Seatable, draw, pairs_of
-from scorekeep.rules.tournament import check_series_length, check_table, series_length_at, table_sizes
+from scorekeep.rules.tournament import (
+    ROUND,
+    SERIES,
+    Unit,
+    check_series_length,
+    check_table,
+    format_of,
+    series_length_at,
+    table_sizes,
+)
 
 
 @pytest.mark.parametrize(("game", "players", "sizes", "byes"), [
@@ -132,3 +141,9 @@ def test_deals_beyond_the_series_are_said():
 def test_a_kop_round_needs_its_deals_only():
     assert check_table("kop", 32, [0] * 32, [5, 1, 2, 3]) == []
     assert len(check_table("kop", 32, [0] * 31, [0, 0, 0, 0])) == 1
+
+
+@pytest.mark.parametrize("game,unit", [("skat", SERIES), ("schafkopf", SERIES), ("fipsen", SERIES), ("kop", ROUND)])
+def test_kop_is_played_in_rounds_the_others_in_series(game: str, unit: Unit) -> None:
+    assert format_of(game).unit == unit
+    assert unit.numbered.format(n=2) == ("Round 2" if game == "kop" else "Series 2")
