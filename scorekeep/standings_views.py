@@ -32,6 +32,7 @@ from . import live, standings, tournament_money, tournaments
 from .labels import GAME_LABELS, translated, unit_text
 from .models import Tournament
 from .rules import GAMES
+from .templatetags.ledger_tags import MINUS
 from .tournament_views import tournament_of
 
 LIVE = "live-standings"  # the id of the polled standings section
@@ -67,13 +68,13 @@ def _tag(request: HttpRequest, tournament: Tournament, kind: str, series: int | 
 
 def figure(value: Fraction | int, key: str, tournament: Tournament) -> str:
     """A figure as the pages and printouts write it: money in the currency (Schafkopf's tariff), halves as
-    decimals."""
+    decimals, a negative one with a real minus sign (as the tables' lists write it)."""
     value = Fraction(value)
     if key == "total" and GAMES[tournament.game].MONEY:
         return tournament_money.text(int(value), tournament)
     if value.denominator == 1:
-        return str(value.numerator)
-    return f"{float(value):.2f}".rstrip("0").rstrip(".")
+        return str(value.numerator).replace("-", MINUS)
+    return f"{float(value):.2f}".rstrip("0").rstrip(".").replace("-", MINUS)
 
 
 def rows(now: standings.Standings, lines: list[standings.Line]) -> list[dict[str, Any]]:
@@ -94,7 +95,8 @@ def rows(now: standings.Standings, lines: list[standings.Line]) -> list[dict[str
             "series": ["–" if figures is None else figure(figures[first], first, tournament)
                        for figures in line.series],
             "figures": [figure(line.total[c.key], c.key, tournament) for c in now.order],
-            "movement": "" if line.movement is None else ("±0" if line.movement == 0 else f"{line.movement:+d}"),
+            "movement": "" if line.movement is None else (
+                "±0" if line.movement == 0 else f"{line.movement:+d}".replace("-", MINUS)),
             "notes": notes,
         })
     return rows

@@ -238,11 +238,12 @@ def ranking_rows(html: str, tag: str = "entrant") -> list[dict[str, Any]]:
 
 
 def written(value: Fraction, game: str) -> str:
-    """A total as the standings page writes it: money in the currency, halves as decimals."""
+    """A total as the standings page writes it: money in the currency, halves as decimals, a real minus sign."""
     if GAMES[game].MONEY:
         with translation.override("en"):
             return " ".join(format_money(int(value), "EUR").split())
-    return str(value.numerator) if value.denominator == 1 else f"{float(value):.2f}".rstrip("0").rstrip(".")
+    text = str(value.numerator) if value.denominator == 1 else f"{float(value):.2f}".rstrip("0").rstrip(".")
+    return text.replace("-", "\N{MINUS SIGN}")
 
 
 @pytest.mark.parametrize("language", ["en", "de", "ja"])
@@ -259,7 +260,7 @@ def test_standings_after_a_series_rank_by_the_rule_set_s_order(host_client: Clie
         assert [row["name"] for row in rows] == sorted(
             figures, key=lambda name: (-figures[name], -won[name], lost[name], NAMES.index(name)))
         for row in rows:
-            assert row["total"] == [str(int(figures[row["name"]])), str(int(won[row["name"]])),
+            assert row["total"] == [written(figures[row["name"]], "skat"), str(int(won[row["name"]])),
                                     str(int(lost[row["name"]]))]
             assert len(row["series"]) == upto
         assert [row["club"] for row in rows if row["name"] == "Greta"] == ["Skatfreunde Gast"]  # a guest's own club
@@ -475,7 +476,8 @@ def test_the_standings_printout_ranks_the_teams_as_the_standings_do(skat: Tourna
     printed = ranking_rows(html, "team")
     now = standings.standings(skat, upto=2)
     assert [(row["rank"], row["name"]) for row in printed] == [(f"{t.place}.", t.name) for t in now.teams]
-    assert [row["total"][0] for row in printed] == [str(t.total["performance"]) for t in now.teams]
+    assert [row["total"][0] for row in printed] == [written(Fraction(t.total["performance"]), "skat")
+                                                     for t in now.teams]
     assert "Nord" in {row["club"].split(" / ")[-1] for row in ranking_rows(html)}  # each player's team
 
 
