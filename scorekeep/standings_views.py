@@ -202,12 +202,12 @@ class MoneyForm(forms.Form):
         help_text=_("From which lost game of a series: the amount for each, e.g. “1: 0.50, 4: 1.00” — 0.50 for "
                     "each of the first three, 1.00 from the fourth. Empty: none."))
     prize_kind = forms.ChoiceField(label=_("Prizes as"), choices=[("amounts", _("amounts per place")),
-                                                                  ("shares", _("shares of the pot (per mille)"))])
+                                                                  ("shares", _("shares of the pot (per cent)"))])
     prize_places = forms.CharField(label=_("Prizes, first place first"), required=False, max_length=400,
-                                   help_text=_("Amounts, e.g. “100, 50, 25”, or shares in per mille, e.g. "
-                                               "“500, 300, 200”."))
+                                   help_text=_("Amounts, e.g. “100, 50, 25”, or shares in per cent, e.g. "
+                                               "“50, 30, 20”."))
     retention_kind = forms.ChoiceField(label=_("Organiser's retention as"),
-                                       choices=[("share", _("per mille of fees and lost-game money")),
+                                       choices=[("share", _("per cent of fees and lost-game money")),
                                                 ("amount", _("an amount"))])
     retention_value = forms.CharField(label=_("Organiser's retention"), required=False, max_length=12)
 
@@ -225,9 +225,10 @@ class MoneyForm(forms.Form):
             "entry_fee": tournament_money.units(tournament.entry_fee, e),
             "lost_game_money": tournament_money.tiers_text(tournament.lost_game_money or [], e),
             "prize_kind": kind,
-            "prize_places": ", ".join(str(p) if kind == "shares" else tournament_money.units(p, e) for p in places),
+            "prize_places": ", ".join(tournament_money.percent_text(p) if kind == "shares"
+                                      else tournament_money.units(p, e) for p in places),
             "retention_kind": retention["kind"],
-            "retention_value": str(retention["value"]) if retention["kind"] == "share"
+            "retention_value": tournament_money.percent_text(retention["value"]) if retention["kind"] == "share"
             else tournament_money.units(retention["value"], e)})
 
     def clean(self) -> dict[str, Any]:

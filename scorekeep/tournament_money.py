@@ -7,11 +7,12 @@ adds up. Every amount is an integer in the currency's minor unit (`scorekeep.mon
   (`Standing.lost` of his table — for Schafkopf and Kop the declaring side's games, as the ledger credits
   them), tiered by the count within the series: ``[{"from": 1, "amount": 50}, {"from": 4, "amount": 100}]``
   is 0.50 for each of the first three and 1.00 from the fourth.
-- The pot: fees + lost-game money − the organiser's retention (a share of fees and lost-game money in per
-  mille, rounded down to the minor unit, or a fixed amount).
-- The prizes: amounts per place, or shares of the pot in per mille (each rounded down to the minor unit: the
-  remainder is stated and stays with what is left). Players tied on a prize place (a tie no lot broke) share
-  the prizes of the places they occupy together, rounded down; that remainder is stated too.
+- The pot: fees + lost-game money − the organiser's retention (a share of fees and lost-game money, typed in
+  per cent and kept in per mille, rounded down to the minor unit, or a fixed amount).
+- The prizes: amounts per place, or shares of the pot (typed in per cent with at most one decimal, kept in
+  per mille; each rounded down to the minor unit: the remainder is stated and stays with what is left).
+  Players tied on a prize place (a tie no lot broke) share the prizes of the places they occupy together,
+  rounded down; that remainder is stated too.
 - The payout sheet: pot = prizes paid + left over, as a check line; prizes above the pot leave a negative
   left-over, shown as a shortfall, never hidden.
 """
@@ -244,22 +245,32 @@ def _prizes(lines: Sequence[standings.Line], amounts: Sequence[int]) -> list[Pri
     return out
 
 
+def share(text: str, field: str) -> int:
+    """A share typed in per cent ("50", "12.5", "12,5": at most one decimal, 0 to 100) as kept: per mille."""
+    value = parse_units(text, 1)
+    if value is None or value > 100:
+        raise MoneyError(field, gettext(
+            "Write a share in per cent, from 0 to 100 with at most one decimal, e.g. 25 or 12.5 — not "
+            "“%(value)s”.") % {"value": text})
+    return int(value * 10)
+
+
+def percent_text(per_mille: int) -> str:
+    """A kept share (per mille) as it is typed: in per cent, "50" or "12.5"."""
+    whole, tenth = divmod(per_mille, 10)
+    return f"{whole}.{tenth}" if tenth else str(whole)
+
+
 def parse_places(text: str, kind: str, exponent: int, currency: str) -> list[int]:
-    """The prize places typed in order ("100, 50, 25.50" as amounts, "500, 300, 200" as per mille)."""
+    """The prize places typed in order ("100, 50, 25.50" as amounts, "50, 30, 20" as per cent of the pot)."""
     parts = [p.strip() for p in re.split(r"[;\s]+|,\s+", text.strip()) if p.strip()] if text.strip() else []
     if kind != "shares":
         return [minor(p, exponent, "prize_places", currency) for p in parts]
-    shares = []
-    for part in parts:
-        if not part.isdigit() or int(part) > 1000:
-            raise MoneyError("prize_places", gettext(
-                "Write each place's share in per mille of the pot, a whole number from 0 to 1000, separated by "
-                "commas, e.g. “500, 300, 200” — not “%(value)s”.") % {"value": part})
-        shares.append(int(part))
+    shares = [share(part, "prize_places") for part in parts]
     if sum(shares) > 1000:
         raise MoneyError("prize_places", gettext(
-            "The shares add up to %(sum)s per mille: at most 1000 (the whole pot) can be paid out.")
-            % {"sum": sum(shares)})
+            "The shares add up to %(sum)s %%: at most 100 %% (the whole pot) can be paid out.")
+            % {"sum": percent_text(sum(shares))})
     return shares
 
 
@@ -267,9 +278,5 @@ def parse_retention(text: str, kind: str, exponent: int, currency: str) -> int:
     if not text.strip():
         return 0
     if kind == "share":
-        if not text.strip().isdigit() or int(text) > 1000:
-            raise MoneyError("retention_value", gettext(
-                "Write the retention as per mille of fees and lost-game money, a whole number from 0 to 1000 "
-                "(e.g. 100 for 10 %%) — not “%(value)s”.") % {"value": text})
-        return int(text)
+        return share(text.strip(), "retention_value")
     return minor(text, exponent, "retention_value", currency)

@@ -27,7 +27,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from . import clubs, tournament_money, tournaments
 from .labels import GAME_LABELS, unit_text
 from .models import GAME_CHOICES, Entrant, Series, Tournament
-from .money import currency_exponent, parse_units
+from .money import currency_exponent
 from .night_forms import preset_label
 from .qr import qr_svg
 from .rules import GAMES
@@ -124,13 +124,6 @@ class TournamentForm(forms.Form):
             raise forms.ValidationError(gettext("Write the currency as three letters, e.g. EUR or CHF."))
         return text
 
-    def _per_mille(self, field: str, text: str) -> int:
-        value = parse_units(text or "0", 1)
-        if value is None:
-            raise ValidationError({field: gettext("write a share in per cent with at most one decimal, e.g. 25 "
-                                                  "or 12.5 — not “%(value)s”") % {"value": text}})
-        return int(value * 10)
-
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if self.errors:
@@ -144,12 +137,12 @@ class TournamentForm(forms.Form):
             # The tiers and the amounts as the money page reads them (`tournament_money`); shares in per cent.
             data["tiers"] = tournament_money.parse_tiers(data.get("lost_game_money") or "", exponent, currency)
             if kind == "shares":
-                values = [self._per_mille("prizes", line.strip())
+                values = [tournament_money.share(line.strip(), "prizes")
                           for line in (data.get("prizes") or "").splitlines() if line.strip()]
             else:
                 values = tournament_money.parse_places(data.get("prizes") or "", kind, exponent, currency)
             data["prize_table"] = {"kind": kind, "places": values, "retention": {
-                "kind": "share", "value": self._per_mille("retention", data.get("retention") or "0")}} \
+                "kind": "share", "value": tournament_money.share(data.get("retention") or "0", "retention")}} \
                 if values else {}
         except tournament_money.MoneyError as err:
             self.add_error("prizes" if err.field == "prize_places" else err.field, err.message)

@@ -137,20 +137,20 @@ def test_the_money_page_saves_the_settings_and_names_the_field_of_a_mistake(clie
     url = f"/tournaments/{tour.pk}/money/"
     assert client.get(url).status_code == 200
     answer = client.post(url, {"entry_fee": "10", "lost_game_money": "1: 0.50, 4: 1.00", "prize_kind": "shares",
-                               "prize_places": "500, 300, 200", "retention_kind": "share", "retention_value": "100"})
+                               "prize_places": "50, 30, 20", "retention_kind": "share", "retention_value": "10"})
     assert answer.status_code == 303
     tour.refresh_from_db()
     assert tour.entry_fee == 1000 and tour.lost_game_money == TIERS
     assert tour.prizes == {"kind": "shares", "places": [500, 300, 200], "retention": {"kind": "share", "value": 100}}
     assert tour.revisions.filter(kind="money").count() == 1
     page = client.get(url).content.decode()
-    assert "pot €27.00 = prizes" in page and "1: 0.50, 4: 1.00" in page
+    assert "pot €27.00 = prizes" in page and "1: 0.50, 4: 1.00" in page and 'value="50, 30, 20"' in page
     refused = client.post(url, {"entry_fee": "ten", "lost_game_money": "first: 0.50", "prize_kind": "shares",
-                                "prize_places": "600, 600", "retention_kind": "share", "retention_value": "2000"})
+                                "prize_places": "60, 60", "retention_kind": "share", "retention_value": "200"})
     body = refused.content.decode()
     assert refused.status_code == 400
-    assert "not “ten”" in body and "“first: 0.50” is not such a tier" in body and "1200 per mille" in body
-    assert "from 0 to 1000" in body
+    assert "not “ten”" in body and "“first: 0.50” is not such a tier" in body and "add up to 120 %" in body
+    assert "from 0 to 100 with at most one decimal" in body and "not “200”" in body
     tour.refresh_from_db()
     assert tour.entry_fee == 1000  # nothing stored
 
