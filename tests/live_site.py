@@ -245,13 +245,16 @@ class Phone:
                 headers: dict[str, str] | None = None) -> Answer:
         """Raises OSError (refused, reset, timed out) when no answer came: the phone cannot know whether
         the server stored anything."""
-        send = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()), **(headers or {})}
+        # A copy first (one C-level step under the GIL): a phone sending requests from several threads at once
+        # (tests/test_throttle_concurrency.py) has its cookies set by an answer while another request reads them.
+        cookies = dict(self.cookies)
+        send = {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()), **(headers or {})}
         body = None
         if data is not None:
             body = urlencode(data)
             send["Content-Type"] = "application/x-www-form-urlencoded"
-            if "csrftoken" in self.cookies:
-                send["X-CSRFToken"] = self.cookies["csrftoken"]
+            if "csrftoken" in cookies:
+                send["X-CSRFToken"] = cookies["csrftoken"]
         start = time.perf_counter()
         connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
         try:
