@@ -155,6 +155,24 @@ def _gist(body: str) -> str:
     return body.strip()[:80].replace("\n", " ")
 
 
+def read_back(tables: list[dict], acked: dict[str, int]) -> tuple[int, list[str], int, list[str], int]:
+    """What the tables read back hold against what the phones were told (`INSPECT`'s shape): the deals stored,
+    the acknowledged keys not stored (lost), the keys stored twice (duplicated), the keys stored without an
+    acknowledgement, and the half-saved deals (no 'created' revision first, no verdict, a gap in the numbers,
+    a table whose recomputation differs)."""
+    created = Counter(revision["key"] for table in tables for deal in table["deals"]
+                      for revision in deal["revisions"] if revision["kind"] == "created")
+    stored = sum(len(table["deals"]) for table in tables)
+    lost = [key for key in acked if key not in created]
+    duplicated = sum(count - 1 for count in created.values() if count > 1)
+    unacknowledged = [key for key in created if key not in acked]
+    half_saved = sum(1 for table in tables for number, deal in enumerate(table["deals"], start=1)
+                     if deal["sequence"] != number or not deal["verdict_ok"]
+                     or [r["kind"] for r in deal["revisions"]][:1] != ["created"])
+    half_saved += sum(1 for table in tables if not table["recomputed_equal"])
+    return stored, lost, duplicated, unacknowledged, half_saved
+
+
 def percentiles(values: list[float]) -> str:
     if len(values) < 2:
         return "n/a"
@@ -215,16 +233,7 @@ def main() -> int:
         site.stop()
         database.drop()
 
-    created = Counter(revision["key"] for table in tables for deal in table["deals"]
-                      for revision in deal["revisions"] if revision["kind"] == "created")
-    stored = sum(len(table["deals"]) for table in tables)
-    lost = [key for key in results.acked if key not in created]
-    duplicated = sum(count - 1 for count in created.values() if count > 1)
-    unacknowledged = [key for key in created if key not in results.acked]
-    half_saved = sum(1 for table in tables for number, deal in enumerate(table["deals"], start=1)
-                     if deal["sequence"] != number or not deal["verdict_ok"]
-                     or [r["kind"] for r in deal["revisions"]][:1] != ["created"])
-    half_saved += sum(1 for table in tables if not table["recomputed_equal"])
+    stored, lost, duplicated, unacknowledged, half_saved = read_back(tables, results.acked)
     errors = sum(results.errors.values())
     per_table = [len(table["deals"]) for table in tables]
 

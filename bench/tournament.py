@@ -44,7 +44,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.load import machine, percentiles  # noqa: E402
+from bench.load import machine, percentiles, read_back  # noqa: E402
 from tests.live_site import ENTERED_MEANWHILE, Phone, Site, grand, new_key, table_path, temp_database  # noqa: E402
 
 HTMX_SAVE = {"HX-Request": "true", "HX-Target": "table-region"}
@@ -242,16 +242,7 @@ def main() -> int:
         site.stop()
         database.drop()
 
-    created = Counter(revision["key"] for table in stored_tables for deal in table["deals"]
-                      for revision in deal["revisions"] if revision["kind"] == "created")
-    stored = sum(len(table["deals"]) for table in stored_tables)
-    lost = [key for key in results.acked if key not in created]
-    duplicated = sum(count - 1 for count in created.values() if count > 1)
-    unacknowledged = [key for key in created if key not in results.acked]
-    half_saved = sum(1 for table in stored_tables for number, deal in enumerate(table["deals"], start=1)
-                     if deal["sequence"] != number or not deal["verdict_ok"]
-                     or [r["kind"] for r in deal["revisions"]][:1] != ["created"])
-    half_saved += sum(1 for table in stored_tables if not table["recomputed_equal"])
+    stored, lost, duplicated, unacknowledged, half_saved = read_back(stored_tables, results.acked)
     errors = sum(results.errors.values())
 
     print(f"machine: {description}")
