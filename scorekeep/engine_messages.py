@@ -72,6 +72,7 @@ MESSAGES = [
     gettext_noop('Bettel'),
     gettext_noop('Bettel has no price in this rule set (rules.price_bettel is null); the contracts allowed are {allowed}'),
     gettext_noop('Bid'),
+    gettext_noop('Bid (counts only when overbid)'),
     gettext_noop('Bid (the final bid)'),
     gettext_noop('Bid (tricks)'),
     gettext_noop("Bid order (Fipsen, rule set {preset}, durch_outranks off): trick count first, Kieker between 4 and 5; then the number of add-ons, a 5 carrying Durch; then the seat nearer the dealer's left, the dealer ({dealer}) last"),

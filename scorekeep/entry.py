@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import cached_property
 from typing import Any
 
 from django import forms
@@ -33,6 +34,64 @@ from .rules import GAMES, IllegalDeal, Input, Kind, Table, Verdict, complete, en
 from .rules.explain import COMMA
 
 SUIT_SIGNS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
+DECLARER = "declarer"
+GRID_PLAYERS = 3  # a grid of players and games where at most three play: three rows fit above the rest
+GRID_GAMES = 6  # … and at most six games have a declarer: a row of them fits a phone beside a name
+IN_GRID = "@"  # a grid's tap posts "hearts@1": the game, and the table position of its declarer
+
+
+def declared_apart(data: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    """A form's data with a grid's tap ("hearts@1") read as the game and its declarer; data that names them
+    apart (the rows of other games, a page of before the grid, a deal queued offline) is left as it is."""
+    if data is None or IN_GRID not in str(data.get("contract") or ""):
+        return data
+    contract, _at, position = str(data.get("contract")).partition(IN_GRID)
+    apart = data.copy()  # a QueryDict's copy is mutable
+    apart["contract"], apart[DECLARER] = contract, position
+    return apart
+
+
+@dataclass(frozen=True, slots=True)
+class GridCell:
+    """One tap of a grid of players and games: what it posts, its id, what it shows (a suit's sign, a game's
+    name), what a screen reader says ("Bernd: Hearts"), whether it is chosen, and whether it is a sign."""
+
+    value: str
+    game: str
+    id: str
+    shown: str
+    label: str
+    checked: bool
+    sign: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GridRow:
+    name: str
+    cells: list[GridCell]
+
+
+@dataclass(frozen=True, slots=True)
+class DeclarerGrid:
+    """Who declared and what, in one tap (as a club's list writes each game in its declarer's column): a row
+    of games per player who plays the deal, then the games without a declarer; the declarer's question (its
+    messages) while a game of the grid is chosen, and the game's question (its messages)."""
+
+    rows: list[GridRow]
+    others: list[GridCell]
+    swap: dict[str, str]
+    declarer: Bound | None
+    contract: Bound
+    declarer_label: str  # what the offline check calls a declarer still to tap
+
+    @property
+    def invalid(self) -> bool:
+        return bool(self.contract.errors or self.declarer is not None and self.declarer.errors)
+
+    @property
+    def described_by(self) -> str:
+        """The message slots of the grid's taps: the game's, and the declarer's while a game of the grid is chosen."""
+        return "err-contract err-declarer" if self.declarer is not None else "err-contract"
 
 
 def seating_of(night: CardNight, players: int, dealer: int) -> tuple[list[int], Table]:
@@ -97,6 +156,7 @@ class DealForm(forms.Form):
                  url: str, initial: Mapping[str, Any] | None = None, bock: bool = False,
                  correcting: bool = False, scorer: str = "", saving: bool = False) -> None:
         initial = dict(initial or {})
+        data = declared_apart(data)
         # A save marks every input still empty; a preview (typing, choosing) names them only in the preview,
         # so nothing is shown as wrong before the scorer has done anything wrong.
         self.saving = saving
@@ -140,6 +200,10 @@ class DealForm(forms.Form):
         self.contract = contract if contract in self.contracts else self.contracts[0]
         if not self.is_bound:
             self.initial["contract"] = self.contract
+        # At a table where at most three play, who declared and what is one tap in a grid of players and
+        # games, as a list writes each game in its declarer's column (`DeclarerGrid`).
+        self.offered = offered
+        self.grid_contracts = self._grid_contracts(offered[:self.common_contracts])
         # The ledger derives what it derives (Bock): the table is not asked it.
         described = [field for field in inputs(self.game, self.contract, self.rules, self.table)
                      if field.key not in ledger.DERIVED]
@@ -174,6 +238,20 @@ class DealForm(forms.Form):
         # replace: arrowing through the games sends a request per key; only the last one's answer counts.
         return {"hx-get": self.url, "hx-trigger": "change consume", "hx-target": "#entry",
                 "hx-swap": "outerHTML", "hx-include": "closest form", "hx-sync": "closest form:replace"}
+
+    def _grid_contracts(self, common: Sequence[str]) -> list[str]:
+        """The games a grid of players and games offers: the common ones whose first question is the
+        declarer, where at most three play and at most `GRID_GAMES` such games are common (a row of them fits
+        a phone beside a name); none where that does not hold (the game row and the declarer's row then)."""
+        if len(self.playing) > GRID_PLAYERS:
+            return []
+        declared = []
+        for contract in common:
+            asked = [field for field in inputs(self.game, contract, self.rules, self.table)
+                     if field.key not in ledger.DERIVED]
+            if asked and asked[0].key == DECLARER and asked[0].kind is Kind.SEAT and not asked[0].empty:
+                declared.append(contract)
+        return declared if 2 <= len(declared) <= GRID_GAMES else []
 
     def _peek(self, name: str) -> Any:
         """One input's cleaned value before validation (None when missing or invalid)."""
@@ -253,7 +331,9 @@ class DealForm(forms.Form):
             # speaks the contract's (seat numbers, JSON lists, option keys) — a scorer only needs to know
             # what to fill in.
             kind = field.kind if field is not None else None
-            message = (gettext("tap the player's name") if kind is Kind.SEAT
+            message = (gettext("tap the game in the declarer's row") if name == DECLARER
+                       and self.contract in self.grid_contracts
+                       else gettext("tap the player's name") if kind is Kind.SEAT
                        else gettext("tap the players' names") if kind is Kind.SEATS
                        else gettext("tap one") if isinstance(self.fields.get(name), forms.TypedChoiceField)
                        and isinstance(self.fields[name].widget, forms.RadioSelect)
@@ -284,8 +364,10 @@ class DealForm(forms.Form):
 
     def rows(self, rare: bool) -> list[Bound]:
         rows = []
+        # A grid of players and games asks the declarer with the game.
+        in_grid = DECLARER if self.contract in self.grid_contracts else None
         for q in self.questions:
-            if q.rare == rare:
+            if q.rare == rare and q.key != in_grid:
                 fields, errors = [self[name] for name in q.names], self.errors_at(q)
                 rows.append(Bound(q, fields, errors, self.rest_of(q, fields, errors)))
         return rows
@@ -358,6 +440,31 @@ class DealForm(forms.Form):
         common = self.common_contracts if self.common_contracts < len(self.contracts) else 0
         question = Question("contract", _("Game"), "", "radios", ("contract",), common=common)
         return Bound(question, [self["contract"]], self.errors_at(question))
+
+    @cached_property
+    def grid(self) -> DeclarerGrid | None:
+        """Who declared and what as one tap: a row of the games per player, the games without a declarer (a
+        Ramsch) and the seldom ones as taps below it (None: the game's row and the declarer's row apart)."""
+        if not self.grid_contracts:
+            return None
+        in_grid = self.contract in self.grid_contracts
+        chosen = self._peek(DECLARER) if in_grid else None
+        signs = GAMES[self.game].CONTRACT_SIGNS
+        rows = []
+        for position, name in self.inputs.people.named:
+            cells = [GridCell(f"{c}{IN_GRID}{position}", c, f"id_contract_{c}_{position}",
+                              signs.get(c) or str(CONTRACT_LABELS[c]),
+                              gettext("%(name)s: %(game)s") % {"name": name, "game": CONTRACT_LABELS[c]},
+                              in_grid and c == self.contract and chosen == position, c in signs)
+                     for c in self.grid_contracts]
+            rows.append(GridRow(name, cells))
+        others = [GridCell(c, c, f"id_contract_{c}", str(CONTRACT_LABELS[c]), str(CONTRACT_LABELS[c]),
+                           c == self.contract, False)
+                  for c in self.offered if c not in self.grid_contracts]
+        declarer = next((Bound(q, [self[name] for name in q.names], self.errors_at(q))
+                         for q in self.questions if q.key == DECLARER), None) if in_grid else None
+        label = say(self.described[DECLARER].label) if DECLARER in self.described else gettext("Declarer")
+        return DeclarerGrid(rows, others, self._swap_entry(), declarer, self.contract_row, label)
 
     @property
     def problems(self) -> list[tuple[str, str]]:

@@ -297,7 +297,7 @@ def test_fields_a_contract_cannot_do_without_are_not_hidden_under_more(skat: Car
 
 def test_a_missing_player_is_asked_for_by_name_not_by_seat_number(skat: CardNight) -> None:
     f = form(skat, {"contract": "grand", "bid": "24", "matadors": "1", "card_points": "70"})
-    assert f.errors["declarer"] == ["tap the player's name"]
+    assert f.errors["declarer"] == ["tap the game in the declarer's row"]  # Skat asks them in one grid
     assert f.still_needed == ["Declarer"]
 
 
@@ -405,3 +405,64 @@ def test_kop_tricks_the_card_points_settle_need_no_tap(db: None) -> None:
     assert open_question.verdict is None and "old_tricks" in open_question.errors
     tapped = form(wolsztyn, {"contract": "normal", "old": ["1", "3"], "card_points": "60", "old_tricks": "3"})
     assert tapped.facts is not None and tapped.facts["old_tricks"] == 3
+
+
+# --- who declared what, one tap (issue 14): a grid of players and games where at most three play ----------
+
+def test_where_three_play_the_declarer_and_game_are_one_grid_of_the_players_who_play(skat: CardNight) -> None:
+    f = form(skat, None, dealer=3)  # Dieter deals at four and sits out: three rows, Anna, Bernd, Clara
+    grid = f.grid
+    assert grid is not None
+    assert [row.name for row in grid.rows] == ["Anna", "Bernd", "Clara"]
+    assert [cell.value for cell in grid.rows[1].cells] == [
+        "clubs@1", "spades@1", "hearts@1", "diamonds@1", "grand@1", "null@1"]
+    assert [cell.shown for cell in grid.rows[1].cells] == ["♣", "♠", "♥", "♦", "Grand", "Null"]
+    assert grid.rows[1].cells[2].label == "Bernd: Hearts (Herz)"  # what a screen reader says
+    assert [cell.value for cell in grid.others] == ["ramsch"]  # no declarer: a tap of its own
+    assert not any(cell.checked for row in grid.rows for cell in row.cells)  # nothing chosen before a tap
+    assert "declarer" not in [row.question.key for group in f.main_groups for row in group]
+
+
+def test_a_grid_tap_is_read_as_the_game_and_its_declarer(skat: CardNight) -> None:
+    f = form(skat, {"contract": "hearts@2", "bid": 18, "matadors": 1, "card_points": 75})
+    assert f.contract == "hearts"
+    assert f.facts == {"contract": "hearts", "declarer": 1, "bid": 18, "matadors": 1, "card_points": 75}
+    assert f.grid is not None and [c.value for row in f.grid.rows for c in row.cells if c.checked] == ["hearts@2"]
+    # The same deal posted as before the grid (a page of before, a deal queued offline): the same facts.
+    apart = form(skat, {"contract": "hearts", "declarer": 2, "bid": 18, "matadors": 1, "card_points": 75})
+    assert apart.facts == f.facts
+
+
+def test_a_grid_tap_naming_the_player_who_sits_out_is_refused_at_the_declarer(skat: CardNight) -> None:
+    f = form(skat, {"contract": "grand@0", "bid": 18, "matadors": 1, "card_points": 70})  # Anna deals, sits out
+    assert f.verdict is None and "declarer" in f.errors
+    assert f.grid is not None and f.grid.invalid and f.grid.declarer is not None and f.grid.declarer.errors
+
+
+def test_nothing_tapped_asks_for_the_game_in_the_declarers_row(skat: CardNight) -> None:
+    f = form(skat, {"matadors": 1, "card_points": 70})
+    assert f.errors["declarer"] == ["tap the game in the declarer's row"]
+    preview = form(skat, {"matadors": 1}, saving=False)  # while typing: a prompt in the preview, no error
+    assert "declarer" not in preview.errors and "Declarer" in preview.still_needed
+
+
+def test_a_ramsch_is_tapped_beside_the_grid_and_asks_no_declarer(skat: CardNight) -> None:
+    f = form(skat, {"contract": "ramsch", "points-1": 30, "points-2": 52}, dealer=0)
+    assert f.contract == "ramsch" and f.grid is not None and f.grid.declarer is None
+    assert [cell.value for cell in f.grid.others if cell.checked] == ["ramsch"]
+    assert f.verdict is not None
+
+
+def test_a_correction_shows_the_stored_deals_tap_in_the_grid(skat: CardNight) -> None:
+    table = skat.tables.get()
+    deal = nights.enter_deal(table, {"contract": "null", "declarer": 1, "bid": 23, "declarer_tricks": 0}, by="Anna")
+    initial = initial_from(deal.facts, deal.seating, skat, deal.dealer)
+    f = DealForm(None, night=skat, names=FOUR, dealer=deal.dealer, url="/x/", initial=initial, correcting=True)
+    assert f.grid is not None
+    assert [c.value for row in f.grid.rows for c in row.cells if c.checked] == [f"null@{deal.seating[1]}"]
+
+
+def test_where_four_play_the_game_and_the_declarer_stay_two_questions(schafkopf: CardNight) -> None:
+    f = form(schafkopf, None)
+    assert f.grid is None
+    assert "declarer" in [row.question.key for group in f.main_groups for row in group]

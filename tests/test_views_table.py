@@ -110,7 +110,8 @@ def test_a_refused_entry_keeps_everything_and_stores_nothing(client: Client, ska
     slot = page.split('id="err-card_points"')[1].split("</div>")[0]
     assert "119" in slot
     assert 'value="119"' in page and 'value="Anna"' in page
-    assert re.search(r'value="1"[^>]*checked', page.split('id="q-declarer"')[1].split("</fieldset>")[0])
+    # Bernd's Grand stays tapped in the grid of players and games (its tap posts "grand@1").
+    assert re.search(r'value="grand@1"[^>]*checked', page.split('id="q-contract"')[1].split("</fieldset>")[0])
     assert Deal.objects.count() == 0
 
 
@@ -576,3 +577,20 @@ def test_a_save_through_the_page_and_a_deal_page_each_ask_the_engine_once(
     calls.clear()
     assert client.get(url(skat, "deals/5/")).status_code == 200
     assert len(calls) == 1  # the explanation with the players' names
+
+
+def test_a_deal_tapped_in_the_grid_of_players_and_games_is_saved(client: Client, skat: CardNight) -> None:
+    """Who declared what is one tap where at most three play: its radio posts "grand@1" (Bernd's Grand), with
+    the page's bid of 18 left as it was (the bid counts only when a game is overbid)."""
+    page = html(client.get(url(skat)))
+    grid = page.split('id="q-contract"')[1].split("</fieldset>")[0]
+    assert 'value="grand@1"' in grid and "Bernd: Grand" in grid and 'value="ramsch"' in grid
+    assert 'id="q-declarer"' not in page
+    assert "Bid (counts only when overbid)" in page
+    response = client.post(url(skat, "deals/new/"), {"contract": "grand@1", "bid": 18, "matadors": 2,
+                                                     "card_points": 70}, headers=HX)
+    assert response.status_code == 200
+    deal = Deal.objects.get()
+    assert deal.facts == {"contract": "grand", "declarer": deal.seating.index(1), "bid": 18, "matadors": 2,
+                          "card_points": 70}
+    assert "Deal 1 saved: Bernd: Grand · won 72" in html(response)

@@ -280,6 +280,7 @@ def rules_json(rules: Rules) -> dict[str, Any]:
 
 
 SELDOM_PLAYED: frozenset[str] = frozenset()
+CONTRACT_SIGNS: dict[str, str] = {}  # no game of it is named by a sign
 """The contracts few deals are (a page may fold them away): none, every contract is asked often."""
 
 

@@ -299,6 +299,7 @@ def parse_rules(obj: object) -> Rules:
 SELDOM_PLAYED = frozenset({C.WENZ_TOUT, C.SOLO_TOUT, C.SIE, C.GEIER, C.FARBWENZ, C.GEIER_TOUT, C.FARBWENZ_TOUT,
                            C.BETTEL, C.HOCHZEIT})
 """The contracts few deals are — the Tout and Sie and the regional variants: a page may fold them away."""
+CONTRACT_SIGNS: dict[str, str] = {}  # no game of it is named by a sign (a Solo names its suit apart)
 
 
 def contracts(rules: Rules) -> tuple[Contract, ...]:

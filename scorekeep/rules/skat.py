@@ -213,6 +213,9 @@ _rules_json = rules_memo(options_json)
 
 
 SELDOM_PLAYED: frozenset[str] = frozenset()
+# A suit game's sign, where a page has room for no more (a tap in a grid of players and games).
+CONTRACT_SIGNS = {Contract.CLUBS.value: "♣", Contract.SPADES.value: "♠", Contract.HEARTS.value: "♥",
+                  Contract.DIAMONDS.value: "♦"}
 """The contracts few deals are (a page may fold them away): none, every contract is asked often."""
 
 
@@ -351,14 +354,19 @@ def inputs(contract: str, rules: Rules, table: Table) -> tuple[Input, ...]:
         # A Null is won with no trick and lost with the first: most lost ones end within a few tricks.
         return ask(FIELDS, keys, declarer_tricks={**REQUIRED, "unless": ("conceded",), "seldom": False,
                                                   "common": (0, 1, 2, 3, 4, 5)},
-                   bid={"common": COMMON_BIDS[Contract.NULL]}, ouvert={"seldom": False})
+                   bid={"common": COMMON_BIDS[Contract.NULL], "label": _BID_ON_A_PAGE}, ouvert={"seldom": False})
     if contract in _CONTRACT_BY_NAME and _CONTRACT_BY_NAME[contract] in TRUMP_GAMES:
         top = MAX_MATADORS[_CONTRACT_BY_NAME[contract]]
         return ask(FIELDS, keys, matadors={"lo": -top, "hi": top, "choices": tuple(
             (n, word) for n, word in _MATADOR_WORDS if abs(n) <= top), "common": COMMON_MATADORS},
-                   bid={"common": COMMON_BIDS[None]})
+                   bid={"common": COMMON_BIDS[None], "label": _BID_ON_A_PAGE})
     return ask(FIELDS, keys)
 
+
+# The bid decides nothing but whether a game was overbid (a game's value is its own, whatever was bid; ISkO
+# 3.2): a page says so, and a scorer may leave 18 — a bid no game is overbid at — unless the game was overbid,
+# as a club's list notes the bid only then.
+_BID_ON_A_PAGE = Word("Bid (counts only when overbid)")
 
 # The order a page asks the fields in: what every game needs first (the card points right after the
 # matadors), then what is said in some deals (Hand, Kontra and Re before the rarer announcements).

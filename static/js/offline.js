@@ -75,6 +75,11 @@
     var found = values.find(function (p) { return p[0] === name; });
     return found ? found[1] : null;
   }
+  // The game chosen: a tap in the grid of players and games posts it with its declarer ("hearts@1").
+  function contractOf(values) {
+    var chosen = get(values, "contract");
+    return chosen === null ? null : chosen.split("@")[0];
+  }
   function setHidden(f, name, value) {
     var input = f.querySelector('input[type=hidden][name="' + name + '"]');
     if (input) { input.value = String(value); }
@@ -89,7 +94,8 @@
   }
   function labelOf(input) {
     var label = input.closest("label");
-    return (label ? label.textContent : input.value).trim();
+    var spoken = label && label.querySelector(".visually-hidden");  // a grid's tap: "Bernd: Hearts"
+    return (spoken ? spoken.textContent : label ? label.textContent : input.value).trim();
   }
   function questionLabel(q) {
     var head = q.querySelector("legend, label");
@@ -147,7 +153,7 @@
     var asked = online ? fetch(ACTION + "?" + params, { headers: { "HX-Request": "true", "HX-Target": "entry" } })
       .then(function (r) { if (!r.ok) { throw new Error(r.status); } return r.text(); }) : Promise.reject(new Error("offline"));
     return asked.then(function (html) { return [html, false]; }, function () {
-      return kv.get(ENTRY + get(values, "contract")).then(function (html) { return [html, true]; });
+      return kv.get(ENTRY + contractOf(values)).then(function (html) { return [html, true]; });
     }).then(function (answer) {
       var entry = byId("entry");
       if (!answer[0] || !entry) { return false; }
@@ -199,7 +205,18 @@
       var q = byId("q-" + key);
       return q ? questionLabel(q) : key;
     }
-    fieldsOf(get(values, "contract")).forEach(function (field) {
+    var grid = f.querySelector("[data-grid]");
+    if (grid && !get(values, "contract")) {  // nothing tapped in the grid of players and games yet
+      result.missing.push(grid.dataset.declarer);
+      return result;
+    }
+    fieldsOf(contractOf(values)).forEach(function (field) {
+      if (grid && field.key === "declarer" && !byId("q-declarer")) {  // asked with the game, in the grid
+        if (field.need === "required" && (get(values, "contract") || "").indexOf("@") < 0) {
+          result.missing.push(grid.dataset.declarer || field.key);
+        }
+        return;
+      }
       var own = inputsOf(field.key);
       if (!own.length) { return; }  // the page does not ask it (the rule set gives it no weight)
       var filled = values.filter(function (p) { return own.indexOf(p[0]) >= 0 && p[1] !== ""; });
@@ -554,7 +571,11 @@
     if (!f || !entry || copy || f.querySelector("#err-top p")) { return; }
     kv.set(ENTRY, entry.outerHTML);
     var base = pairs(f).filter(function (p) { return HIDDEN.indexOf(p[0]) < 0 && p[0] !== "contract"; });
-    var contracts = Array.from(f.querySelectorAll('input[name="contract"]'), function (input) { return input.value; });
+    var contracts = [];  // each game once (a grid has a tap per player and game)
+    f.querySelectorAll('input[name="contract"]').forEach(function (input) {
+      var contract = input.value.split("@")[0];
+      if (contracts.indexOf(contract) < 0) { contracts.push(contract); }
+    });
     contracts.reduce(function (chain, contract) {
       return chain.then(function () { return kv.get(ENTRY + contract); }).then(function (kept) {
         if (kept) { return; }  // fetched on an earlier visit

@@ -319,18 +319,30 @@ def show_scorer(page: Page) -> None:
     expect(page.locator("#id_by")).to_be_visible()
 
 
-def fill_deal(page: Page, facts: Facts) -> None:
-    """Tap and type one deal into the entry form, in the order a scorer goes down the form."""
-    contract = str(CONTRACT_LABELS[facts["contract"]])
-    radio = page.locator(f"#q-contract input[value='{facts['contract']}']")
+def choose_game(page: Page, facts: Facts) -> bool:
+    """Tap the deal's game (in any language: by the value it posts). Where at most three play, who declared
+    what is one tap in a grid of players and games ("hearts@1"): returns whether the declarer was tapped so."""
+    in_grid = "declarer" in facts and page.locator(f"#q-contract input[value^='{facts['contract']}@']").count() > 0
+    if in_grid:  # the tap in the declarer's row
+        cell = f"#q-contract .grid-row[aria-label='{facts['declarer']}'] input[value^='{facts['contract']}@']"
+        value = str(page.locator(cell).get_attribute("value"))
+    else:
+        value = facts["contract"]
+    radio = page.locator(f"#q-contract input[value='{value}']")
     if not radio.is_checked():  # choosing the game re-renders the inputs it needs
-        if not radio.is_visible():  # a seldom played game is folded under "Other"
+        if not radio.is_visible() and not in_grid:  # a seldom played game is folded under "Other"
             page.locator("#q-contract details.more-choices > summary").click()
         with replaced(page, "#entry"):
-            tap_choice(page, "contract", contract)
-    expect(radio).to_be_checked()
+            page.locator("#q-contract label.tap").filter(has=page.locator(f"input[value='{value}']")).click()
+    expect(page.locator(f"#q-contract input[value='{value}']")).to_be_checked()
+    return in_grid
+
+
+def fill_deal(page: Page, facts: Facts) -> None:
+    """Tap and type one deal into the entry form, in the order a scorer goes down the form."""
+    in_grid = choose_game(page, facts)
     for key in SEAT_KEYS:
-        if key in facts:
+        if key in facts and not (in_grid and key == "declarer"):
             tap_choice(page, key, facts[key])
     if "trump" in facts:
         tap_choice(page, "trump", SUIT_LABELS[facts["trump"]])

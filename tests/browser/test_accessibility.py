@@ -26,7 +26,7 @@ from playwright.sync_api import Page, expect
 from scorekeep import clubs, demo, nights, seasons
 from scorekeep.models import CardNight, CardTable, Player, Season
 
-from .steps import replaced, tap_choice
+from .steps import choose_game, replaced
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -101,9 +101,7 @@ def table_with_preview(page: Page, base: str, evening: Evening) -> None:
     page.goto(base + evening.table_url)
     page.locator("html.js").wait_for(state="attached")
     # Tapped by value and by player name: the same in every language the page may be read in.
-    with replaced(page, "#entry"):
-        tap(page, "contract", NEXT_DEAL["contract"])
-    tap_choice(page, "declarer", NEXT_DEAL["declarer"])
+    choose_game(page, NEXT_DEAL)  # Skat at four: who declared what, one tap in the grid of players and games
     tap(page, "matadors", NEXT_DEAL["matadors"])
     tap(page, "bid", NEXT_DEAL["bid"])
     page.locator("#id_card_points").fill(str(NEXT_DEAL["card_points"]))
@@ -332,28 +330,22 @@ def test_a_whole_deal_is_entered_and_saved_with_the_keyboard_alone(
 
     def arrow_to(key: str, value: str) -> None:
         """In a radio group (tap buttons), move with the arrow keys to `value`; each arrow checks a radio."""
-        for _ in range(30):
+        for _ in range(40):
             if page.locator(f"#q-{key} input[value='{value}']").is_checked():
                 return
             page.keyboard.press("ArrowRight")
         raise AssertionError(f"the arrow keys never reached {key}={value}")
 
-    # The game: Tab into its buttons, arrows to Grand. The form re-renders for Grand; the focus stays put.
+    # Who declared what: Tab into the grid of players and games, arrows to Bernd's Grand (one radio group:
+    # the games without a declarer, then each player's row). The form re-renders for each; the focus stays.
     focus_into("#q-contract")
     page.keyboard.press("Space")
-    arrow_to("contract", "grand")
+    grand = page.locator("#q-contract .grid-row[aria-label='Bernd'] input[value^='grand@']").get_attribute("value")
+    arrow_to("contract", str(grand))
     # Each radio chosen re-renders the form at once (htmx, on change): wait until the last answer is in.
     expect(page.locator(".htmx-request")).to_have_count(0)
-    expect(page.locator("#q-contract input[value='grand']")).to_be_checked()
+    expect(page.locator(f"#q-contract input[value='{grand}']")).to_be_checked()
     assert page.evaluate("document.activeElement.closest('#q-contract') !== null"), "the focus was lost"
-    bernd = page.locator("#q-declarer label.tap").filter(has_text="Bernd").locator("input")
-    focus_into("#q-declarer")
-    page.keyboard.press("Space")
-    for _ in range(4):
-        if bernd.is_checked():
-            break
-        page.keyboard.press("ArrowRight")
-    expect(bernd).to_be_checked()
     focus_into("#q-matadors")
     page.keyboard.press("Space")
     arrow_to("matadors", "2")

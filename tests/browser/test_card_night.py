@@ -17,7 +17,6 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scorekeep import nights
-from scorekeep.labels import CONTRACT_LABELS
 from scorekeep.models import Deal
 
 from .steps import (
@@ -25,6 +24,7 @@ from .steps import (
     SCHAFKOPF_ROUND,
     SKAT_SERIES,
     check_ledger,
+    choose_game,
     enter_deal,
     judged,
     judged_all,
@@ -195,9 +195,7 @@ def test_one_tap_saves_straight_from_typing_the_card_points(page: Page, live_ser
     start_night(page, live_server, game="skat", preset="isko", series="")
     games = [("Bernd", "70"), ("Clara", "45"), ("Dieter", "88"), ("Anna", "61"), ("Bernd", "95")]
     for number_, (declarer, points) in enumerate(games, start=1):
-        with replaced(page, "#entry"):
-            tap_choice(page, "contract", str(CONTRACT_LABELS["grand"]))
-        tap_choice(page, "declarer", declarer)
+        choose_game(page, {"contract": "grand", "declarer": declarer})  # one tap in the grid of players and games
         tap_choice(page, "matadors", "with 1")
         field = page.locator("#id_card_points")
         field.click()
@@ -215,7 +213,7 @@ def test_a_save_without_connection_keeps_the_deal_on_the_phone_and_sends_it_late
     """At a table with poor internet: the tap gets no answer, the deal goes into the phone's outbox as a pending
     row with everything typed, and is stored once the server answers again (issue 16; more in test_offline.py)."""
     start_night(page, live_server, game="skat", preset="isko", series="")
-    tap_choice(page, "declarer", "Bernd")
+    choose_game(page, {"contract": "clubs", "declarer": "Bernd"})
     tap_choice(page, "matadors", "with 1")
     page.locator("#id_card_points").fill("70")
     expect(page.locator("#preview .outcome strong").first).to_have_text("Won")
@@ -224,7 +222,7 @@ def test_a_save_without_connection_keeps_the_deal_on_the_phone_and_sends_it_late
     pending = page.locator("#outbox .outbox-rows li")
     expect(pending).to_have_count(1)
     expect(pending).to_contain_text("Deal 1")
-    expect(pending).to_contain_text("Declarer: Bernd")
+    expect(pending).to_contain_text("Bernd: Clubs")
     expect(pending).to_contain_text("70")
     expect(page.locator("#table-region .saved")).to_contain_text("Deal 1 is kept on this phone")
     expect(page.locator("#id_card_points")).to_have_value("")  # the form is for the next deal
@@ -279,7 +277,8 @@ def test_without_javascript_a_night_is_started_and_a_deal_saved_and_corrected(pa
     expect(page.get_by_label("Player 3", exact=True)).to_have_value("Clara")
     page.get_by_role("button", name="Start the night").click()
     expect(page).to_have_url(re.compile(r"/nights/\d+/tables/1/$"))
-    tap_choice(page, "declarer", "Bernd")
+    # Who declared what: one tap in the grid (its radio posts "clubs@1"; the form asks clubs' inputs already).
+    page.locator("#q-contract label.tap").filter(has_text="Bernd: Clubs").click()
     tap_choice(page, "matadors", "with 1")
     page.locator("#id_card_points").fill("70")
     page.get_by_role("button", name="Save deal").click()

@@ -44,6 +44,13 @@ def test_contract_buttons_keep_their_words_whole(page: Page, live_server: Any) -
     page.locator("html.js").wait_for(state="attached")
     words = ["トリックビッド", "キーカー", "ズィーベナーフィップス"]
     assert lines_of(page.locator("#q-contract .tap span"), words) == dict.fromkeys(words, 1)
+    # Skat at three: who declared what is a grid of players and games, six narrow taps a row.
+    skat = nights.start_night(game="skat", preset="classic", players=PLAYERS[:3])
+    page.goto(f"{live_server.url}/nights/{skat.pk}/tables/1/")
+    page.locator("html.js").wait_for(state="attached")
+    words = ["グランド", "ミゼール", "ラムシュ"]
+    assert lines_of(page.locator("#q-contract .tap span[aria-hidden], #q-contract .grid-others span"),
+                    words) == dict.fromkeys(words, 1)
 
 
 def test_the_printouts_headers_and_contracts_keep_their_words_whole(page: Page, live_server: Any) -> None:

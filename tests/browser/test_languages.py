@@ -21,7 +21,7 @@ from scorekeep.labels import CONTRACT_LABELS, page_words, speaking_of
 from scorekeep.models import CardNight, Deal
 from scorekeep.templatetags.ledger_tags import signed_amount
 
-from .steps import PLAYERS, Judged, judged, replaced, show_scorer, tap_choice
+from .steps import PLAYERS, Judged, choose_game, judged, replaced, show_scorer, tap_choice
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -126,12 +126,9 @@ def enter_first_deal(page: Page, lang: str, game: str, facts: dict[str, Any], de
         said(lang, "Deal %(n)s of %(total)s", n=1, total=night.series_length) if night.series_length
         else said(lang, "Deal %(n)s", n=1))
     expect(page.locator("#entry .deal-head")).to_contain_text(said(lang, "%(name)s deals", name="Anna"))
-    if not page.locator(f"#q-contract input[value='{facts['contract']}']").is_checked():
-        with replaced(page, "#entry"):
-            page.locator("#q-contract label.tap").filter(
-                has=page.locator(f"input[value='{facts['contract']}']")).click()
+    in_grid = choose_game(page, facts)
     for key in ("declarer", "partner"):
-        if key in facts:
+        if key in facts and not (in_grid and key == "declarer"):
             tap_choice(page, key, facts[key])  # players' names, the same in every language
     if "matadors" in facts:
         tap_value(page, "matadors", facts["matadors"])
