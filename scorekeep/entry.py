@@ -203,6 +203,7 @@ class DealForm(forms.Form):
         # At a table where at most three play, who declared and what is one tap in a grid of players and
         # games, as a list writes each game in its declarer's column (`DeclarerGrid`).
         self.offered = offered
+        self.declarer_word = ""
         self.grid_contracts = self._grid_contracts(offered[:self.common_contracts])
         # The ledger derives what it derives (Bock): the table is not asked it.
         described = [field for field in inputs(self.game, self.contract, self.rules, self.table)
@@ -251,6 +252,7 @@ class DealForm(forms.Form):
                      if field.key not in ledger.DERIVED]
             if asked and asked[0].key == DECLARER and asked[0].kind is Kind.SEAT and not asked[0].empty:
                 declared.append(contract)
+                self.declarer_word = say(asked[0].label)  # the game's own word (Fipsen's "Spieler")
         return declared if 2 <= len(declared) <= GRID_GAMES else []
 
     def _peek(self, name: str) -> Any:
@@ -443,8 +445,8 @@ class DealForm(forms.Form):
 
     @cached_property
     def grid(self) -> DeclarerGrid | None:
-        """Who declared and what as one tap: a row of the games per player, the games without a declarer (a
-        Ramsch) and the seldom ones as taps below it (None: the game's row and the declarer's row apart)."""
+        """Who declared and what as one tap: a row of the games per player; the games without a declarer (a
+        Ramsch) and any seldom one as taps beside the legend (None: the game's row and the declarer's row)."""
         if not self.grid_contracts:
             return None
         in_grid = self.contract in self.grid_contracts
@@ -463,8 +465,7 @@ class DealForm(forms.Form):
                   for c in self.offered if c not in self.grid_contracts]
         declarer = next((Bound(q, [self[name] for name in q.names], self.errors_at(q))
                          for q in self.questions if q.key == DECLARER), None) if in_grid else None
-        label = say(self.described[DECLARER].label) if DECLARER in self.described else gettext("Declarer")
-        return DeclarerGrid(rows, others, self._swap_entry(), declarer, self.contract_row, label)
+        return DeclarerGrid(rows, others, self._swap_entry(), declarer, self.contract_row, self.declarer_word)
 
     @property
     def problems(self) -> list[tuple[str, str]]:
