@@ -21,7 +21,7 @@ from .rules import GAMES, IllegalDeal, Table, Verdict, bock, judge, standing
 from .rules.bock import BockEvent
 from .rules.ranking import counts_as_solo, round_places
 from .rules.season import Measure
-from .rules.seating import PLAYERS, engine_dealer, engine_seats, seating, sits_out
+from .rules.seating import PLAYERS, engine_dealer, engine_seats, next_dealer, seating, sits_out
 from .rules.standing import placing
 from .rules.verdict import Recorded
 
@@ -407,7 +407,7 @@ class Standing:
 
     def next_dealer(self, first_dealer: int) -> int:
         """The player left of the last live deal's dealer (the table's first dealer before any deal)."""
-        return first_dealer if self.last_dealer is None else (self.last_dealer + 1) % self.players
+        return first_dealer if self.last_dealer is None else next_dealer(self.last_dealer, self.players)
 
     @property
     def performance(self) -> list[int]:

@@ -9,6 +9,7 @@ points).
 """
 
 from collections.abc import Sequence
+from typing import Any
 
 from .games import GAMES
 
@@ -53,3 +54,32 @@ def sits_out(game: str, seating: Sequence[int], dealer: int, players: int) -> li
     if _dealer_sits_out(game, len(seating)):
         out.add(dealer)
     return sorted(out)
+
+
+def next_dealer(dealer: int, players: int) -> int:
+    """Who deals after `dealer`: the player to his left (table positions run clockwise)."""
+    return (dealer + 1) % players
+
+
+def forehand(seats: Sequence[int], dealer: int) -> int:
+    """The table position that leads the deal: the engine's seat after the dealer's."""
+    return seats[(engine_dealer(seats, dealer) + 1) % len(seats)]
+
+
+def rotation(game: str, players: int) -> dict[str, Any]:
+    """The seating of every deal at a table of `players` people, as plain data a page evaluates without the
+    engine (static/js/offline.js: deals entered offline across a rotation): for each dealer, in table
+    position order, the positions in the engine's seats, the engine's dealer seat, who plays (forehand
+    first), who sits out, who is forehand and who deals next. The same answers `seating`, `sits_out` and
+    `next_dealer` give; `form` names the entry the deal needs — dealers with the same seats and dealer
+    seat are asked the same questions."""
+    deals: list[dict[str, Any]] = []
+    for dealer in range(players):
+        seats = seating(game, players, dealer)
+        out = sits_out(game, seats, dealer, players)
+        dealer_seat = engine_dealer(seats, dealer)
+        deals.append({"dealer": dealer, "seats": seats, "dealer_seat": dealer_seat,
+                      "playing": [p for p in seats if p not in out], "out": out,
+                      "forehand": forehand(seats, dealer), "next": next_dealer(dealer, players),
+                      "form": ".".join(map(str, seats)) + f"/{dealer_seat}"})
+    return {"players": players, "deals": deals}
