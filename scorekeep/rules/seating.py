@@ -71,8 +71,9 @@ def rotation(game: str, players: int) -> dict[str, Any]:
     engine (static/js/offline.js: deals entered offline across a rotation): for each dealer, in table
     position order, the positions in the engine's seats, the engine's dealer seat, who plays (forehand
     first), who sits out, who is forehand and who deals next. The same answers `seating`, `sits_out` and
-    `next_dealer` give; `form` names the entry the deal needs — dealers with the same seats and dealer
-    seat are asked the same questions."""
+    `next_dealer` give. `form` names the entry form the deal needs: deals with the same players in the same
+    seats are asked the same questions whoever dealt (at a table of three, every deal), so a page keeps one
+    form for each (tests/rules/test_seating.py holds every game's inputs to that)."""
     deals: list[dict[str, Any]] = []
     for dealer in range(players):
         seats = seating(game, players, dealer)
@@ -81,5 +82,5 @@ def rotation(game: str, players: int) -> dict[str, Any]:
         deals.append({"dealer": dealer, "seats": seats, "dealer_seat": dealer_seat,
                       "playing": [p for p in seats if p not in out], "out": out,
                       "forehand": forehand(seats, dealer), "next": next_dealer(dealer, players),
-                      "form": ".".join(map(str, seats)) + f"/{dealer_seat}"})
+                      "form": ".".join(map(str, seats))})
     return {"players": players, "deals": deals}

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from scorekeep.rules import GAMES
+from scorekeep.rules import GAMES, inputs
 from scorekeep.rules.seating import engine_dealer, next_dealer, rotation, seating, sits_out
 from scorekeep.rules.verdict import Table
 
@@ -38,7 +38,7 @@ def test_each_dealer_as_the_engine_seats_the_deal(game: str, players: int) -> No
         assert deal["forehand"] == seats[lead]
         assert deal["forehand"] in deal["playing"]
         assert deal["playing"] == [p for p in seats if p not in out]
-        assert deal["form"] == ".".join(map(str, seats)) + f"/{table.dealer}"
+        assert deal["form"] == ".".join(map(str, seats))
     assert json.loads(json.dumps(plan)) == plan  # plain data, for the page
 
 
@@ -73,3 +73,21 @@ def test_at_five_the_dealer_sits_out_where_four_play(game: str) -> None:
     assert [deal["out"] for deal in deals] == [[0], [1], [2], [3], [4]]
     assert deals[4]["playing"] == [0, 1, 2, 3] and deals[4]["forehand"] == 0
     assert len({deal["form"] for deal in deals}) == 5  # a form of its own for each seating
+
+
+@pytest.mark.parametrize(("game", "players"), SIZES)
+def test_deals_with_one_form_are_asked_the_same_questions_whoever_deals(game: str, players: int) -> None:
+    """The page keeps one entry form per `form` (a table of three: one for every dealer): the engine asks the
+    same inputs of every contract, under every preset, for each dealer sharing it."""
+    module = GAMES[game]
+    by_form: dict[str, list[dict]] = {}
+    for deal in rotation(game, players)["deals"]:
+        by_form.setdefault(deal["form"], []).append(deal)
+    assert any(len(deals) > 1 for deals in by_form.values()) == (len(by_form) < players)
+    for preset in module.PRESET_LABELS:
+        rules = module.parse_rules({"preset": preset})
+        for contract in module.contracts(rules):
+            for deals in by_form.values():
+                asked = {inputs(game, str(contract), rules, Table(len(deal["seats"]), deal["dealer_seat"]))
+                         for deal in deals}
+                assert len(asked) == 1, (preset, contract, [deal["dealer"] for deal in deals])
