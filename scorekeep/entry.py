@@ -263,6 +263,8 @@ class DealForm(forms.Form):
 
     def full_clean(self) -> None:
         super().full_clean()
+        if self.is_bound:
+            self._say_who_does_not_play()
         if self.saving or not self.is_bound:
             return
         labels = {name: str(q.label) for q in self.questions for name in q.names}
@@ -276,6 +278,30 @@ class DealForm(forms.Form):
                     self._errors[name] = self.error_class(kept, renderer=self.renderer)
                 else:
                     del self._errors[name]
+
+    def _say_who_does_not_play(self) -> None:
+        """A player input naming someone who does not play this deal — a form kept for another deal (typed
+        offline, or before another phone's deal took its number) — says so in the players' words, not as
+        "Select a valid choice. 2 is not one of the available choices"."""
+        seat_kinds = (Kind.SEAT, Kind.SEATS, Kind.SEAT_ORDER)
+        for question in self.questions:
+            field = self.described.get(question.key)
+            if field is None or field.kind not in seat_kinds:
+                continue
+            for name in question.names:
+                errors = self._errors.get(name)
+                if not errors or not any(e.code == "invalid_choice" for e in errors.as_data()):
+                    continue
+                sent = self.data.getlist(name) if hasattr(self.data, "getlist") else [self.data.get(name)]
+                out = [self.names[int(v)] for v in sent if str(v).isdecimal() and int(v) < len(self.names)
+                       and int(v) not in self.playing]
+                if not out:
+                    continue
+                message = gettext("Not in this deal: %(names)s (%(dealer)s deals) — tap one of %(players)s.") % {
+                    "names": ", ".join(out), "dealer": self.names[self.dealer],
+                    "players": ", ".join(self.names[p] for p in self.playing)}
+                self._errors[name] = self.error_class([ValidationError(message, code="invalid_choice")],
+                                                      renderer=self.renderer)
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()

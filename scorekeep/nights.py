@@ -185,9 +185,9 @@ def enter_deal(table: CardTable, facts: dict[str, Any], *, dealer: int | None = 
     # Where the table stands (kept on its row): the deal number, who deals, whether Bock is running — without
     # reading the table's deals, so a save costs the same at deal 1,000 as at deal 10.
     now = ledger.Standing.of(table)
-    if expected is not None and now.deals + 1 != expected:
-        live = list(table.deals.filter(deleted=False).order_by("sequence"))
-        raise Stale(deals=live[max(0, expected - 1):])
+    stale = _entered_since(table, now, expected)
+    if stale is not None:
+        raise stale
     players = now.players
     if dealer is None:
         dealer = now.next_dealer(table.first_dealer)
@@ -207,6 +207,25 @@ def enter_deal(table: CardTable, facts: dict[str, Any], *, dealer: int | None = 
     _touch_table(table)
     deal.refresh_from_db()
     return deal
+
+
+def _entered_since(table: CardTable, now: ledger.Standing, expected: int | None) -> Stale | None:
+    """The deals entered since deal number `expected` was the next (None: it still is, or none was given)."""
+    if expected is None or now.deals + 1 == expected:
+        return None
+    live = list(table.deals.filter(deleted=False).order_by("sequence"))
+    return Stale(deals=live[max(0, expected - 1):])
+
+
+def entered_meanwhile(table: CardTable, standing: ledger.Standing, expected: int | None,
+                      key: str | None) -> Stale | None:
+    """Before a new deal's form is read: the deals another phone entered since the form's deal number, or
+    None. The number comes first — a form for deal 18 read against deal 19's seating would only say that
+    its declarer does not play. A request already stored with its key is a repeat, not a conflict
+    (`enter_deal` answers it); `enter_deal` checks the number again under the table's lock."""
+    if _replay_of(key, DealRevision.Kind.CREATED, table_id=table.pk)[0] is not None:
+        return None
+    return _entered_since(table, standing, expected)
 
 
 @transaction.atomic

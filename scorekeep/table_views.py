@@ -51,6 +51,7 @@ from .labels import page_words
 from .models import CardNight, CardTable, Deal
 from .rules import IllegalDeal, Verdict
 from .rules import play as played
+from .rules.seating import rotation
 from .rules.verdict import explained
 from .templatetags import ledger_tags
 
@@ -154,19 +155,38 @@ def _can_score(request: HttpRequest) -> bool:
     return allows(getattr(request, "night_role", None), SCORE)
 
 
-def _stale_new(loaded: Loaded, err: nights.Stale) -> str:
-    """What was entered meanwhile, for a form that was for an earlier deal number."""
-    parts = []
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """Deals another phone entered since the deal number a new deal's form was for: each (number, in words),
+    and the number the form is for now. The page says it at the top; the outbox of a phone that was offline
+    reads it (#conflict) to offer saving its deal as the next one, or leaving it out."""
+
+    entered: list[tuple[int, str]]
+    next: int
+
+
+def _conflict(loaded: Loaded, err: nights.Stale) -> Conflict:
+    entered = []
     number = loaded.count - len(err.deals) + 1
     for offset, deal in enumerate(err.deals):
         what = "; ".join(f"{label}: {text}" for label, text in facts_in_words(
             loaded.night.game, deal.facts, deal.seating, loaded.names)[:3])
         by = gettext(" by %(by)s") % {"by": deal.entered_by} if deal.entered_by else ""
-        parts.append(gettext("Deal %(number)s was entered meanwhile on another phone%(by)s (%(what)s).") % {
-            "number": number + offset, "by": by, "what": what})
+        entered.append((number + offset, gettext(
+            "Deal %(number)s was entered meanwhile on another phone%(by)s (%(what)s).") % {
+            "number": number + offset, "by": by, "what": what}))
+    return Conflict(entered, loaded.count + 1)
+
+
+def _stale_new(form: DealForm, context: dict[str, Any], loaded: Loaded, err: nights.Stale) -> None:
+    """What was entered meanwhile, for a form that was for an earlier deal number: said at the top of the
+    form (now for the next deal, with everything typed), and as data for the outbox (`Conflict`)."""
+    conflict = _conflict(loaded, err)
+    parts = [text for _number, text in conflict.entered]
     parts.append(gettext("Your form is now for deal %(number)s: check it against the ledger, then save again "
-                         "— or leave it if it was the same deal.") % {"number": loaded.count + 1})
-    return " ".join(parts)
+                         "— or leave it if it was the same deal.") % {"number": conflict.next})
+    form.add_error(None, " ".join(parts))
+    context["conflict"] = conflict
 
 
 def _stale_edit(loaded: Loaded, err: nights.Stale, cards: bool = False) -> str:
@@ -234,11 +254,20 @@ def _table_context(request: HttpRequest, loaded: Loaded, form: DealForm | None,
                "list_url": loaded.url("table-list"), "key": key, "can_score": _can_score(request),
                "etag": live.table_tag(request, loaded.table), "live_id": LIVE, "poll": live.POLL,
                "next_dealer": loaded.names[loaded.next_dealer], "bock_next": loaded.standing.next_is_bock,
-               "inputs_url": _inputs_url(loaded)}
+               "inputs_url": _inputs_url(loaded), "seating": _seating(loaded),
+               "turn": loaded.next_dealer}
     if not preview:  # a preview (typing) sends back only the entry: no standings, no rows
         context["standings"] = ledger_tags.standings(loaded.night, loaded.names, loaded.standing, loaded.next_dealer)
         context["latest"] = ledger_tags.latest(loaded.ledger(), loaded.night)
     return context
+
+
+def _seating(loaded: Loaded) -> dict[str, Any]:
+    """What the page needs to follow the deals offline (static/js/offline.js): the engine's seating of every
+    dealer (`rules.seating.rotation`), the players' names, who deals next, and whether the deals can be
+    Bock deals — which only the server knows, so the page shows it as pending."""
+    return {**rotation(loaded.night.game, len(loaded.names)), "names": loaded.names, "dealer": loaded.next_dealer,
+            "bock": bool(ledger.bock_events(loaded.night)), "bock_next": loaded.standing.next_is_bock}
 
 
 def _inputs_url(loaded: Loaded) -> str:
@@ -285,8 +314,14 @@ def deal_new(request: HttpRequest, night_id: int, table_number: int) -> HttpResp
         return HttpResponseNotAllowed(["GET", "POST"])
     form = _new_form(request, loaded, request.POST)
     context = _table_context(request, loaded, form)
+    # Another phone's deal under this form's number is said first: the form, read against the next deal's
+    # seating, would otherwise only refuse a declarer who does not play that deal.
+    meanwhile = None if context["closed"] else nights.entered_meanwhile(
+        loaded.table, loaded.standing, _int(request.POST.get("expected")), _key(request))
     if context["closed"]:
         form.is_valid()  # the page says why; the form stays with everything typed (table.html#region)
+    elif meanwhile is not None:
+        _stale_new(form, context, loaded, meanwhile)
     elif form.is_valid() and "preview" not in request.POST and form.facts is not None:
         by = form.cleaned_data.get("by", "").strip()
         try:
@@ -300,9 +335,8 @@ def deal_new(request: HttpRequest, night_id: int, table_number: int) -> HttpResp
             # The form again, for the deal that is next now (dealer, seats), with everything typed.
             loaded = _load(night_id, table_number)
             form = _new_form(request, loaded, request.POST)
-            form.is_valid()
-            form.add_error(None, _stale_new(loaded, err))
             context = _table_context(request, loaded, form)
+            _stale_new(form, context, loaded, err)
         except OperationalError:
             form.add_error(None, BUSY)
         else:

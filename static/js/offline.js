@@ -11,6 +11,12 @@
       with what was typed.
    3. What is being typed is kept as a draft on every input, so a reload, a closed tab or a locked phone loses
       nothing; the entry form of each contract is kept too, so choosing a game works offline.
+   4. The deals follow each other offline as the engine seats them (#seating-plan, rules.seating.rotation: for
+      each dealer who plays, who sits out, who is forehand and who deals next): the form for the next deal is
+      the one kept for its players (an entry form is kept for each seating and contract), its head and the
+      status line say its number and dealer, and a Bock deal, which only the server knows, is said pending.
+   5. A deal another phone entered under the same number meanwhile (the server's #conflict) is said in the
+      players' words; the deal stays, to be saved as the next number or left out.
 
    The checks made offline (what is still to enter, ranges) are read from the engine's description of the
    table's inputs (/api/games), never written here. Without JavaScript none of this runs: the page works as
@@ -53,6 +59,13 @@
   if (!box || !kv) { return; }
   box.hidden = false;
 
+  // The engine's seating of every dealer, the names, who deals next and whether Bock is played (the page's).
+  function planOf(doc) {
+    var data = doc.getElementById("seating-plan");
+    try { return data ? JSON.parse(data.textContent) : null; } catch (err) { return null; }
+  }
+  var plan = planOf(document);
+
   var ACTION = box.dataset.action;
   var OUTBOX = "outbox " + ACTION;
   var DRAFT = "draft " + ACTION;
@@ -62,7 +75,11 @@
   var ENTRY = "entry " + ACTION + " " + box.dataset.inputs + " ";
   var HIDDEN = ["csrfmiddlewaretoken", "key", "expected"];
   var PATIENCE = 20000;  // ms an outbox request may take (a save answers in well under a second)
-  var rows = [];  // the outbox as stored: {id, key, expected, data: [[name, value] …], what, state, sentence, form}
+  // The outbox as stored: {id, key, expected, dealer, chosen, data: [[name, value] …], what, state, sentence,
+  // form, next}; `dealer` is who dealt it (the rotation's, or `chosen`, "Someone else dealt?"), `next` the
+  // number a deal entered meanwhile under its own leaves it (state "conflict").
+  var rows = [];
+  var server = { n: 0, dealer: plan ? plan.dealer : 0 };  // the next deal as the server last said it
   var sending = false;
   var typed = false;  // something was typed into the form since it was new
   var description = null;
@@ -146,15 +163,107 @@
     return elt;
   }
 
-  // The entry for the contract `values` chose: from the server while it answers, else the copy kept on
-  // this phone; what was typed is put back into it. Resolves false when neither is there.
+  // --- the deals in turn, as the engine seats them (#seating-plan) -------------------------------------
+
+  function dealOf(dealer) { return plan && plan.deals[dealer] ? plan.deals[dealer] : null; }
+  function after(dealer) { var deal = dealOf(dealer); return deal ? deal.next : dealer; }
+  function chosenOf(values) {  // "Someone else dealt?": the position chosen, or null (the rotation's dealer)
+    var chosen = get(values, "dealer");
+    return chosen === null || chosen === "" ? null : Number(chosen);
+  }
+  // The deal a new form is for: the one after the last deal waiting here, else the server's next.
+  function turn() {
+    var last = rows[rows.length - 1];
+    if (!last) { return { n: server.n, dealer: server.dealer }; }
+    return { n: last.expected + 1, dealer: typeof last.dealer === "number" ? after(last.dealer) : server.dealer };
+  }
+  // The rotation's dealer of the form on the page (the server's form says it; one this script made too).
+  function turnOf(f) { return f && f.dataset.turn !== undefined && f.dataset.turn !== "" ? Number(f.dataset.turn) : server.dealer; }
+
+  // The entry kept on this phone for a deal dealt by `dealer` (one for each seating): blank, or for `contract`.
+  function entryKey(dealer, contract) {
+    var deal = dealOf(dealer);
+    return ENTRY + (deal ? deal.form : "") + (contract ? " " + contract : "");
+  }
+
+  // Deal `n` dealt by `dealer` in the page's words: its number, dealer (forehand and who sits out with
+  // `whole`), and Bock: known for the server's next deal, pending after deals not sent yet.
+  function turnWords(n, dealer, whole) {
+    var deal = dealOf(dealer);
+    var total = Number(box.dataset.series);
+    var words = [total && n <= total ? fill(box.dataset.dealOf, { n: n, total: total }) : fill(box.dataset.deal, { n: n }),
+                 fill(box.dataset.deals, { name: plan.names[dealer] })];
+    if (whole && deal) {
+      words.push(fill(box.dataset.forehand, { name: plan.names[deal.forehand] }));
+      if (deal.out.length) {
+        words.push(fill(box.dataset.sitsOut, { names: deal.out.map(function (p) { return plan.names[p]; }).join(", ") }));
+      }
+    }
+    if (n !== server.n && plan.bock) { words.push(box.dataset.bockPending); }
+    else if (n === server.n && server.bock) {  // the server said so: its own words, in the status line
+      var badge = document.querySelector("#live-ledger .status .badge");
+      if (badge) { words.push(badge.textContent); }
+    }
+    return words.join(" · ");
+  }
+
+  // The status line under the standings: the next deal to enter, while deals wait here before it.
+  function showTurn() {
+    var status = document.querySelector("#live-ledger .status");
+    if (!status || !plan || !rows.length) { return; }
+    var next = turn();
+    status.textContent = turnWords(next.n, next.dealer, false);
+  }
+
+  // A form made the deal's that `turnDealer` deals in turn (or `chosen`, "Someone else dealt?"): its head,
+  // and the dealer's select, whose empty choice is the rotation's dealer.
+  function fit(f, turnDealer, chosen) {
+    if (!f || !plan) { return; }
+    var dealer = chosen === null ? turnDealer : chosen;
+    f.dataset.turn = String(turnDealer);
+    var head = f.querySelector("#entry .deal-head");
+    if (head && !f.dataset.outboxRow) { head.textContent = turnWords(Number(get(pairs(f), "expected")), dealer, true); }
+    var select = f.querySelector('#entry select[name="dealer"]');
+    if (select && select.options.length) {
+      select.options[0].textContent = fill(box.dataset.nextInTurn, { name: plan.names[turnDealer] });
+      select.value = chosen === null ? "" : String(chosen);
+    }
+    var fold = f.querySelector("#entry details.dealer");
+    if (fold && chosen === null) { fold.open = false; }
+  }
+
+  // Puts a kept entry in place of the form's, for deal `turnDealer` deals in turn, with `values` in it.
+  function install(html, turnDealer, values) {
+    var entry = byId("entry");
+    if (!html || !entry) { return false; }
+    var holder = document.createElement("div");
+    holder.innerHTML = html;
+    var fresh = holder.querySelector("#entry");
+    if (!fresh) { return false; }
+    entry.replaceWith(fresh);
+    restore(fresh, values);
+    fit(form(), turnDealer, chosenOf(values));
+    processed(fresh);
+    return true;
+  }
+
+  // The entry for the contract `values` chose: from the server while it answers and no deal waits before
+  // this one (the server's form is then for this deal), else the copy kept on this phone for the deal's
+  // seating; what was typed is put back into it. Resolves false when neither is there.
   function showEntry(values, online) {
+    var turnDealer = turnOf(form());
+    var chosen = chosenOf(values);
     var params = new URLSearchParams(values.filter(function (p) { return HIDDEN.indexOf(p[0]) < 0; }));
-    var asked = online ? fetch(ACTION + "?" + params, { headers: { "HX-Request": "true", "HX-Target": "entry" } })
+    var asked = online && !rows.length ? fetch(ACTION + "?" + params, { headers: { "HX-Request": "true", "HX-Target": "entry" } })
       .then(function (r) { if (!r.ok) { throw new Error(r.status); } return r.text(); }) : Promise.reject(new Error("offline"));
     return asked.then(function (html) { return [html, false]; }, function () {
-      return kv.get(ENTRY + contractOf(values)).then(function (html) { return [html, true]; });
+      return kv.get(entryKey(chosen === null ? turnDealer : chosen, contractOf(values))).then(function (html) { return [html, true]; });
     }).then(function (answer) {
+      if (answer[1]) {
+        if (!install(answer[0], turnDealer, values)) { return false; }
+        showChecks(check(form()), false);
+        return true;
+      }
       var entry = byId("entry");
       if (!answer[0] || !entry) { return false; }
       var holder = document.createElement("div");
@@ -162,9 +271,7 @@
       var fresh = holder.querySelector("#entry");
       if (!fresh) { return false; }
       entry.replaceWith(fresh);
-      if (answer[1]) { restore(fresh, values); }
       processed(fresh);
-      if (answer[1]) { showChecks(check(form()), false); }
       return true;
     });
   }
@@ -272,9 +379,28 @@
 
   function persist() { return kv.set(OUTBOX, rows.map(function (row) { return Object.assign({}, row, { state: row.state === "sending" ? "waiting" : row.state }); })); }
   function waiting() { return rows.length; }
-  function rememberNext(f) {
-    var expected = f && f.querySelector('input[name="expected"]');
-    if (expected && !f.dataset.outboxRow) { kv.set(NEXT, { next: Number(expected.value), at: Date.now() }); }
+  // What the server said is next (a page or an answer of it): the deal number, its dealer, whether Bock.
+  function heard(doc) {
+    var expected = doc.querySelector('#deal-form input[name="expected"]');
+    var told = planOf(doc);
+    if (!expected || !told) { return; }
+    plan = told;
+    server = { n: Number(expected.value), dealer: told.dealer, bock: told.bock_next };
+    kv.set(NEXT, { next: server.n, dealer: server.dealer, bock: server.bock, at: Date.now() });
+  }
+
+  // The form for a new deal follows the deals waiting before it: its number, and while nothing is typed
+  // in it, its players (a deal renumbered, left out, or stored with another dealer than this phone thought).
+  function refit() {
+    var f = form();
+    if (f && !f.dataset.outboxRow) {
+      var next = turn();
+      setHidden(f, "expected", next.n);
+      if (turnOf(f) !== next.dealer && !typed) { return nextForm(); }
+      fit(f, turnOf(f), chosenOf(pairs(f)));
+    }
+    showTurn();
+    return Promise.resolve();
   }
 
   function render() {
@@ -296,37 +422,36 @@
       item.querySelector(".what").textContent = row.what;
       var state = row.state === "sending" ? box.dataset.sending
         : row.state === "waiting" ? box.dataset.pending : box.dataset.refused + " " + row.sentence;
+      if (row.state === "conflict") { state += " " + fill(box.dataset.conflict, { n: row.next }); }
       item.querySelector(".state").textContent = state;
+      var saveAs = item.querySelector("[data-save-as]");
+      saveAs.hidden = row.state !== "conflict";
+      saveAs.textContent = fill(box.dataset.saveAs, { n: row.next });
       item.querySelector("[data-correct]").hidden = row.state !== "refused" || !row.form;
-      item.querySelector("[data-discard]").hidden = row.state !== "refused" && row.state !== "correcting";
+      item.querySelector("[data-discard]").hidden = ["refused", "correcting", "conflict"].indexOf(row.state) < 0;
       list.appendChild(item);
     });
   }
 
-  // The form, emptied for the next deal after one went into the outbox.
-  function nextForm(expected) {
+  // The form, emptied for the next deal after one went into the outbox: the entry kept for its players.
+  function nextForm() {
     var f = form();
-    if (!f) { return; }
+    if (!f) { return Promise.resolve(); }
+    var next = turn();
     delete f.dataset.outboxRow;
     setHidden(f, "key", newKey());
-    setHidden(f, "expected", expected);
+    setHidden(f, "expected", next.n);
     typed = false;
     kv.del(DRAFT);
     var values = pairs(f).filter(function (p) { return p[0] === "by"; });
-    kv.get(ENTRY).then(function (html) {
-      var entry = byId("entry");
-      if (html && entry) {
-        var holder = document.createElement("div");
-        holder.innerHTML = html;
-        var fresh = holder.querySelector("#entry");
-        if (fresh) {
-          entry.replaceWith(fresh);
-          restore(fresh, values);
-          processed(fresh);
-          return;
-        }
+    return kv.get(entryKey(next.dealer)).then(function (html) {
+      if (!install(html, next.dealer, values)) {
+        f.reset();
+        fit(f, next.dealer, null);
+        var preview = byId("preview");  // no entry kept for this deal's players: say so, never offer others
+        if (preview && turnOf(f) !== next.dealer) { preview.replaceChildren(element("p", "outcome rejected", box.dataset.noForm)); }
       }
-      f.reset();
+      showTurn();
     }).then(function () { window.scrollTo({ top: 0 }); });
   }
 
@@ -342,14 +467,15 @@
     var result = check(f);
     if (result.missing.length || result.wrong.length) { showChecks(result, true); return; }
     var id = f.dataset.outboxRow;
+    var chosen = chosenOf(pairs(f));
     var row = { id: id || newKey(), key: get(pairs(f), "key"), expected: Number(get(pairs(f), "expected")),
+                turn: turnOf(f), chosen: chosen, dealer: chosen === null ? turnOf(f) : chosen,
                 data: pairs(f), what: describe(f), state: "waiting", sentence: "", form: null };
     var at = rows.findIndex(function (r) { return r.id === id; });
     if (id && at >= 0) { rows[at] = row; } else { rows.push(row); }
-    var last = rows[rows.length - 1];
     persist().then(function () {
       say(fill(box.dataset.kept, { n: row.expected }));
-      nextForm(last.expected + 1);
+      nextForm();
       render();
       send();
     });
@@ -410,14 +536,8 @@
         processed(made);
       }
     });
-    var next = doc.querySelector('#deal-form input[name="expected"]');
-    var f = form();
-    if (next) {
-      kv.set(NEXT, { next: Number(next.value), at: Date.now() });
-      if (f && !f.dataset.outboxRow) {
-        setHidden(f, "expected", Number(next.value) + rows.length);  // each deal waiting takes a number
-      }
-    }
+    heard(doc);
+    return refit();  // each deal waiting takes a number; the form is for the one after them
   }
 
   function open(row) {
@@ -471,13 +591,23 @@
       if (answer.status === 200 && answer.doc.querySelector(".saved-line .saved")) {
         rows.shift();
         return persist().then(function () {
+          return showLedger(answer.doc);
+        }).then(send);
+      }
+      var returned = answer.doc.getElementById("deal-form");
+      var conflict = answer.doc.getElementById("conflict");
+      if (conflict) {  // another phone's deal took this number: say whose and what; the deal stays, as it was
+        row.state = "conflict";
+        row.sentence = Array.from(conflict.querySelectorAll("p"), function (p) { return p.textContent.trim(); }).join(" ");
+        row.next = Number(conflict.dataset.next);
+        row.form = returned ? returned.outerHTML : null;
+        return persist().then(function () {
           showLedger(answer.doc);
-          send();
+          render();
         });
       }
       row.state = "refused";
       row.sentence = sentence(answer);
-      var returned = answer.doc.getElementById("deal-form");
       row.form = returned ? returned.outerHTML : null;
       return persist().then(function () {
         showLedger(answer.doc);
@@ -491,20 +621,43 @@
     });
   }
 
-  box.addEventListener("click", function (event) {
-    var button = event.target.closest("button");
+  // Saves a deal another phone's took the number of as the number after it; the deals waiting behind it
+  // move on with it, each dealt by whom the rotation (or the scorer) says from there.
+  function saveAs(row) {
+    var shift = row.next - row.expected;
+    var dealer = server.dealer;
+    rows.slice(rows.indexOf(row)).forEach(function (r) {
+      r.expected += shift;
+      r.data = r.data.map(function (p) { return p[0] === "expected" ? [p[0], String(r.expected)] : p; });
+      r.turn = dealer;
+      r.dealer = r.chosen === null || r.chosen === undefined ? dealer : r.chosen;
+      dealer = after(r.dealer);
+    });
+    row.state = "waiting";
+    row.sentence = "";
+    row.form = null;
+    delete row.next;
+    return persist().then(refit).then(function () { render(); send(); });
+  }
+
+  // The outbox's buttons (the section is new after each save htmx swapped in: listened to on the document).
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("#outbox button");
     if (!button) { return; }
     if (button.hasAttribute("data-send-now")) { send(); return; }
     var item = button.closest("[data-row]");
     var row = item && rows.find(function (r) { return r.id === item.dataset.row; });
     if (!row) { return; }
-    if (button.hasAttribute("data-correct")) {
+    if (button.hasAttribute("data-save-as")) {
+      saveAs(row);
+    } else if (button.hasAttribute("data-correct")) {
       open(row);
     } else if (button.hasAttribute("data-discard")) {
       rows = rows.filter(function (r) { return r !== row; });
       var f = form();
       persist().then(function () {
-        if (f && f.dataset.outboxRow === row.id) { nextForm(row.expected); }
+        return f && f.dataset.outboxRow === row.id ? nextForm() : refit();
+      }).then(function () {
         render();
         send();
       });
@@ -517,7 +670,7 @@
   function keepDraft() {
     var f = form();
     if (!f || !typed) { return; }
-    kv.set(DRAFT, { data: pairs(f), row: f.dataset.outboxRow || null, at: Date.now() });
+    kv.set(DRAFT, { data: pairs(f), row: f.dataset.outboxRow || null, turn: turnOf(f), at: Date.now() });
   }
   document.addEventListener("input", function (event) {
     if (!event.target.closest || !event.target.closest("#deal-form")) { return; }
@@ -547,14 +700,17 @@
   // A save or an Undo htmx swapped in: a new form for the next deal, the draft is done with.
   document.addEventListener("htmx:afterSettle", function (event) {
     var region = event.detail.elt;
+    if (region && region.id === "live-ledger") { showTurn(); return; }  // a poll: the deals waiting still count
     if (!region || region.id !== "table-region") { return; }
+    box = byId("outbox") || box;  // the region holds the outbox: the new one shows the rows
+    box.hidden = false;
     render();
     var f = form();
     if (region.querySelector(".saved-line .saved")) {  // stored: the draft is done with
       typed = false;
       kv.del(DRAFT);
     }
-    if (f && !f.querySelector("#err-top p, .errors p")) { rememberNext(f); }
+    if (f && !f.querySelector("#err-top p, .errors p")) { heard(document); }
   });
   document.addEventListener("htmx:afterRequest", function (event) {  // a poll got through: the server is back
     if (event.detail.successful && event.detail.elt && event.detail.elt.id === "live-ledger") { send(); }
@@ -564,25 +720,40 @@
 
   // --- on load -----------------------------------------------------------------------------------------
 
-  // The entry of each contract, as the server renders it for a new deal: kept for choosing a game offline.
+  // The entry of each contract as the server renders it for a new deal, for each seating the table has (the
+  // engine's rotation: at a table of four Skat players, four): kept for choosing a game offline, and for the
+  // deals that follow offline, whoever plays them.
   function keepEntries() {
     var f = form();
     var entry = byId("entry");
     if (!f || !entry || copy || f.querySelector("#err-top p")) { return; }
-    kv.set(ENTRY, entry.outerHTML);
-    var base = pairs(f).filter(function (p) { return HIDDEN.indexOf(p[0]) < 0 && p[0] !== "contract"; });
+    var own = turnOf(f);
+    kv.set(entryKey(own), entry.outerHTML);
+    var base = pairs(f).filter(function (p) { return HIDDEN.indexOf(p[0]) < 0 && p[0] !== "contract" && p[0] !== "dealer"; });
     var contracts = [];  // each game once (a grid has a tap per player and game)
     f.querySelectorAll('input[name="contract"]').forEach(function (input) {
       var contract = input.value.split("@")[0];
       if (contracts.indexOf(contract) < 0) { contracts.push(contract); }
     });
-    contracts.reduce(function (chain, contract) {
-      return chain.then(function () { return kv.get(ENTRY + contract); }).then(function (kept) {
+    var dealers = [];  // a dealer for each seating, the page's own first
+    var seen = {};
+    [own].concat(plan ? plan.deals.map(function (deal) { return deal.dealer; }) : []).forEach(function (dealer) {
+      var form = dealOf(dealer) ? dealOf(dealer).form : "";
+      if (!(form in seen)) { seen[form] = true; dealers.push(dealer); }
+    });
+    var wanted = [];
+    dealers.forEach(function (dealer) {
+      if (dealer !== own) { wanted.push([dealer, null]); }
+      contracts.forEach(function (contract) { wanted.push([dealer, contract]); });
+    });
+    wanted.reduce(function (chain, want) {
+      var key = entryKey(want[0], want[1]);
+      return chain.then(function () { return kv.get(key); }).then(function (kept) {
         if (kept) { return; }  // fetched on an earlier visit
-        var params = new URLSearchParams(base.concat([["contract", contract]]));
+        var params = new URLSearchParams(base.concat([["dealer", String(want[0])]], want[1] ? [["contract", want[1]]] : []));
         return fetch(ACTION + "?" + params, { headers: { "HX-Request": "true", "HX-Target": "entry" } })
           .then(function (r) { return r.ok ? r.text() : null; })
-          .then(function (html) { if (html && html.indexOf('id="entry"') >= 0) { return kv.set(ENTRY + contract, html); } });
+          .then(function (html) { if (html && html.indexOf('id="entry"') >= 0) { return kv.set(key, html); } });
       });
     }, Promise.all([describeInputs(), pageKept])).catch(function () { /* kept what could be fetched */ })
       .then(function () { box.dataset.ready = "offline"; });  // all a reload without a connection needs
@@ -596,18 +767,21 @@
     var known = stored[2];
     var f = form();
     if (f) {
-      var expected = Number(get(pairs(f), "expected"));
-      if (copy && known && known.at > Date.parse(copy)) { expected = Math.max(expected, known.next); }
-      if (rows.length) { expected = rows[rows.length - 1].expected + 1; }
+      server = { n: Number(get(pairs(f), "expected")), dealer: plan ? plan.dealer : 0, bock: plan && plan.bock_next };
+      if (copy && known && known.at > Date.parse(copy) && known.next > server.n) {  // stored since the copy
+        server = { n: known.next, dealer: known.dealer === undefined ? server.dealer : known.dealer, bock: known.bock };
+      }
+      var expected = turn().n;
       setHidden(f, "expected", expected);
       setHidden(f, "key", newKey());  // a copy of the page may hold a key already used
-      if (!copy) { rememberNext(f); }
+      if (!copy) { heard(document); }
     }
     render();
     var restored = Promise.resolve();
     if (f && draft && draft.data) {
       typed = true;
       var row = draft.row && rows.find(function (r) { return r.id === draft.row; });
+      if (row || draft.turn !== undefined) { f.dataset.turn = String(row ? row.turn : draft.turn); }
       restored = showEntry(draft.data, navigator.onLine && !copy).then(function () {
         var now = form();
         restore(now, draft.data.filter(function (p) { return p[0] !== "csrfmiddlewaretoken"; }));
@@ -622,8 +796,9 @@
         render();
       });
     } else {
-      keepEntries();
+      keepEntries();  // the server's entry first: it is the one for the server's next deal
+      if (f) { restored = refit(); }  // deals waiting here come before the form's: it is for the one after them
     }
-    restored.then(send);
+    restored.then(function () { showTurn(); send(); });
   });
 })();

@@ -22,7 +22,7 @@ from playwright.sync_api import BrowserContext, Page, Route, expect
 from tests.live_site import Site, table_path, temp_database
 
 from .conftest import TIMEOUT_MS
-from .steps import fill_deal
+from .steps import fill_deal, show_scorer
 
 pytestmark = [pytest.mark.browser, pytest.mark.database]  # its own server's database: run on both
 
@@ -197,12 +197,11 @@ def test_two_phones_offline_at_once_get_consecutive_deal_numbers(contexts: list[
     contexts[0].set_offline(False)
     expect(first.locator(PENDING)).to_have_count(0)
     contexts[1].set_offline(False)
-    # The second phone's deal 1 was entered meanwhile: the usual flow, the form now for deal 2.
-    row = second.locator(f"{PENDING}.correcting")
+    # The second phone's deal 1 was entered meanwhile: said, and its own deal kept to be saved as deal 2.
+    row = second.locator(f"{PENDING}.conflict")
     expect(row).to_contain_text("was entered meanwhile on another phone")
-    expect(second.locator("#err-top")).to_contain_text("Your form is now for deal 2")
-    expect(second.locator("#q-contract input[value='clubs@2']")).to_be_checked()
-    second.get_by_role("button", name="Save deal").click()
+    expect(row).to_contain_text("save it as deal 2")
+    row.get_by_role("button", name="Save as deal 2").click()
     expect(second.locator(PENDING)).to_have_count(0)
     deals = stored(site, night)
     assert [(deal["sequence"], deal["facts"]["contract"]) for deal in deals] == [(1, "grand"), (2, "clubs")]
@@ -347,3 +346,173 @@ def test_offline_the_page_checks_what_the_engines_description_says(contexts: lis
     page.get_by_role("button", name="Save deal").click()
     expect(page.locator(PENDING)).to_have_count(1)
     expect(page.locator(PENDING)).to_contain_text("Declarer's card points (skat included): 70")
+
+
+# --- issue 28: a table whose seats rotate, two phones on one number, a correction meanwhile ------------------
+
+FOUR = ["Anna", "Bernd", "Clara", "Dora"]
+# A Skat table of four plays Bock (a 60:60 starts a round): only the server knows whether a deal is one.
+SETUP_FOUR = """
+from scorekeep import nights
+night = nights.start_night(game="skat", preset="classic", players=ARGS["names"], house_rules={"bock": True},
+                           bock_events=["sixty"])
+table = night.tables.get()
+for declarer in ARGS["declarers"]:  # engine seats; the rotation says who dealt
+    nights.enter_deal(table, {"contract": "grand", "declarer": declarer, "bid": 48, "matadors": 2,
+                              "card_points": 70}, by="Anna")
+OUT = {"night": night.pk, "scorer": night.scorer_token, "viewer": night.viewer_token}
+"""
+SEATED = """
+from scorekeep.models import CardTable
+table = CardTable.objects.get(night_id=ARGS["night"], number=1)
+names = [place.player.name for place in table.places.select_related("player")]
+OUT = [{"sequence": d.sequence, "dealer": names[d.dealer], "playing": [names[p] for p in d.seating],
+        "declarer": names[d.seating[d.facts["declarer"]]] if "declarer" in d.facts else None,
+        "contract": d.facts["contract"], "points": d.facts.get("card_points"), "bock": d.bock,
+        "version": d.version, "by": d.entered_by}
+       for d in table.deals.filter(deleted=False).order_by("sequence")]
+"""
+
+
+def night_of_four(site: Site, deals: int) -> dict[str, Any]:
+    """A Skat night at a table of four (Anna deals first, the dealer sits out) with `deals` deals stored."""
+    return site.django(SETUP_FOUR, names=FOUR, declarers=[0] * deals)
+
+
+def seated(site: Site, night: dict[str, Any]) -> list[dict[str, Any]]:
+    return site.django(SEATED, night=int(night["night"]))
+
+
+def players_of(number: int) -> tuple[str, list[str]]:
+    """Deal `number` at the table of four: its dealer, and who plays it, forehand first (the engine's seats)."""
+    dealer = (number - 1) % 4
+    return FOUR[dealer], [FOUR[(dealer + k) % 4] for k in (1, 2, 3)]
+
+
+def grid_rows(page: Page) -> Any:
+    return page.locator("#q-contract .grid-row")
+
+
+def expect_deal(page: Page, number: int, pending_bock: bool) -> None:
+    """The form is for deal `number`: its grid has exactly that deal's players; its head and the status line
+    say the number and dealer; Bock is said pending while deals wait to be sent before it."""
+    dealer, playing = players_of(number)
+    expect(grid_rows(page)).to_have_count(3)
+    assert [grid_rows(page).nth(i).get_attribute("aria-label") for i in range(3)] == playing
+    expect(page.locator("#entry .deal-head")).to_contain_text(f"Deal {number} · {dealer} deals")
+    expect(page.locator("#entry .deal-head")).to_contain_text(f"Sits out: {dealer}")
+    status = page.locator("#live-ledger .status")
+    expect(status).to_contain_text(f"Deal {number} · {dealer} deals")
+    if pending_bock:
+        expect(status).to_contain_text("Bock: known once sent")
+    else:
+        expect(status).not_to_contain_text("known once sent")
+
+
+def grand(declarer: str, points: int = 70) -> dict[str, Any]:
+    return {"contract": "grand", "declarer": declarer, "bid": 48, "matadors": 2, "card_points": points}
+
+
+def test_offline_through_a_rotation_at_four_every_deal_offers_its_own_players(contexts: list[BrowserContext],
+                                                                             site: Site) -> None:
+    """Issue 28, 2: deals 3–8 offline at a Skat table of four (more than a round of dealers), each declared
+    by the player who sat out the deal before — who had no row when the form kept the first deal's players."""
+    night = night_of_four(site, 2)
+    context = contexts[0]
+    page = open_table(context, site, night)
+    context.set_offline(True)
+    declarers = {}
+    for waiting, number in enumerate(range(3, 9), start=1):
+        expect_deal(page, number, pending_bock=waiting > 1)
+        declarer = players_of(number - 1)[0]  # the previous dealer: he plays this deal, not the one before
+        declarers[number] = declarer
+        save_offline(page, grand(declarer, 60 if number == 5 else 70), waiting)  # deal 5 is a 60:60
+    expect(page.locator(f"{PENDING} .number")).to_have_text([f"Deal {n}" for n in range(3, 9)])
+
+    page.reload()  # offline: the copy of the page is for deal 3; the form follows the six deals waiting
+    page.locator("html.js").wait_for(state="attached")
+    expect(page.locator(PENDING)).to_have_count(6)
+    expect_deal(page, 9, pending_bock=True)
+
+    context.set_offline(False)
+    expect(page.locator(PENDING)).to_have_count(0)
+    deals = seated(site, night)
+    assert [deal["sequence"] for deal in deals] == list(range(1, 9))
+    for deal in deals[2:]:
+        dealer, playing = players_of(deal["sequence"])
+        assert (deal["dealer"], deal["playing"][:3]) == (dealer, playing)
+        assert deal["declarer"] == declarers[deal["sequence"]]
+    # The 60:60 of deal 5 started a Bock round the phone could not know of: the server made 6–8 Bock deals.
+    assert [deal["bock"] for deal in deals[2:]] == [False, False, False, True, True, True]
+    expect(page.locator("#live-ledger .status")).to_contain_text("Deal 9 · Anna deals")
+    expect(page.locator("#live-ledger .status")).to_contain_text("Bock deal")
+
+
+@pytest.mark.parametrize(("choice", "declarer"), [("save as next", "Anna"), ("leave out", "Dora")])
+def test_two_phones_offline_on_one_number_the_second_is_told_whose_deal_and_chooses(
+        contexts: list[BrowserContext], site: Site, choice: str, declarer: str) -> None:
+    """Issue 28, 3: both phones save deal 3 offline; the first is stored. The second says, in the players'
+    words, whose deal 3 it was and offers its own as deal 4 or leaving it out — before any check of its seats
+    (Dora declared deal 3 on it, and she deals deal 4: the next deal's form alone would only refuse her)."""
+    night = night_of_four(site, 2)
+    first, second = (open_table(context, site, night) for context in contexts)
+    for context in contexts:
+        context.set_offline(True)
+    show_scorer(first)
+    first.get_by_label("Your name").fill("Bernd")
+    save_offline(first, grand("Bernd"), 1)
+    save_offline(second, {"contract": "null", "declarer": declarer, "bid": 23, "declarer_tricks": 0}, 1)
+    save_offline(second, grand("Bernd", 80), 2)  # deal 4 (Dora deals: Anna, Bernd, Clara play)
+    contexts[0].set_offline(False)
+    expect(first.locator(PENDING)).to_have_count(0)
+
+    contexts[1].set_offline(False)
+    row = second.locator(f"{PENDING}.conflict")
+    expect(row).to_contain_text("Deal 3 was entered meanwhile on another phone by Bernd (Game: Grand")
+    expect(row).to_contain_text("Yours is kept on this phone: save it as deal 4, or leave it out")
+    expect(row).not_to_contain_text("valid choice")
+    expect(row.locator(".number")).to_have_text("Deal 3")
+    expect(second.locator(PENDING)).to_have_count(2)  # its deal 4 waits behind it
+    expect(second.locator(f"{PENDING}.waiting")).to_have_count(1)
+    if choice == "save as next":
+        row.get_by_role("button", name="Save as deal 4").click()
+    else:
+        row.get_by_role("button", name="Leave it out").click()
+    expect(second.locator(PENDING)).to_have_count(0)
+    deals = seated(site, night)
+    mine = [(deal["sequence"], deal["contract"], deal["declarer"], deal["dealer"]) for deal in deals[2:]]
+    if choice == "save as next":  # both its deals one number on, each dealt as the rotation says
+        assert mine == [(3, "grand", "Bernd", "Clara"), (4, "null", "Anna", "Dora"), (5, "grand", "Bernd", "Anna")]
+    else:
+        assert mine == [(3, "grand", "Bernd", "Clara"), (4, "grand", "Bernd", "Dora")]
+    assert deals[3]["points"] == (None if choice == "save as next" else 80)
+
+
+def test_a_correction_on_one_phone_while_another_is_offline_loses_neither(contexts: list[BrowserContext],
+                                                                          site: Site) -> None:
+    """Issue 28: one phone corrects deal 2 while the other enters deals 3–6 offline across the rotation; back
+    online, the offline deals go in after it, with their own players, and the correction stays."""
+    night = night_of_four(site, 2)
+    online, offline = (open_table(context, site, night) for context in contexts)
+    contexts[1].set_offline(True)
+    declarers = {}
+    for waiting, number in enumerate(range(3, 7), start=1):
+        declarers[number] = players_of(number - 1)[0]
+        expect_deal(offline, number, pending_bock=waiting > 1)
+        save_offline(offline, grand(declarers[number]), waiting)
+
+    online.goto(online.url + "deals/2/")
+    online.locator("html.js").wait_for(state="attached")
+    online.locator("#id_card_points").fill("85")
+    online.get_by_role("button", name="Save the correction").click()
+    expect(online.locator("body")).to_contain_text("70 → 85")  # the deal's history says the change
+    assert seated(site, night)[1]["version"] == 2
+
+    contexts[1].set_offline(False)
+    expect(offline.locator(PENDING)).to_have_count(0)
+    deals = seated(site, night)
+    assert [deal["sequence"] for deal in deals] == [1, 2, 3, 4, 5, 6]
+    assert (deals[1]["points"], deals[1]["version"]) == (85, 2)  # the correction stays
+    for deal in deals[2:]:
+        assert deal["declarer"] == declarers[deal["sequence"]]
+        assert deal["playing"][:3] == players_of(deal["sequence"])[1]
