@@ -217,14 +217,21 @@ def _entered_since(table: CardTable, now: ledger.Standing, expected: int | None)
     return Stale(deals=live[max(0, expected - 1):])
 
 
-def entered_meanwhile(table: CardTable, standing: ledger.Standing, expected: int | None,
-                      key: str | None) -> Stale | None:
+def stored_with(table: CardTable, key: str | None) -> Deal | None:
+    """The deal this table stored with idempotency key `key` (``replayed`` set): a request sent again after
+    its answer was lost. None when the key made no deal here."""
+    replayed = _replay_of(key, DealRevision.Kind.CREATED, table_id=table.pk)[0]
+    if replayed is None:
+        return None
+    deal: Deal = replayed.deal
+    deal.replayed = True
+    return deal
+
+
+def entered_meanwhile(table: CardTable, standing: ledger.Standing, expected: int | None) -> Stale | None:
     """Before a new deal's form is read: the deals another phone entered since the form's deal number, or
     None. The number comes first — a form for deal 18 read against deal 19's seating would only say that
-    its declarer does not play. A request already stored with its key is a repeat, not a conflict
-    (`enter_deal` answers it); `enter_deal` checks the number again under the table's lock."""
-    if _replay_of(key, DealRevision.Kind.CREATED, table_id=table.pk)[0] is not None:
-        return None
+    its declarer does not play. `enter_deal` checks the number again under the table's lock."""
     return _entered_since(table, standing, expected)
 
 

@@ -314,12 +314,18 @@ def deal_new(request: HttpRequest, night_id: int, table_number: int) -> HttpResp
         return HttpResponseNotAllowed(["GET", "POST"])
     form = _new_form(request, loaded, request.POST)
     context = _table_context(request, loaded, form)
-    # Another phone's deal under this form's number is said first: the form, read against the next deal's
-    # seating, would otherwise only refuse a declarer who does not play that deal.
-    meanwhile = None if context["closed"] else nights.entered_meanwhile(
-        loaded.table, loaded.standing, _int(request.POST.get("expected")), _key(request))
+    # A request sent again whose deal was stored (the answer was lost: an outbox sends it again) is answered
+    # as stored, whatever the next deal's form would make of it. Then another phone's deal under this form's
+    # number is said first: the form, read against the next deal's seating, would otherwise only refuse a
+    # declarer who does not play that deal.
+    deal = None if context["closed"] else nights.stored_with(loaded.table, _key(request))
+    meanwhile = None if context["closed"] or deal is not None else nights.entered_meanwhile(
+        loaded.table, loaded.standing, _int(request.POST.get("expected")))
+    by = str(request.POST.get("by", "")).strip()
     if context["closed"]:
         form.is_valid()  # the page says why; the form stays with everything typed (table.html#region)
+    elif deal is not None:
+        pass
     elif meanwhile is not None:
         _stale_new(form, context, loaded, meanwhile)
     elif form.is_valid() and "preview" not in request.POST and form.facts is not None:
@@ -339,21 +345,21 @@ def deal_new(request: HttpRequest, night_id: int, table_number: int) -> HttpResp
             _stale_new(form, context, loaded, err)
         except OperationalError:
             form.add_error(None, BUSY)
-        else:
-            _remember(request, by)
-            saved = (gettext("This deal was saved already (a second tap or a repeated request); it is stored once.")
-                     if getattr(deal, "replayed", False) else gettext("Deal saved."))
-            if not request.htmx:  # the table page names and marks the saved deal, with its Undo
-                if getattr(deal, "replayed", False):
-                    messages.success(request, saved)
-                    return HttpResponseRedirect(loaded.url("table"), status=303)
-                return HttpResponseRedirect(f"{loaded.url('table')}?saved={deal.sequence}", status=303)
-            loaded = _load(night_id, table_number)
-            context = _table_context(request, loaded, _new_form(request, loaded))
-            context["saved"] = _saved_words(loaded, deal, saved)
-            context["saved_number"] = loaded.count
-            context["undo_url"] = loaded.url("deal-delete", deal.sequence)
-            return _render(request, "table.html", context, "region")
+    if deal is None:
+        return _render(request, "table.html", context, "region")
+    _remember(request, by)
+    saved = (gettext("This deal was saved already (a second tap or a repeated request); it is stored once.")
+             if getattr(deal, "replayed", False) else gettext("Deal saved."))
+    if not request.htmx:  # the table page names and marks the saved deal, with its Undo
+        if getattr(deal, "replayed", False):
+            messages.success(request, saved)
+            return HttpResponseRedirect(loaded.url("table"), status=303)
+        return HttpResponseRedirect(f"{loaded.url('table')}?saved={deal.sequence}", status=303)
+    loaded = _load(night_id, table_number)
+    context = _table_context(request, loaded, _new_form(request, loaded))
+    context["saved"] = _saved_words(loaded, deal, saved)
+    context["saved_number"] = loaded.count
+    context["undo_url"] = loaded.url("deal-delete", deal.sequence)
     return _render(request, "table.html", context, "region")
 
 

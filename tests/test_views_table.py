@@ -594,3 +594,33 @@ def test_a_deal_tapped_in_the_grid_of_players_and_games_is_saved(client: Client,
     assert deal.facts == {"contract": "grand", "declarer": deal.seating.index(1), "bid": 18, "matadors": 2,
                           "card_points": 70}
     assert "Deal 1 saved: Bernd: Grand · won 72" in html(response)
+
+
+# --- issue 28: a deal kept on a phone for another deal number -----------------------------------------------
+
+def test_a_deal_entered_meanwhile_is_said_before_the_seats_are_checked(client: Client, skat: CardNight) -> None:
+    """Two phones on deal 1 at a table of four: the second's Bernd declared, and Bernd deals deal 2 (he sits
+    out). The answer says whose deal 1 it was and what (the outbox reads #conflict), never Django's
+    "Select a valid choice"; at the declarer, in the players' words, who does not play deal 2."""
+    nights.enter_deal(table_of(skat), GRAND, by="Clara")  # deal 1: Anna deals, Bernd declares
+    sent = {"contract": "grand@1", "bid": 48, "matadors": 2, "card_points": 70, "key": "second-phone-1",
+            "expected": "1"}
+    page = html(client.post(url(skat, "deals/new/"), sent, headers={"HX-Target": "table-region", **HX}))
+    assert "Deal 1 was entered meanwhile on another phone by Clara (Game: Grand" in page
+    assert re.search(r'<div id="conflict" hidden data-next="2"><p data-number="1">Deal 1 was entered', page)
+    assert "valid choice" not in page
+    assert "Not in this deal: Bernd (Bernd deals) — tap one of Clara, Dieter, Anna." in page
+    assert Deal.objects.count() == 1
+
+
+def test_a_request_sent_again_after_its_deal_was_stored_is_answered_as_stored(client: Client,
+                                                                             skat: CardNight) -> None:
+    """An outbox sends a deal again when the answer was lost: Bernd's Grand was stored as deal 1, and Bernd
+    sits out deal 2 — the repeat is "saved already", not a refusal of its declarer, and stores nothing."""
+    sent = {"contract": "grand@1", "bid": 48, "matadors": 2, "card_points": 70, "key": "lost-answer-1",
+            "expected": "1"}
+    assert client.post(url(skat, "deals/new/"), sent).status_code == 303
+    page = html(client.post(url(skat, "deals/new/"), sent, headers={"HX-Target": "table-region", **HX}))
+    assert "This deal was saved already" in page
+    assert "meanwhile" not in page and "Not in this deal" not in page
+    assert Deal.objects.count() == 1
