@@ -264,9 +264,9 @@ def _table_context(request: HttpRequest, loaded: Loaded, form: DealForm | None,
 
 def _seating(loaded: Loaded) -> dict[str, Any]:
     """What the page needs to follow the deals offline (static/js/offline.js): the engine's seating of every
-    dealer (`rules.seating.rotation`), the players' names, who deals next, and whether the deals can be
-    Bock deals — which only the server knows, so the page shows it as pending."""
-    return {**rotation(loaded.night.game, len(loaded.names)), "names": loaded.names, "dealer": loaded.next_dealer,
+    dealer (`rules.seating.rotation`), who deals next, and whether the deals can be Bock deals — which only
+    the server knows, so the page shows it as pending. The names are the form's own (its dealer's select)."""
+    return {**rotation(loaded.night.game, len(loaded.names)), "dealer": loaded.next_dealer,
             "bock": bool(ledger.bock_events(loaded.night)), "bock_next": loaded.standing.next_is_bock}
 
 

@@ -165,6 +165,11 @@
 
   // --- the deals in turn, as the engine seats them (#seating-plan) -------------------------------------
 
+  // A player by table position, as the form names him (its dealer's select lists everyone at the table).
+  function nameOf(position) {
+    var option = document.querySelector('#deal-form select[name="dealer"] option[value="' + position + '"]');
+    return option ? option.textContent.trim() : String(position);
+  }
   function dealOf(dealer) { return plan && plan.deals[dealer] ? plan.deals[dealer] : null; }
   function after(dealer) { var deal = dealOf(dealer); return deal ? deal.next : dealer; }
   function chosenOf(values) {  // "Someone else dealt?": the position chosen, or null (the rotation's dealer)
@@ -192,11 +197,11 @@
     var deal = dealOf(dealer);
     var total = Number(box.dataset.series);
     var words = [total && n <= total ? fill(box.dataset.dealOf, { n: n, total: total }) : fill(box.dataset.deal, { n: n }),
-                 fill(box.dataset.deals, { name: plan.names[dealer] })];
+                 fill(box.dataset.deals, { name: nameOf(dealer) })];
     if (whole && deal) {
-      words.push(fill(box.dataset.forehand, { name: plan.names[deal.forehand] }));
+      words.push(fill(box.dataset.forehand, { name: nameOf(deal.forehand) }));
       if (deal.out.length) {
-        words.push(fill(box.dataset.sitsOut, { names: deal.out.map(function (p) { return plan.names[p]; }).join(", ") }));
+        words.push(fill(box.dataset.sitsOut, { names: deal.out.map(function (p) { return nameOf(p); }).join(", ") }));
       }
     }
     if (n !== server.n && plan.bock) { words.push(box.dataset.bockPending); }
@@ -225,7 +230,7 @@
     if (head && !f.dataset.outboxRow) { head.textContent = turnWords(Number(get(pairs(f), "expected")), dealer, true); }
     var select = f.querySelector('#entry select[name="dealer"]');
     if (select && select.options.length) {
-      select.options[0].textContent = fill(box.dataset.nextInTurn, { name: plan.names[turnDealer] });
+      select.options[0].textContent = fill(box.dataset.nextInTurn, { name: nameOf(turnDealer) });
       select.value = chosen === null ? "" : String(chosen);
     }
     var fold = f.querySelector("#entry details.dealer");
