@@ -516,3 +516,50 @@ def test_a_correction_on_one_phone_while_another_is_offline_loses_neither(contex
     for deal in deals[2:]:
         assert deal["declarer"] == declarers[deal["sequence"]]
         assert deal["playing"][:3] == players_of(deal["sequence"])[1]
+
+
+FIVE_AT_TABLE = ["Anna", "Bernd", "Clara", "Dora", "Emil"]
+SETUP_FIVE = """
+from scorekeep import nights
+night = nights.start_night(game="schafkopf", preset="classic", players=ARGS["names"])
+OUT = {"night": night.pk, "scorer": night.scorer_token, "viewer": night.viewer_token}
+"""
+
+
+def test_offline_at_a_schafkopf_table_of_five_each_deal_offers_the_four_who_play_it(
+        contexts: list[BrowserContext], site: Site) -> None:
+    """Issue 28, 2: at five the dealer sits out (four play, no grid): the declarer's and the partner's taps of
+    each deal saved offline are that deal's four players, round the table and once more."""
+    night = site.django(SETUP_FIVE, names=FIVE_AT_TABLE)
+    context = contexts[0]
+    page = open_table(context, site, night)
+    context.set_offline(True)
+    declared = {}
+    for waiting, number in enumerate(range(1, 7), start=1):
+        dealer = FIVE_AT_TABLE[(number - 1) % 5]
+        playing = [FIVE_AT_TABLE[(number - 1 + k) % 5] for k in (1, 2, 3, 4)]
+        with_sauspiel = page.locator("#q-contract input[value='sauspiel']")
+        if not with_sauspiel.is_checked():
+            fill_deal(page, {"contract": "sauspiel"})
+        expect(page.locator("#q-declarer label.tap")).to_have_text(playing)
+        expect(page.locator("#q-partner label.tap")).to_have_text(playing)
+        expect(page.locator("#entry .deal-head")).to_contain_text(f"Deal {number} · {dealer} deals")
+        expect(page.locator("#entry .deal-head")).to_contain_text(f"Sits out: {dealer}")
+        declarer = FIVE_AT_TABLE[(number - 2) % 5] if number > 1 else playing[0]  # the last dealer, who plays
+        partner = next(p for p in playing if p != declarer)
+        declared[number] = (declarer, partner)
+        fill_deal(page, {"contract": "sauspiel", "declarer": declarer, "partner": partner, "card_points": 70})
+        expect(page.locator("#preview .offline-checked")).to_be_visible()
+        page.get_by_role("button", name="Save deal").click()
+        expect(page.locator(PENDING)).to_have_count(waiting)
+
+    context.set_offline(False)
+    expect(page.locator(PENDING)).to_have_count(0)
+    deals = site.django(SEATED.replace('names[d.seating[d.facts["declarer"]]] if "declarer" in d.facts else None',
+                                       '[names[d.seating[d.facts[k]]] for k in ("declarer", "partner")]'),
+                        night=int(night["night"]))
+    assert [deal["sequence"] for deal in deals] == list(range(1, 7))
+    for deal in deals:
+        number = deal["sequence"]
+        assert deal["dealer"] == FIVE_AT_TABLE[(number - 1) % 5]
+        assert tuple(deal["declarer"]) == declared[number]
