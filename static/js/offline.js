@@ -449,12 +449,15 @@
     typed = false;
     kv.del(DRAFT);
     var values = pairs(f).filter(function (p) { return p[0] === "by"; });
+    var shown = entryKey(turnOf(f));
     return kv.get(entryKey(next.dealer)).then(function (html) {
       if (!install(html, next.dealer, values)) {
         f.reset();
         fit(f, next.dealer, null);
         var preview = byId("preview");  // no entry kept for this deal's players: say so, never offer others
-        if (preview && turnOf(f) !== next.dealer) { preview.replaceChildren(element("p", "outcome rejected", box.dataset.noForm)); }
+        if (preview && shown !== entryKey(next.dealer)) {
+          preview.replaceChildren(element("p", "outcome rejected", box.dataset.noForm));
+        }
       }
       showTurn();
     }).then(function () { window.scrollTo({ top: 0 }); });
