@@ -173,6 +173,7 @@ def test_no_malformed_request_to_the_forms_of_a_hosts_and_a_strangers_pages_is_a
         failures += MALFORMED.run(stranger.send, MALFORMED.token_probes(prefix))
     assert not failures, f"{len(failures)} of {sent} answered 5xx:\n" + "\n".join(failures[:40])
     assert sent > 300
+    # Nothing stored with a NUL (read back whole: PostgreSQL cannot even be asked for one).
     stored = served.site.django("from scorekeep.models import Attempt\n"
-                                "OUT = Attempt.objects.filter(who__contains='\\x00').count()")
-    assert stored == 0
+                                "OUT = [who for who in Attempt.objects.values_list('who', flat=True) if chr(0) in who]")
+    assert stored == []
