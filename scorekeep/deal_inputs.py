@@ -46,13 +46,13 @@ def say(word: object) -> str:
 
 
 def meaning(field: Input) -> str:
-    """What a value of `field` means, as a short tag: its kind, words, range and choices — not whether it is
-    required or folded away. Where two contracts describe a field alike (a Skat declarer, a Schafkopf trump
-    suit), a value typed for one stands for the other; where they do not (Kop's old side: the black-queen
-    holders of a normal game, the wesele pair, the lone player; a Grand's matadors and a suit game's), a
-    value typed for one contract says nothing about the other, so a switch of contract drops it."""
-    said = (field.key, field.kind.value, str(field.label), str(field.help or ""), field.lo, field.hi, field.values,
-            tuple(value for value, _words in field.choices), field.total, str(field.empty or ""),
+    """What a value of `field` means, as a short tag: its kind and words — not its range, nor whether it is
+    required or folded away. Where two contracts describe a field alike (a Skat declarer or matadors, a
+    Schafkopf trump suit), a value typed for one stands for the other (if the other's range takes it); where
+    their words differ (Kop's old side: the black-queen holders of a normal game, the wesele pair, the lone
+    player; a Sauspiel's partner and a Hochzeit's), a value typed for one contract says nothing about the
+    other, so a switch of contract drops it."""
+    said = (field.key, field.kind.value, str(field.label), str(field.help or ""), field.total, str(field.empty or ""),
             tuple((value, mark.key) for value, mark in field.marks))
     return hashlib.sha256(repr(said).encode()).hexdigest()[:12]
 

@@ -278,6 +278,14 @@ class DealForm(forms.Form):
         data = self.data.copy()
         for name in dropped:
             data.pop(name, None)
+        # A value meant alike but outside the new contract's choices (a suit game's "with 6" in a Grand) is
+        # not tapped in the new form, so it is not sent either.
+        for name in {name for q in self.questions for name in q.names} - set(dropped):
+            field = self.fields[name]
+            posted = data.getlist(name) if hasattr(data, "getlist") else [data.get(name)]
+            if isinstance(field, forms.ChoiceField) and any(
+                    value not in (None, "") and not field.valid_value(str(value)) for value in posted):
+                data.pop(name, None)
         self.data = data
         return True
 
@@ -389,6 +397,11 @@ class DealForm(forms.Form):
         return name
 
     # --- what the template shows -------------------------------------------------------------------
+
+    @property
+    def inputs_for(self) -> str:
+        """The contract the inputs are for (the page's hidden `SHOWN_FOR`; `form.contract` is its radio row)."""
+        return self.contract
 
     @property
     def live_words(self) -> dict[str, str]:

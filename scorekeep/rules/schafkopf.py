@@ -440,12 +440,17 @@ FIELDS: dict[str, Input] = {f.key: f for f in (
 """Every deal field of Schafkopf as a page asks it; `inputs` adjusts them to a contract and rule set."""
 
 
+_PARTNER_IN = {C.SAUSPIEL: Word("who held the called ace"), C.HOCHZEIT: Word("who accepted the Hochzeit")}
+
+
 def inputs(contract: str, rules: Rules, table: Table) -> tuple[Input, ...]:
     """The fields `contract` asks under `rules`, in order: the point games need the card points, a Tout
     or Bettel the tricks; no more doublings than the rule set allows, and the Laufende only where
     they are paid (a rule set paying nothing for them leaves them idle)."""
     keys = deal_fields(contract, rules, table)
     changes: dict[str, dict[str, Any]] = {"doublings": {"hi": rules.max_doublings}}
+    if contract in _PARTNER_GAMES:  # who the partner is differs by game: a Sauspiel's is no Hochzeit's
+        changes["partner"] = {"help": _PARTNER_IN[contract]}
     if contract in _POINT_GAMES:
         changes["card_points"] = REQUIRED
     if contract in _TRICKS_NEEDED:
