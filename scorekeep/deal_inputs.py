@@ -69,7 +69,7 @@ def live_words() -> dict[str, str]:
             "off-total": gettext("together %(sum)s, not %(total)s")}
 
 
-def number_field(field: Input, tap: bool, label: Label | None = None) -> forms.IntegerField:
+def number_field(field: Input, tap: bool, label: str | None = None) -> forms.IntegerField:
     """A typed whole number for `field` (a COUNT, or one seat's number of a PER_SEAT list). A text input with a
     numeric keyboard on the table's page (`tap`), not type=number: that one drops letters, so "7o" arrived as
     nothing ("needed") instead of "not a number". There it is checked at once against its range and the values no

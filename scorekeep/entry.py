@@ -275,7 +275,7 @@ class DealForm(forms.Form):
                    for name in q.names]
         if "card_points" in dropped or "card_points" not in self.inputs.described:
             dropped.append("captured")  # the cards ticked stand for the card points
-        data = self.data.copy()
+        data: Any = self.data.copy()
         for name in dropped:
             data.pop(name, None)
         # A value meant alike but outside the new contract's choices (a suit game's "with 6" in a Grand) is

@@ -440,7 +440,8 @@ FIELDS: dict[str, Input] = {f.key: f for f in (
 """Every deal field of Schafkopf as a page asks it; `inputs` adjusts them to a contract and rule set."""
 
 
-_PARTNER_IN = {C.SAUSPIEL: Word("who held the called ace"), C.HOCHZEIT: Word("who accepted the Hochzeit")}
+_PARTNER_IN: dict[str, Word] = {C.SAUSPIEL: Word("who held the called ace"),
+                               C.HOCHZEIT: Word("who accepted the Hochzeit")}
 
 
 def inputs(contract: str, rules: Rules, table: Table) -> tuple[Input, ...]:
