@@ -18,8 +18,9 @@ Then it reads the night back and counts: requests, errors (any answer that is ne
 refusal the phone expects, and requests without an answer), deals acknowledged vs stored, lost
 (acknowledged but not stored), duplicated (one key stored twice), half-saved (a deal without its
 revision or verdict, a gap in the numbers, a verdict recomputing differently), and the p50/p95/p99
-latency of saves and polls. The exit status is 1 when any error, lost, duplicated or half-saved deal
-was seen.
+latency of saves and polls. The exit status is 1, with the reason, when any error, lost, duplicated or
+half-saved deal was seen, a phone's thread died, or nothing was measured (no deal stored, no poll answered);
+``--tiny`` runs two tables for three seconds (bench/_check.py).
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench._check import Workers, fail, measured, parse  # noqa: E402
 
 # The live-server harness of the tests: gunicorn on a throw-away database, and HTTP phones.
 from tests.live_site import (  # noqa: E402
@@ -173,6 +176,19 @@ def read_back(tables: list[dict], acked: dict[str, int]) -> tuple[int, list[str]
     return stored, lost, duplicated, unacknowledged, half_saved
 
 
+def check_read_back(errors: Counter[str], lost: list[str], duplicated: int, unacknowledged: list[str],
+                    half_saved: int, abandoned: list[str]) -> None:
+    """Fail, naming each, when the run saw an error or the read-back a lost, duplicated, unacknowledged or
+    half-saved deal, or a phone gave a deal up."""
+    wrong = {"errors": sum(errors.values()), "lost": len(lost), "duplicated": duplicated,
+             "stored without acknowledgement": len(unacknowledged), "half-saved": half_saved,
+             "abandoned": len(abandoned)}
+    said = [f"{count} {what}" for what, count in wrong.items() if count]
+    if said:
+        kinds = f" ({', '.join(f'{what} × {n}' for what, n in errors.most_common(3))})" if errors else ""
+        fail(", ".join(said) + kinds)
+
+
 def percentiles(values: list[float]) -> str:
     if len(values) < 2:
         return "n/a"
@@ -206,7 +222,7 @@ def main() -> int:
     parser.add_argument("--viewers", type=int, default=10, help="phones polling the live ledger")
     parser.add_argument("--think", type=float, default=0.0, help="seconds a scorer waits between deals")
     parser.add_argument("--database-url", default="", help="a PostgreSQL server to make the database on")
-    args = parser.parse_args()
+    args = parse(parser, tiny={"tables": 2, "seconds": 3.0, "workers": 1, "threads": 2, "viewers": 1})
 
     directory = Path(tempfile.mkdtemp(prefix="scorekeep-load-"))
     database = temp_database(directory, args.database_url)
@@ -217,15 +233,13 @@ def main() -> int:
         night = site.night(tables=args.tables)
         results = Results()
         until = time.monotonic() + args.seconds
-        threads = [threading.Thread(target=scorer, args=(site, night, n, until, args.think, results))
-                   for n in range(1, args.tables + 1)]
-        threads += [threading.Thread(target=viewer, args=(site, night, n % args.tables + 1, until, results))
-                    for n in range(args.viewers)]
+        workers = Workers()
+        for n in range(1, args.tables + 1):
+            workers.add(scorer, site, night, n, until, args.think, results)
+        for n in range(args.viewers):
+            workers.add(viewer, site, night, n % args.tables + 1, until, results)
         started = time.monotonic()
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        workers.run()
         elapsed = time.monotonic() - started
         tables = site.inspect(night["night"])
         description = machine(site)
@@ -250,8 +264,11 @@ def main() -> int:
     print(f"save latency p50 / p95 / p99: {percentiles(results.save_ms)}")
     print(f"poll latency p50 / p95 / p99: {percentiles(results.poll_ms)}; answers: "
           f"{results.polls[304]} × 304, {results.polls[200]} × 200")
-    bad = errors or lost or duplicated or unacknowledged or half_saved or results.abandoned
-    return 1 if bad else 0
+    workers.check()
+    measured(tables=len(tables), deals_acknowledged=len(results.acked), deals_stored=stored,
+             **({"polls_answered": sum(results.polls.values())} if args.viewers else {}))
+    check_read_back(results.errors, lost, duplicated, unacknowledged, half_saved, results.abandoned)
+    return 0
 
 
 if __name__ == "__main__":
