@@ -275,7 +275,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--runs", type=int, default=3, help="runs of each command, the best counted")
     ap.add_argument("--no-in-process", action="store_true", help="time only the command line and its floor")
-    args = parse(ap, tiny={"deals": 20, "cli_deals": 200, "seconds": 0.05, "runs": 1})
+    args = parse(ap, tiny={"deals": 20, "cli_deals": 200, "seconds": 0.01, "runs": 1})
     need(args.deals > 0 and args.cli_deals > 0, "no deal to time: --deals and --cli-deals must be at least 1")
     rng = random.Random(args.seed)
 

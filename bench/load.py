@@ -20,7 +20,7 @@ refusal the phone expects, and requests without an answer), deals acknowledged v
 revision or verdict, a gap in the numbers, a verdict recomputing differently), and the p50/p95/p99
 latency of saves and polls. The exit status is 1, with the reason, when any error, lost, duplicated or
 half-saved deal was seen, a phone's thread died, or nothing was measured (no deal stored, no poll answered);
-``--tiny`` runs two tables for three seconds (bench/_check.py).
+``--tiny`` runs two tables for two seconds (bench/_check.py).
 """
 
 from __future__ import annotations
@@ -222,7 +222,7 @@ def main() -> int:
     parser.add_argument("--viewers", type=int, default=10, help="phones polling the live ledger")
     parser.add_argument("--think", type=float, default=0.0, help="seconds a scorer waits between deals")
     parser.add_argument("--database-url", default="", help="a PostgreSQL server to make the database on")
-    args = parse(parser, tiny={"tables": 2, "seconds": 3.0, "workers": 1, "threads": 2, "viewers": 1})
+    args = parse(parser, tiny={"tables": 2, "seconds": 2.0, "workers": 1, "threads": 2, "viewers": 1})
 
     directory = Path(tempfile.mkdtemp(prefix="scorekeep-load-"))
     database = temp_database(directory, args.database_url)

@@ -29,8 +29,8 @@ before each deal the page's clock moves on a minute (the deal is played: Undo hi
 Not simulated: the phone's on-screen keyboard (a real one covers the lower half of the screen while a number
 is typed, and the scorer may have to close it to reach Save).
 
-``--tiny`` enters each game's typical deal only, without a warm-up: a check in CI that the script still fits
-the page (tests/test_benches.py), not figures for docs/PERFORMANCE.md.
+``--tiny`` enters Skat's typical deal only (its grid of players and games), without a warm-up: a check in CI that
+the script still fits the page (tests/test_benches.py), not figures for docs/PERFORMANCE.md.
 
 With --json, one JSON object per line and deal: game, deal, typical, ramsch, taps, keystrokes, scrolled_px.
 A screenshot of the window after each game's last save goes to DIR/taps-<game>.png (default /tmp).
@@ -484,7 +484,7 @@ def main() -> None:
                         help=f"typical deals saved unmeasured first (default {RECENT}: the latest deals shown in full)")
     parser.add_argument("--deals", type=int, default=None,
                         help="only each game's first deals of the script (the typical one is first)")
-    args = _check.parse(parser, tiny={"warm_up": 0, "deals": 1})
+    args = _check.parse(parser, tiny={"game": ["skat"], "warm_up": 0, "deals": 1})
     _check.need(args.deals is None or args.deals > 0, "nothing to enter: --deals must be at least 1")
     games = [GAMES[key] for key in args.game or GAMES]
     results = run(games, args.screenshots, args.warm_up, args.deals)

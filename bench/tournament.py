@@ -27,7 +27,7 @@ table's kept standing equal to a fresh walk of its deals). It prints the save an
 (p50/p95/p99; the standings' 200s and 304s apart) and exits 1, saying why, on any error, lost, duplicated or
 half-saved deal, a thread that died, or a run that measured nothing (no deal stored, no standings answered).
 Who declared is taken from what the entry form may send (`declarer_choices`), not from its markup.
-``--tiny``: eight players at two tables for four seconds (bench/_check.py).
+``--tiny``: eight players at two tables for two seconds (bench/_check.py).
 """
 
 from __future__ import annotations
@@ -237,8 +237,8 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1)
     parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
     parser.add_argument("--database-url", default=None, help="a PostgreSQL server to make the database on")
-    args = parse(parser, tiny={"players": 8, "seconds": 4.0, "every": 1.0, "viewers": 2, "poll": 1.0, "arrive": 0.5,
-                               "quiet": 1.0, "workers": 1, "threads": 2})
+    args = parse(parser, tiny={"players": 8, "seconds": 2.0, "every": 0.5, "viewers": 2, "poll": 0.5, "arrive": 0.2,
+                               "quiet": 0.5, "workers": 1, "threads": 2})
 
     directory = Path(tempfile.mkdtemp(prefix="scorekeep-tournament-"))
     database = temp_database(directory, args.database_url)
