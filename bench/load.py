@@ -9,8 +9,8 @@ afterwards), migrates it, starts gunicorn on 127.0.0.1 (workers: 2 × cores + 1 
 
 - one scorer phone per table (a thread with its own session from the night's scorer link), saving valid
   Skat deals back to back as the page's script does (htmx POST, an idempotency key and the deal number
-  the form is for), `--think` seconds between deals; a request without an answer is sent again with its
-  key, as the page does;
+  the form is for), `--think` seconds between deals, for `--seconds` from joining its table; a request
+  without an answer is sent again with its key, as the page does;
 - `--viewers` phones with the viewer link polling a table's live ledger every 2 s (If-None-Match: the
   server answers 304 while the night is unchanged).
 
@@ -79,11 +79,14 @@ class Results:
             self.errors[what] += 1
 
 
-def scorer(site: Site, night: dict, number: int, until: float, think: float, results: Results) -> None:
+def scorer(site: Site, night: dict, number: int, seconds: float, think: float, results: Results) -> None:
+    """A table's scorer: joins by the scorer link, then saves deals back to back for `seconds` (counted from
+    the join, which on a busy machine may itself take seconds)."""
     rng = random.Random(number)
     phone = Phone(site.url, timeout=30)
     path = table_path(night["night"], number)
     page = phone.join(night["scorer"], path)
+    until = time.monotonic() + seconds
     expected = int(page.hidden("expected") or 1)
     names = ["Anna", "Bernd", "Clara"]
     while time.monotonic() < until:
@@ -125,10 +128,11 @@ def scorer(site: Site, night: dict, number: int, until: float, think: float, res
             time.sleep(think)
 
 
-def viewer(site: Site, night: dict, number: int, until: float, results: Results) -> None:
+def viewer(site: Site, night: dict, number: int, seconds: float, results: Results) -> None:
     phone = Phone(site.url, timeout=30)
     path = table_path(night["night"], number)
     phone.join(night["viewer"], path)
+    until = time.monotonic() + seconds
     etag = ""
     next_poll = time.monotonic()
     while time.monotonic() < until:
@@ -232,12 +236,11 @@ def main() -> int:
         site.start()
         night = site.night(tables=args.tables)
         results = Results()
-        until = time.monotonic() + args.seconds
         workers = Workers()
         for n in range(1, args.tables + 1):
-            workers.add(scorer, site, night, n, until, args.think, results)
+            workers.add(scorer, site, night, n, args.seconds, args.think, results)
         for n in range(args.viewers):
-            workers.add(viewer, site, night, n % args.tables + 1, until, results)
+            workers.add(viewer, site, night, n % args.tables + 1, args.seconds, results)
         started = time.monotonic()
         workers.run()
         elapsed = time.monotonic() - started

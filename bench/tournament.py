@@ -9,7 +9,8 @@ Run by hand, never by the test suite; results go to docs/PERFORMANCE.md. The scr
 database (a temporary PostgreSQL database on the server of --database-url or DATABASE_URL, dropped afterwards;
 a SQLite file when neither is PostgreSQL), migrates it, starts gunicorn on 127.0.0.1, and sets up a tournament
 the way an organiser does — the club, `--players` entrants registered (`scorekeep.tournaments.register`),
-series 1 drawn (`draw_series`: 600 Skat players make 150 tables of four). Then, for `--seconds`:
+series 1 drawn (`draw_series`: 600 Skat players make 150 tables of four). Then, for `--seconds` (a list keeper's
+counted from its join):
 
 - one list keeper per table (a thread with its own session from that table's scorer link) saving a valid
   deal about every `--every` seconds (the first after a random part of it, so the tables do not save in step),
@@ -124,8 +125,9 @@ class Results:
             self.errors[what] += 1
 
 
-def keeper(site: Site, table: dict, until: float, every: float, results: Results) -> None:
-    """A table's list keeper: joins by the table's scorer link and saves a deal about every `every` s."""
+def keeper(site: Site, table: dict, seconds: float, every: float, results: Results) -> None:
+    """A table's list keeper: joins by the table's scorer link and saves a deal about every `every` s, for
+    `seconds` from the join (which on a busy machine may itself take seconds)."""
     rng = random.Random(table["night"])
     phone = Phone(site.url, timeout=60)
     path = table_path(table["night"], table["number"])
@@ -133,6 +135,7 @@ def keeper(site: Site, table: dict, until: float, every: float, results: Results
     expected = int(page.hidden("expected") or 1)
     declared = need(declarer_choices(page, CONTRACT),
                     f"table {table['number']}: the entry form offers no declarer for {CONTRACT!r}")
+    until = time.monotonic() + seconds
     next_save = time.monotonic() + rng.uniform(0, every)
     while True:
         time.sleep(max(0.0, next_save - time.monotonic()))
@@ -255,7 +258,7 @@ def main() -> int:
         until = time.monotonic() + args.seconds
         workers = Workers()
         for table in tables:
-            workers.add(keeper, site, table, until, args.every, results)
+            workers.add(keeper, site, table, args.seconds, args.every, results)
         for n in range(args.viewers):
             workers.add(viewer, site, path, until + args.quiet, args.poll, args.arrive, n, results)
         started = time.monotonic()
