@@ -34,6 +34,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
@@ -361,10 +362,41 @@ class Answer:
             return "new"
         return ""
 
+    def offered(self, name: str) -> list[str]:
+        """The values the page's forms may send for the input `name`, as a browser reads the form (a radio's
+        or checkbox's each, a select's options, another input's value), in the page's order."""
+        inputs = _Inputs()
+        inputs.feed(self.body)
+        inputs.close()
+        return inputs.values.get(name, [])
+
     def hidden(self, name: str) -> str | None:
         """The value of the page's hidden input `name` (the entry form's `expected`, `key`, `version`)."""
         found = re.search(rf'name="{name}" value="([^"]*)"', self.body)
         return found.group(1) if found else None
+
+
+class _Inputs(HTMLParser):
+    """The named inputs of a page and the values each may send (`Answer.offered`)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.values: dict[str, list[str]] = {}
+        self._select: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        named = dict(attrs)
+        if tag == "input" and named.get("name"):
+            default = "on" if named.get("type") in ("radio", "checkbox") else ""
+            self.values.setdefault(str(named["name"]), []).append(named.get("value") or default)
+        elif tag == "select":
+            self._select = named.get("name") or None
+        elif tag == "option" and self._select is not None:
+            self.values.setdefault(self._select, []).append(named.get("value") or "")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "select":
+            self._select = None
 
 
 class Phone:
