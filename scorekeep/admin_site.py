@@ -1,0 +1,23 @@
+"""The site owner's admin site: Django's, with the log-in throttled as the site's own log-in is."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
+
+from .access_views import ThrottledAdminAuthenticationForm, throttled
+
+
+class Site(admin.AdminSite):
+    # Wrong passwords count with the site's own log-in (scorekeep.access_views.ThrottleLogins).
+    login_form = ThrottledAdminAuthenticationForm
+
+    def login(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        """Past the limit the log-in answers 429, as the site's log-in does (the form says how long to wait)."""
+        response = super().login(request, extra_context)
+        form = (getattr(response, "context_data", None) or {}).get("form")
+        if response.status_code == 200 and form is not None and throttled(form):
+            response.status_code = 429
+        return response
