@@ -368,7 +368,7 @@ def test_a_nul_in_the_log_in_name_is_refused_and_nothing_is_stored_with_it(hoste
     """PostgreSQL refuses a NUL in text: the throttle stored "user:a\x00b" before the form was checked (500)."""
     response = Client().post(path, {"username": "host\x00ess", "password": PASSWORD})
     assert response.status_code == 400
-    assert not Attempt.objects.filter(who__contains="\x00").exists()
+    assert not [who for who in Attempt.objects.values_list("who", flat=True) if "\x00" in who]
 
 
 @pytest.mark.django_db
