@@ -248,8 +248,8 @@ class HttpSite:
         send = {**self.headers, **(headers or {})}
         if self.cookies:
             send["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        if method != "GET" and self.cookies.get("csrftoken"):
-            send.setdefault("Referer", f"https://{send.get('Host', self.host)}/")
+        if method != "GET":  # over HTTPS (X-Forwarded-Proto) Django's CSRF check wants a Referer of the site
+            send.setdefault("Referer", f"https://{send.get('Host', f'{self.host}:{self.port}')}/")
         connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
         try:
             connection.request(method, path, body=body if method != "GET" else None, headers=send)
@@ -261,6 +261,9 @@ class HttpSite:
             for name, morsel in SimpleCookie(header).items():
                 self.cookies[name] = morsel.value
         return response.status, text
+
+    def get(self, path: str) -> tuple[int, str]:
+        return self.request("GET", path)
 
     def send(self, method: str, path: str, body: bytes, headers: dict[str, str]) -> int:
         return self.request(method, path, body, headers)[0]

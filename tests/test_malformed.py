@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -21,6 +22,7 @@ from django.utils.html import escape
 from scorekeep import clubs
 from scorekeep.models import Attempt, Tournament
 from tests import malformed
+from tests.live_site import Site, temp_database
 from tests.roles import (
     ACCESS,
     ANONYMOUS,
@@ -265,3 +267,31 @@ def test_run_reports_every_5xx_with_its_probe() -> None:
     statuses = iter([200, 500, 400, 502])
     probes = [malformed.Probe(f"p{n}", "POST", "/x/", b"") for n in range(4)]
     assert malformed.run(lambda *args: next(statuses), probes) == ["POST /x/ (p1): 500", "POST /x/ (p3): 502"]
+
+
+@pytest.mark.database
+def test_the_probe_against_a_served_site(tmp_path: Path) -> None:
+    """The probe as it is sent to a served site (gunicorn, its own database, over HTTP): `HttpSite` keeps the
+    cookies and sends the CSRF token, `crawl` finds the anonymous visitor's forms; no 5xx, no traceback logged."""
+    database = temp_database(tmp_path)
+    served = Site(database, tmp_path, workers=1, threads=2, settings={"SCOREKEEP_LOG_LEVEL": "WARNING"})
+    try:
+        served.migrate()
+        served.start()
+        site = malformed.HttpSite(served.url)
+        forms, pages = malformed.crawl(site.get, ["/accounts/login/", "/admin/login/"], limit=15,
+                                       skip=lambda path: path.endswith(".pdf") or "?" in path)
+        assert {"/accounts/login/", "/accounts/signup/", "/admin/login/"} <= set(forms), pages
+        failures = []
+        for form in forms.values():
+            site.request("GET", "/accounts/login/")  # a fresh CSRF cookie, should a probe have changed it
+            failures += malformed.run(site.send, malformed.probes(form, site.csrf))
+        status, text = site.request("POST", "/accounts/login/", b"username=J%FCrgen&csrfmiddlewaretoken=" +
+                                    site.csrf.encode(), {"Content-Type": f"{malformed.FORM}; charset=latin-1"})
+    finally:
+        served.stop()
+        database.drop()
+    assert not failures, "\n".join(failures)
+    assert (status, text) == (400, CANNOT_READ + "\n")  # the token was read: the body itself was refused
+    log = "".join(path.read_text() for path in tmp_path.glob("gunicorn-*.log"))
+    assert "Traceback" not in log and "Bad Request: /accounts/login/" in log
