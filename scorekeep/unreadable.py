@@ -7,15 +7,16 @@ fails again, so every such request became a 500 with a traceback. `UnreadableReq
 data once, before any view or the CSRF check, and answers what it cannot read itself; `bad_request`
 (``handler400``) answers every other 400 without reading the body again.
 
-A NUL character is refused here too, wherever a client put it (the path, the query string, a form field's
-name or value): no form of the site can send one, PostgreSQL refuses to store or even compare text holding
-one, and text reaches the database before a form is checked in more places than a list could keep (the
-throttles' names, link tokens, the admin's search, reasons stored with a history).
+A NUL character in the path is refused here too: no link of the site has one, and PostgreSQL refuses to
+compare text holding one (a link token is looked up by it). In a form a NUL is the form's error ("Null
+characters are not allowed"), as every text field checks; where text reaches the database before a form
+checks it, its code refuses a NUL itself (the throttles' names, the tournament's reasons, the admin's
+search and filters: `holds_nul`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from django.core.exceptions import BadRequest, RequestDataTooBig, SuspiciousOperation
 from django.http import HttpRequest, HttpResponse, UnreadablePostError
@@ -32,15 +33,20 @@ def refusal(too_large: bool = False) -> HttpResponse:
     return HttpResponse(text + "\n", status=400, content_type="text/plain; charset=utf-8")
 
 
-def _holds_nul(texts: Iterable[str]) -> bool:
-    return any(NUL in text for text in texts)
+def holds_nul(request: HttpRequest) -> bool:
+    """Whether a NUL is in the request's path, query string or form (names and values)."""
+    if NUL in request.path_info:
+        return True
+    datas = [request.GET, request.POST] if request.method == "POST" else [request.GET]
+    return any(NUL in text for data in datas for key, values in data.lists() for text in (key, *values))
 
 
 def unreadable(request: HttpRequest) -> HttpResponse | None:
     """The 400 answer when the request's path, query string or form body cannot be read, else None."""
     try:
-        query = request.GET
-        form = request.POST if request.method == "POST" else None  # parsed once, here, for every view
+        request.GET  # noqa: B018 - read once, here, for every view (Django reads on access)
+        if request.method == "POST":
+            request.POST  # noqa: B018
     except RequestDataTooBig:
         return refusal(too_large=True)
     except (BadRequest, SuspiciousOperation, MultiPartParserError, UnreadablePostError, UnicodeError, ValueError):
@@ -49,9 +55,6 @@ def unreadable(request: HttpRequest) -> HttpResponse | None:
         return refusal()
     if NUL in request.path_info:
         return refusal()
-    for data in (query, form):
-        if data is not None and _holds_nul(text for key, values in data.lists() for text in (key, *values)):
-            return refusal()
     return None
 
 

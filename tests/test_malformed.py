@@ -117,13 +117,34 @@ def test_a_body_larger_than_django_reads_is_a_400_saying_so(caplog: pytest.LogCa
     no_traceback(caplog)
 
 
-def test_a_nul_in_a_query_string_is_a_400_also_in_the_admins_search(world: World,
-                                                                    caplog: pytest.LogCaptureFixture) -> None:
+def test_a_nul_in_the_admins_search_filters_or_forms_is_a_400(world: World, caplog: pytest.LogCaptureFixture) -> None:
+    """The admin puts the query into database lookups before any form checks it (PostgreSQL: a 500)."""
     owner = world.clients[SITE_OWNER]
     for path in ("/admin/scorekeep/player/?q=An%00na", "/admin/scorekeep/cardnight/?game__exact=%00",
-                 f"/tournaments/{Tournament.objects.get().pk}/standings/?series=%00"):
-        assert owner.get(path).status_code == 400, path
+                 "/admin/scorekeep/club/?q=%00"):
+        response = owner.get(path)
+        assert response.status_code == 400 and response.content.decode() == CANNOT_READ + "\n", path
+    response = owner.post(reverse("admin:scorekeep_player_change", args=[world.player.pk]), {"name": "An\x00na"})
+    assert response.status_code == 400
+    assert owner.get("/admin/scorekeep/player/?q=Anna").status_code == 200
     no_traceback(caplog)
+
+
+@pytest.mark.parametrize(("name", "body"), [("tournament-withdraw", {"number": "1", "reason": "ill\x00"}),
+                                            ("series-close", {"reason": "done\x00"}),
+                                            ("series-draw", {"seed": "s\x00eed", "reason": ""})])
+def test_a_nul_in_a_tournament_reason_or_seed_is_refused_with_the_fields_message(
+        world: World, name: str, body: dict[str, str]) -> None:
+    """These small forms store what was typed without a Django form: a NUL reached PostgreSQL (a 500)."""
+    tournament = Tournament.objects.get()
+    path = reverse(name, args={"tournament-withdraw": [tournament.pk], "series-close": [tournament.pk, 1],
+                               "series-draw": [tournament.pk, 2]}[name])
+    before = list(tournament.revisions.values_list("pk", flat=True))
+    client, token = browser(world.host, "/")
+    response = client.post(path, {**body, "csrfmiddlewaretoken": token}, follow=True)
+    assert response.status_code == 200
+    assert "Null characters are not allowed." in response.content.decode()
+    assert list(tournament.revisions.values_list("pk", flat=True)) == before
 
 
 # --- missing and odd fields ------------------------------------------------------------------------------
