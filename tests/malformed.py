@@ -34,8 +34,8 @@ CSRF_FIELD = "csrfmiddlewaretoken"
 # and % signs, a byte order mark for the count, players "0", a far date, a 30-character "é".
 ODD = ["\x00", "\u202eOchsen %s %(value)s 100%", "\ufeff", "0", "99999-01-01", "é" * 30, "%", "%(x)s%d",
        "-1", "9" * 30, "<b>x</b>", "", " ", "1e999", "NaN", "\u0661", "x" * 5000]
-# The same without the NUL, which the site refuses before any form reads the body: so that the odd
-# values reach the forms' own checks and error messages too.
+# The same without the NUL, which a form refuses first: so that the other odd values reach the forms'
+# further checks and error messages too.
 ODD_WITHOUT_NUL = [value for value in ODD if "\x00" not in value]
 
 
