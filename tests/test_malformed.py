@@ -1,8 +1,8 @@
 """Malformed requests are never a server error: a body the site cannot read (another charset, broken
 multipart, too large), a NUL in any field, path or query, missing or odd fields — a 400 with one sentence,
-or the form with its errors. The probe (tests/malformed.py) is sent to every URL pattern that takes a POST, with the inputs
-its pages' forms have, as a browser meets the site: CSRF checked, the token in the body. Run on PostgreSQL
-too (DATABASE_URL), which refuses a NUL in text where SQLite stores it.
+or the form with its errors. The probe (tests/malformed.py) is sent to every URL pattern that takes a POST,
+with the inputs its pages' forms have, as a browser meets the site: CSRF checked, the token in the body. Run on
+PostgreSQL too (DATABASE_URL), which refuses a NUL in text where SQLite stores it.
 """
 
 from __future__ import annotations
