@@ -26,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench._check import measured, need, parse  # noqa: E402
 from scorekeep.rules import GAMES, adjudicate, judge, skat  # noqa: E402
 from scorekeep.rules.verdict import Table  # noqa: E402
 
@@ -192,6 +193,7 @@ def per_cpu_second(run: Callable[[], int], seconds: float) -> float:
         count, start = 0, time.process_time()
         while (elapsed := time.process_time() - start) < seconds:
             count += run()
+        need(count, f"no deal timed in {seconds:g} CPU seconds")
         best = max(best, count / elapsed)
     return best
 
@@ -250,6 +252,9 @@ def through_commands(requests: list[dict], runs: int = 3) -> dict[str, tuple[flo
                 elapsed = time.perf_counter() - start
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
                 cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+                need(proc.returncode == 0, f"{name}: {' '.join(command[1:])} exited {proc.returncode}")
+                answers = proc.stdout.count(b"\n")
+                need(answers == len(requests), f"{name}: {answers} answers to {len(requests)} deals")
                 outputs[name] = proc.stdout
                 wall, cpu_best, _, peak = best.get(name, (elapsed, cpu, 0, 0))
                 # The children's peak is the largest child's so far: the command line's own after its first run.
@@ -270,7 +275,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--runs", type=int, default=3, help="runs of each command, the best counted")
     ap.add_argument("--no-in-process", action="store_true", help="time only the command line and its floor")
-    args = ap.parse_args()
+    args = parse(ap, tiny={"deals": 20, "cli_deals": 200, "seconds": 0.01, "runs": 1})
+    need(args.deals > 0 and args.cli_deals > 0, "no deal to time: --deals and --cli-deals must be at least 1")
     rng = random.Random(args.seed)
 
     print(f"# {platform.python_implementation()} {platform.python_version()} on {platform.machine()}, "
@@ -278,10 +284,12 @@ def main() -> None:
     pools = {game: valid_requests(game, args.deals, rng) for game in MAKERS}
     print(f"in-process, deals per CPU-second ({args.deals:,} distinct valid deals per game; target 100,000):")
     print(f"  {'game':<10} {'adjudicate':>11} {'judge':>9} {'score':>9}")
+    timed_in_process = 0
     for game, requests in pools.items():
         if args.no_in_process:
             break
         rates = in_process(game, requests, args.seconds)
+        timed_in_process += len(requests)
         marks = "  ".join(f"{rates[k]:>9,.0f}{'' if rates[k] >= 100_000 else '*'}" for k in rates)
         print(f"  {game:<10} {marks}")
     print("  (* below 100,000)")
@@ -295,6 +303,8 @@ def main() -> None:
     ratio = timed["command line"][0] / timed["floor"][0]
     print(f"command line / floor: {ratio:.2f} wall, {timed['command line'][1] / timed['floor'][1]:.2f} CPU "
           f"(target: at most 1.00)")
+    measured(games=len(pools), **({} if args.no_in_process else {"deals_timed_in_process": timed_in_process}),
+             deals_through_the_command_line=len(mixed))
 
 
 if __name__ == "__main__":

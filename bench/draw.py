@@ -21,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench._check import measured, need, parse  # noqa: E402
 from scorekeep.rules.draw import Conflict, Seatable, draw, pairs_of  # noqa: E402
 
 
@@ -29,18 +30,20 @@ def field(n: int) -> list[Seatable]:
             for i in range(1, n + 1)]
 
 
-def run(n: int, seed: str) -> tuple[list[float], list[dict[str, int]]]:
+def run(n: int, seed: str) -> tuple[list[float], list[dict[str, int]], int]:
+    """The seconds of each of three series drawn in a row, what each could not avoid, and the tables drawn."""
     entrants = field(n)
     met: set[tuple[int, int]] = set()
-    times, left = [], []
+    times, left, tables = [], [], 0
     for number, mode in ((1, "random"), (2, "random"), (3, "standings")):
         start = time.perf_counter()
         result = draw("skat", entrants, met, list(range(n, 0, -1)) if mode == "standings" else None, mode,
                       f"{seed}-{number}")
         times.append(time.perf_counter() - start)
+        tables += need(len(result.tables), f"{n} entrants, series {number}: no table drawn")
         left.append({kind.value: sum(1 for u in result.unavoided if u.conflict == kind) for kind in Conflict})
         met |= pairs_of(result.tables)
-    return times, left
+    return times, left, tables
 
 
 def service(sizes: list[int]) -> None:
@@ -56,6 +59,7 @@ def service(sizes: list[int]) -> None:
 
     call_command("migrate", verbosity=0)
     print("entrants | draw_series s (series 1) | tables")
+    drawn = 0
     for n in sizes:
         tournament = tournaments.create_tournament(club=Club.objects.create(name=f"Bench {n}"), name="Bench",
                                                    game="skat", preset="isko", series_count=3, series_length=48)
@@ -64,6 +68,8 @@ def service(sizes: list[int]) -> None:
         start = time.perf_counter()
         series = tournaments.draw_series(tournament, 1, seed="bench")
         print(f"{n} | {time.perf_counter() - start:.3f} | {len(series.draw['tables'])}")
+        drawn += need(series.nights.count(), f"{n} entrants: draw_series made no table")
+    measured(series_drawn=len(sizes), tables_drawn=drawn)
 
 
 def main() -> None:
@@ -71,18 +77,22 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[13, 60, 200, 600])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--service", action="store_true")
-    args = parser.parse_args()
+    args = parse(parser, tiny={"sizes": [13], "repeat": 1})
+    need(args.sizes and args.repeat > 0, "nothing to draw: --sizes and --repeat must name at least one")
     if args.service:
         service(args.sizes)
         return
     print("entrants | series | median s | max s | left: repeat / team / club")
+    drawn = 0
     for n in args.sizes:
         runs = [run(n, f"bench-{r}") for r in range(args.repeat)]
+        drawn += sum(tables for _times, _left, tables in runs)
         for series in range(3):
-            times = [times[series] for times, _left in runs]
+            times = [times[series] for times, _left, _tables in runs]
             left = runs[0][1][series]
             print(f"{n} | {series + 1} | {statistics.median(times):.3f} | {max(times):.3f} | "
                   f"{left['repeat']} / {left['team']} / {left['club']}")
+    measured(series_drawn=3 * len(args.sizes) * args.repeat, tables_drawn=drawn)
 
 
 if __name__ == "__main__":

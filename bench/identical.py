@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from adjudicate import MAKERS, valid_requests  # noqa: E402
 
+from bench._check import measured, need, parse  # noqa: E402
 from scorekeep.contract_io import loads  # noqa: E402
 from scorekeep.rules import IllegalDeal, judge  # noqa: E402
 
@@ -147,6 +148,7 @@ def commands(path: Path, data: bytes) -> dict[str, str]:
     out = {}
     for name, (command, stdin) in runs.items():
         proc = subprocess.run(command, cwd=ROOT, input=stdin, capture_output=True)
+        need(proc.stdout, f"command {name}: no answer at all (exit {proc.returncode}: {proc.stderr[-300:]!r})")
         out[f"command {name}"] = f"{md5(proc.stdout)} exit {proc.returncode} stderr {md5(proc.stderr)}"
     return out
 
@@ -154,7 +156,9 @@ def commands(path: Path, data: bytes) -> dict[str, str]:
 def conformance() -> dict[str, str]:
     proc = subprocess.run([sys.executable, str(CONFORMANCE), "--cmd", f"{sys.executable} manage.py adjudicate",
                            *map(str, VECTORS)], cwd=ROOT, capture_output=True)
-    last = proc.stdout.decode().strip().splitlines()[-1]
+    said = need(proc.stdout.decode().strip().splitlines(),
+                f"the conformance tool said nothing (exit {proc.returncode}: {proc.stderr[-300:]!r})")
+    last = said[-1]
     return {"conformance": f"{md5(proc.stdout)} exit {proc.returncode} ({last})"}
 
 
@@ -203,20 +207,22 @@ def main() -> None:
     ap.add_argument("--save", type=Path, help="write the MD5s to this JSON file")
     ap.add_argument("--check", type=Path, help="compare the MD5s with this JSON file; exit 1 if any differs")
     ap.add_argument("--keep", type=Path, help="also write the corpus to this file")
-    args = ap.parse_args()
+    args = parse(ap, tiny={"lines": 400})
     data = corpus(args.lines, args.seed)
     # A file of this run's own: two runs at once (an A/B) must not rewrite each other's input.
     path = args.keep or Path(tempfile.gettempdir()) / f"identical-{args.seed}-{args.lines}-{os.getpid()}.jsonl"
     path.write_bytes(data)
     newlines = data.count(b"\n")
     results = {"corpus": f"{md5(data)} ({newlines} lines)"}
-    results.update(commands(path, data))
+    commands_run = commands(path, data)
+    results.update(commands_run)
     results.update(conformance())
     results.update(renderings(data))
     if not args.keep:
         path.unlink()
     for key, value in results.items():
         print(f"{key:<18} {value}")
+    measured(corpus_lines=newlines, commands_run=len(commands_run), verdicts_judged=int(results["verdicts judged"]))
     if args.save:
         args.save.write_text(json.dumps(results, indent=1) + "\n")
     if args.check:

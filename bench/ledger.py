@@ -19,6 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench._check import measured, need, parse  # noqa: E402
+
 
 def skat_deal(rng: random.Random) -> dict:
     declarer = rng.randrange(3)  # at a 4-seat table the dealer sits out in engine seat 3 (ledger.seating)
@@ -33,7 +35,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=48)
     parser.add_argument("--tables", type=int, default=5)
-    args = parser.parse_args()
+    args = parse(parser, tiny={"deals": 3, "tables": 1})
+    need(args.deals > 0 and args.tables > 0, "no deal to save: --deals and --tables must be at least 1")
     db = Path(tempfile.mkdtemp()) / "bench.sqlite3"
     os.environ["DATABASE_URL"] = f"sqlite:///{db}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeep.settings")
@@ -68,6 +71,8 @@ def main() -> None:
         ledger.build(table)
     build_ms = (time.perf_counter() - start) * 10
     client = Client()
+    # A scorer's phone: the night's pages answer only those it was shared with (a 404 is not a page served).
+    need(client.get(f"/join/{night.scorer_token}/").status_code == 303, "the scorer link did not open the night")
     page_ms = []
     for url in (f"/nights/{night.id}/tables/1/", f"/nights/{night.id}/ledger.json", f"/nights/{night.id}/print/"):
         client.get(url)  # warm up
@@ -75,6 +80,7 @@ def main() -> None:
             start = time.perf_counter()
             status = client.get(url).status_code
             page_ms.append((url, status, (time.perf_counter() - start) * 1000, len(queries)))
+        need(status == 200, f"GET {url} answered {status}, not the page")
     save_ms.sort()
     print(f"saving a deal ({args.tables} tables × {args.deals} deals, each save recomputes its table): "
           f"median {statistics.median(save_ms):.1f} ms, p95 {save_ms[int(len(save_ms) * 0.95)]:.1f} ms, "
@@ -82,6 +88,7 @@ def main() -> None:
     print(f"ledger.build for {args.deals} deals: {build_ms:.2f} ms")
     for url, status, ms, count in page_ms:
         print(f"GET {url}: {status}, {ms:.1f} ms, {count} queries")
+    measured(deals_saved=len(save_ms), pages_served=len(page_ms))
 
 
 if __name__ == "__main__":

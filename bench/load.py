@@ -9,8 +9,8 @@ afterwards), migrates it, starts gunicorn on 127.0.0.1 (workers: 2 × cores + 1 
 
 - one scorer phone per table (a thread with its own session from the night's scorer link), saving valid
   Skat deals back to back as the page's script does (htmx POST, an idempotency key and the deal number
-  the form is for), `--think` seconds between deals; a request without an answer is sent again with its
-  key, as the page does;
+  the form is for), `--think` seconds between deals, for `--seconds` from joining its table; a request
+  without an answer is sent again with its key, as the page does;
 - `--viewers` phones with the viewer link polling a table's live ledger every 2 s (If-None-Match: the
   server answers 304 while the night is unchanged).
 
@@ -18,8 +18,9 @@ Then it reads the night back and counts: requests, errors (any answer that is ne
 refusal the phone expects, and requests without an answer), deals acknowledged vs stored, lost
 (acknowledged but not stored), duplicated (one key stored twice), half-saved (a deal without its
 revision or verdict, a gap in the numbers, a verdict recomputing differently), and the p50/p95/p99
-latency of saves and polls. The exit status is 1 when any error, lost, duplicated or half-saved deal
-was seen.
+latency of saves and polls. The exit status is 1, with the reason, when any error, lost, duplicated or
+half-saved deal was seen, a phone's thread died, or nothing was measured (no deal stored, no poll answered);
+``--tiny`` runs two tables for two seconds (bench/_check.py).
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench._check import Workers, fail, measured, parse  # noqa: E402
 
 # The live-server harness of the tests: gunicorn on a throw-away database, and HTTP phones.
 from tests.live_site import (  # noqa: E402
@@ -76,11 +79,14 @@ class Results:
             self.errors[what] += 1
 
 
-def scorer(site: Site, night: dict, number: int, until: float, think: float, results: Results) -> None:
+def scorer(site: Site, night: dict, number: int, seconds: float, think: float, results: Results) -> None:
+    """A table's scorer: joins by the scorer link, then saves deals back to back for `seconds` (counted from
+    the join, which on a busy machine may itself take seconds)."""
     rng = random.Random(number)
     phone = Phone(site.url, timeout=30)
     path = table_path(night["night"], number)
     page = phone.join(night["scorer"], path)
+    until = time.monotonic() + seconds
     expected = int(page.hidden("expected") or 1)
     names = ["Anna", "Bernd", "Clara"]
     while time.monotonic() < until:
@@ -122,10 +128,11 @@ def scorer(site: Site, night: dict, number: int, until: float, think: float, res
             time.sleep(think)
 
 
-def viewer(site: Site, night: dict, number: int, until: float, results: Results) -> None:
+def viewer(site: Site, night: dict, number: int, seconds: float, results: Results) -> None:
     phone = Phone(site.url, timeout=30)
     path = table_path(night["night"], number)
     phone.join(night["viewer"], path)
+    until = time.monotonic() + seconds
     etag = ""
     next_poll = time.monotonic()
     while time.monotonic() < until:
@@ -173,6 +180,19 @@ def read_back(tables: list[dict], acked: dict[str, int]) -> tuple[int, list[str]
     return stored, lost, duplicated, unacknowledged, half_saved
 
 
+def check_read_back(errors: Counter[str], lost: list[str], duplicated: int, unacknowledged: list[str],
+                    half_saved: int, abandoned: list[str]) -> None:
+    """Fail, naming each, when the run saw an error or the read-back a lost, duplicated, unacknowledged or
+    half-saved deal, or a phone gave a deal up."""
+    wrong = {"errors": sum(errors.values()), "lost": len(lost), "duplicated": duplicated,
+             "stored without acknowledgement": len(unacknowledged), "half-saved": half_saved,
+             "abandoned": len(abandoned)}
+    said = [f"{count} {what}" for what, count in wrong.items() if count]
+    if said:
+        kinds = f" ({', '.join(f'{what} × {n}' for what, n in errors.most_common(3))})" if errors else ""
+        fail(", ".join(said) + kinds)
+
+
 def percentiles(values: list[float]) -> str:
     if len(values) < 2:
         return "n/a"
@@ -206,7 +226,7 @@ def main() -> int:
     parser.add_argument("--viewers", type=int, default=10, help="phones polling the live ledger")
     parser.add_argument("--think", type=float, default=0.0, help="seconds a scorer waits between deals")
     parser.add_argument("--database-url", default="", help="a PostgreSQL server to make the database on")
-    args = parser.parse_args()
+    args = parse(parser, tiny={"tables": 2, "seconds": 2.0, "workers": 1, "threads": 2, "viewers": 1})
 
     directory = Path(tempfile.mkdtemp(prefix="scorekeep-load-"))
     database = temp_database(directory, args.database_url)
@@ -216,16 +236,13 @@ def main() -> int:
         site.start()
         night = site.night(tables=args.tables)
         results = Results()
-        until = time.monotonic() + args.seconds
-        threads = [threading.Thread(target=scorer, args=(site, night, n, until, args.think, results))
-                   for n in range(1, args.tables + 1)]
-        threads += [threading.Thread(target=viewer, args=(site, night, n % args.tables + 1, until, results))
-                    for n in range(args.viewers)]
+        workers = Workers()
+        for n in range(1, args.tables + 1):
+            workers.add(scorer, site, night, n, args.seconds, args.think, results)
+        for n in range(args.viewers):
+            workers.add(viewer, site, night, n % args.tables + 1, args.seconds, results)
         started = time.monotonic()
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        workers.run()
         elapsed = time.monotonic() - started
         tables = site.inspect(night["night"])
         description = machine(site)
@@ -250,8 +267,11 @@ def main() -> int:
     print(f"save latency p50 / p95 / p99: {percentiles(results.save_ms)}")
     print(f"poll latency p50 / p95 / p99: {percentiles(results.poll_ms)}; answers: "
           f"{results.polls[304]} × 304, {results.polls[200]} × 200")
-    bad = errors or lost or duplicated or unacknowledged or half_saved or results.abandoned
-    return 1 if bad else 0
+    workers.check()
+    measured(tables=len(tables), deals_acknowledged=len(results.acked), deals_stored=stored,
+             **({"polls_answered": sum(results.polls.values())} if args.viewers else {}))
+    check_read_back(results.errors, lost, duplicated, unacknowledged, half_saved, results.abandoned)
+    return 0
 
 
 if __name__ == "__main__":

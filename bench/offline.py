@@ -9,20 +9,26 @@ to work without a connection"). One process, a throw-away database, Django's tes
 one warm-up:
 
 - ``page``: the table page itself (for scale);
-- ``entry × n``: the entry form of each contract the page offers, as static/js/offline.js asks it after a load
-  (``deals/new/?contract=…`` with HX-Target ``entry``), one after the other: the time of all of them and the
-  bytes kept in IndexedDB;
+- ``entry × n``: the entry form of each contract the table's description lists, as static/js/offline.js asks
+  it after a load (``deals/new/?contract=…`` with HX-Target ``entry``, each game once, however many taps of
+  the grid of players and games send it), one after the other: the time of all of them and the bytes kept in
+  IndexedDB;
 - ``description``: the engine's input description of the table (``/api/games?game=…&players=…&rules=…``);
 - ``sw.js``: the service worker (rendered with a digest of the shell's files on every request).
 
 DEBUG is off, as served. The figures are wall-clock milliseconds, the minimum and the median of the repeats.
+Every answer must be a 200 (an entry form one the page keeps), or the run fails saying which; ``--tiny``: Skat,
+one repeat (bench/_check.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import html
+import json
 import os
 import platform
+import re
 import statistics
 import sys
 import tempfile
@@ -34,6 +40,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench._check import measured, need, parse  # noqa: E402
 from tests.live_site import temp_database  # noqa: E402
 
 TABLES = {"skat": ["Anna", "Bernd", "Clara"], "schafkopf": ["Anna", "Bernd", "Clara", "Dieter"],
@@ -74,12 +81,17 @@ def run(args: argparse.Namespace) -> None:
           f"{shell['vendor/idb-keyval/idb-keyval.umd.js'] / 1024:.1f} KiB)")
     print("| game | page | entry × n (all) | entry bytes (all) | description | description bytes | sw.js |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
+    contracts = 0
     for game in args.games:
-        print(measure(game, args.repeat))
+        row, asked = measure(game, args.repeat)
+        print(row)
+        contracts += asked
+    measured(games=len(args.games), entry_forms=contracts)
 
 
-def measure(game: str, repeat: int) -> str:
-    """One game's row of the table: a new night, a scorer's phone, each request timed."""
+def measure(game: str, repeat: int) -> tuple[str, int]:
+    """One game's row of the table: a new night, a scorer's phone, each request timed; and the number of
+    entry forms asked for."""
     from django.test import Client
 
     from scorekeep import nights, rules
@@ -88,23 +100,33 @@ def measure(game: str, repeat: int) -> str:
     client = Client()
     client.get(f"/join/{night.scorer_token}/")
     table = f"/nights/{night.pk}/tables/1/"
-    page = client.get(table).content.decode()
-    contracts = [part.split('"')[0] for part in page.split('name="contract" value="')[1:]]
-    described = page.split('data-inputs="')[1].split('"')[0].replace("&amp;", "&")
+    page = answered(client.get(table), "the table page").decode()
+    # Where the page's script reads the engine's description of the table's inputs (the outbox's data-inputs).
+    found = need(re.search(r'data-inputs="([^"]+)"', page), "the table page names no description of its inputs")
+    described = html.unescape(found.group(1))
+    # The contracts as the description gives them: offline.js keeps one entry form per game (a grid of players
+    # and games has a tap per player and game, each sending the same game).
+    contracts = [c["contract"] for c in json_of(client.get(described))["games"][0]["rule_sets"][0]["contracts"]]
+    need(contracts, f"the description {described} offers no contract")
     entry = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "entry"}
 
     def whole_page() -> int:
-        return len(client.get(table).content)
+        return len(answered(client.get(table), "the table page"))
 
     def entries() -> int:
-        return sum(len(client.get(f"{table}deals/new/", {"contract": c, "by": "Anna"}, **entry).content)
-                   for c in contracts)
+        size = 0
+        for contract in contracts:
+            form = answered(client.get(f"{table}deals/new/", {"contract": contract, "by": "Anna"}, **entry),
+                            f"the entry form of {contract!r}")
+            need(b'id="entry"' in form, f"the entry form of {contract!r} is not one the page keeps (no #entry)")
+            size += len(form)
+        return size
 
     def description() -> int:
-        return len(client.get(described).content)
+        return len(answered(client.get(described), "the description"))
 
     def worker() -> int:
-        return len(client.get("/sw.js").content)
+        return len(answered(client.get("/sw.js"), "/sw.js"))
 
     cells = []
     sizes = []
@@ -113,7 +135,17 @@ def measure(game: str, repeat: int) -> str:
         cells.append(f"{min(times):.1f} / {statistics.median(times):.1f}")
         sizes.append(size)
     return (f"| {game} | {cells[0]} | {cells[1]} ({len(contracts)} contracts) | {sizes[1] / 1024:.0f} KiB | "
-            f"{cells[2]} | {sizes[2] / 1024:.1f} KiB | {cells[3]} |")
+            f"{cells[2]} | {sizes[2] / 1024:.1f} KiB | {cells[3]} |"), len(contracts)
+
+
+def answered(response: Any, what: str) -> bytes:
+    """The body of a 200 answer; fail naming `what` otherwise (a timed error page is no figure)."""
+    need(response.status_code == 200, f"{what} answered {response.status_code}")
+    return bytes(response.content)
+
+
+def json_of(response: Any) -> Any:
+    return json.loads(answered(response, "the description"))
 
 
 def main() -> None:
@@ -121,7 +153,8 @@ def main() -> None:
     parser.add_argument("--games", nargs="+", choices=sorted(TABLES), default=sorted(TABLES))
     parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--database-url", default="", help="a PostgreSQL server to make the database on")
-    args = parser.parse_args()
+    args = parse(parser, tiny={"games": ["skat"], "repeat": 1})
+    need(args.repeat > 0, "nothing timed: --repeat must be at least 1")
     database = temp_database(Path(tempfile.mkdtemp()), args.database_url)
     os.environ["DATABASE_URL"] = database.url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeep.settings")

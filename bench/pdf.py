@@ -21,6 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench._check import measured, need, parse  # noqa: E402
+
 
 def session_memory(session: int) -> tuple[int, float]:
     """The processes of the session and their proportional set size together, in MiB."""
@@ -54,7 +56,9 @@ def one_chromium_per_pdf(chromium: str, html: str) -> bytes:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
-    args = parser.parse_args()
+    parser.add_argument("--more", type=int, default=40, help="PDFs made after the runs, to see the memory grow")
+    args = parse(parser, tiny={"runs": 1, "more": 1})
+    need(args.runs > 0, "nothing timed: --runs must be at least 1")
     os.environ["DATABASE_URL"] = f"sqlite:///{Path(tempfile.mkdtemp()) / 'bench.sqlite3'}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeep.settings")
     import django
@@ -75,9 +79,12 @@ def main() -> None:
     html = render_to_string("print/skat.html", print_context(night, pdf_render=True), request=RequestFactory().get("/"))
     chromium = pdf.chromium_path()
 
+    made = [0]
+
     def timed(make: object) -> float:
         start = time.perf_counter()
-        assert make().startswith(b"%PDF")  # type: ignore[operator]
+        need(make().startswith(b"%PDF"), "Chromium made no PDF")  # type: ignore[operator]
+        made[0] += 1
         return time.perf_counter() - start
 
     before = [timed(lambda: one_chromium_per_pdf(chromium, html)) for _ in range(args.runs)]
@@ -88,16 +95,17 @@ def main() -> None:
         assert pdf._browser is not None
         after_one = session_memory(pdf._browser.pid)
         nexts.extend(timed(lambda: pdf.render(html)) for _ in range(args.runs))
-    for _ in range(40):  # does it grow?
-        pdf.render(html)
+    for _ in range(args.more):  # does it grow?
+        timed(lambda: pdf.render(html))
     processes, mib = session_memory(pdf._browser.pid)
     print(f"Skat demo night, {len(html) // 1024} KiB of HTML, {args.runs} runs each (median, min–max):")
     for label, times in (("a Chromium per PDF (before)", before), ("first PDF of a process", firsts),
                          ("next PDFs, Chromium kept", nexts)):
         print(f"  {label:28} {statistics.median(times):.2f} s  ({min(times):.2f}–{max(times):.2f})")
     print(f"  kept Chromium: {after_one[0]} processes, {after_one[1]:.0f} MiB (PSS) after its first PDF, "
-          f"{processes} and {mib:.0f} MiB after {args.runs + 41}")
+          f"{processes} and {mib:.0f} MiB after {args.runs + args.more + 1}")
     pdf.close_browser()
+    measured(pdfs_made=made[0], kept_chromium_processes=processes)
 
 
 if __name__ == "__main__":

@@ -18,18 +18,32 @@ measured in process by bench/adjudicate.py (deals per CPU-second per game).
 import json
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scorekeep.rules import adjudicate  # noqa: E402
 
 
+def fail(why: str) -> NoReturn:
+    """Stop as every benchmark does when it measured nothing (bench/_check.py), imported only then: the floor's
+    own time stays the standard library's and the engine's."""
+    from bench._check import fail
+
+    fail(why)
+
+
 def main() -> None:
     encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+    if len(sys.argv) != 2:
+        fail("usage: bench/plain_scorer.py FILE")
     with open(sys.argv[1], "rb") as lines:
         answers = [encode(adjudicate(json.loads(line))) for line in lines if line.strip()]
+    # A floor over no deals is no floor (bench/_check.py): bench/adjudicate.py would time starting Python.
+    if not answers:
+        fail(f"no deal in {sys.argv[1]}")
     sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
-    sys.stdout.write("\n".join(answers) + "\n" if answers else "")
+    sys.stdout.write("\n".join(answers) + "\n")
 
 
 if __name__ == "__main__":

@@ -22,6 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench._check import measured, need, parse  # noqa: E402
+
 
 def skat_deal(rng: random.Random) -> dict:
     points = rng.choice([30, 45, 58, 61, 70, 75, 88, 95])  # 60 would start a Bock round on every such deal
@@ -33,7 +35,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[50, 200, 1000])
     parser.add_argument("--repeat", type=int, default=20)
-    args = parser.parse_args()
+    args = parse(parser, tiny={"sizes": [5], "repeat": 2})
+    need(args.sizes and args.repeat > 0, "nothing timed: --sizes and --repeat must name at least one")
+    saves = 0
     os.environ["DATABASE_URL"] = f"sqlite:///{Path(tempfile.mkdtemp()) / 'bench.sqlite3'}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeep.settings")
     import django
@@ -84,8 +88,11 @@ def main() -> None:
             fix_ms.append((time.perf_counter() - start) * 1000)
             fix_calls.append(calls[0])
             nights.delete_deal(deal)
+        need(all(save_calls) and all(fix_calls), f"{size} deals: a save or correction never asked the engine")
+        saves += len(save_ms)
         print(f"{size:>6} {statistics.median(save_calls):>18} {statistics.median(save_ms):>17.1f} "
               f"{statistics.median(fix_calls):>24} {statistics.median(fix_ms):>23.1f}")
+    measured(table_sizes=len(args.sizes), saves_timed=saves)
 
 
 if __name__ == "__main__":

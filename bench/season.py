@@ -25,6 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench._check import measured, need, parse  # noqa: E402
+
 
 def timed(call, repeat: int = 5) -> float:
     """The median of `repeat` runs, in ms."""
@@ -41,7 +43,9 @@ def main() -> None:
     parser.add_argument("--nights", type=int, default=40)
     parser.add_argument("--deals", type=int, default=36)
     parser.add_argument("--players", type=int, default=8)
-    args = parser.parse_args()
+    args = parse(parser, tiny={"nights": 3, "deals": 3, "players": 4})
+    need(args.nights > 0 and args.deals > 0 and args.players >= 3,
+         "no season to measure: --nights and --deals at least 1, --players at least 3")
     db = Path(tempfile.mkdtemp()) / "bench.sqlite3"
     os.environ["DATABASE_URL"] = f"sqlite:///{db}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeep.settings")
@@ -78,7 +82,7 @@ def main() -> None:
     ratings_ms = timed(lambda: ratings.of_club(club, "skat"))
     client = Client()
     client.force_login(host)
-    player = Player.objects.filter(club=club).first()
+    player = need(Player.objects.filter(club=club).first(), "the club has no player")
     pages = []
     for url in (f"/clubs/{club.pk}/seasons/{season.pk}/", f"/clubs/{club.pk}/seasons/{season.pk}/season.csv",
                 f"/stats/{player.pk}/"):
@@ -86,6 +90,7 @@ def main() -> None:
         connection.queries_log.clear()  # the log keeps 9,000 queries: a full one counts none
         with CaptureQueriesContext(connection) as queries:
             status = client.get(url).status_code
+        need(status == 200, f"GET {url} answered {status}, not the page")
         pages.append((url, status, timed(lambda url=url: client.get(url)), len(queries)))
     total = args.nights * args.deals
     print(f"{args.nights} nights × {args.deals} deals ({total} deals), {args.players} players")
@@ -93,6 +98,8 @@ def main() -> None:
     print(f"ratings.of_club (OpenSkill replay of {args.nights} matches): {ratings_ms:.0f} ms (median of 5)")
     for url, status, ms, count in pages:
         print(f"GET {url}: {status}, {ms:.0f} ms (median of 5), {count} queries")
+    table = seasons.standings(season)
+    measured(deals=total, season_nights=len(table.nights), season_lines=len(table.lines), pages_served=len(pages))
 
 
 if __name__ == "__main__":

@@ -23,6 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench._check import measured, need, parse  # noqa: E402
+
 
 def timed(call, repeat: int = 5) -> float:
     """The median of `repeat` runs, in ms."""
@@ -39,7 +41,9 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=600)
     parser.add_argument("--series", type=int, default=3)
     parser.add_argument("--deals", type=int, default=8)
-    args = parser.parse_args()
+    args = parse(parser, tiny={"players": 8, "series": 1, "deals": 2})
+    need(args.players >= 4 and args.series > 0 and args.deals > 0,
+         "no tournament to measure: --players at least 4, --series and --deals at least 1")
     db = Path(tempfile.mkdtemp()) / "bench.sqlite3"
     os.environ["DATABASE_URL"] = f"sqlite:///{db}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeep.settings")
@@ -89,9 +93,11 @@ def main() -> None:
     print(f"standings.standings (overall): {compute_ms:.0f} ms (median of 5), {len(queries)} queries")
     print(f"tournament_money.sheet: {money_ms:.0f} ms (median of 5)")
     poll = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "live-standings"}
+    pages = polls = 0
     for url in (f"/standings/{tour.viewer_token}/", f"/standings/{tour.viewer_token}/screen/",
                 f"/tournaments/{tour.pk}/standings/", f"/tournaments/{tour.pk}/money/"):
         first = client.get(url)
+        need(first.status_code == 200, f"GET {url} answered {first.status_code}, not the page")
         connection.queries_log.clear()
         with CaptureQueriesContext(connection) as queries:
             client.get(url)
@@ -103,9 +109,15 @@ def main() -> None:
             connection.queries_log.clear()
             with CaptureQueriesContext(connection) as queries:
                 status = client.get(url, HTTP_IF_NONE_MATCH=tag, **poll).status_code
+            need(status == 304, f"a poll of {url} while nothing changed answered {status}, not 304")
+            polls += 1
             ms304 = timed(lambda url=url, tag=tag: client.get(url, HTTP_IF_NONE_MATCH=tag, **poll))
             line += f"; poll unchanged: {status}, {ms304:.1f} ms, {len(queries)} queries"
         print(line)
+        pages += 1
+    board = standings.standings(tour)
+    measured(deals=deals, standings_lines=len(board.lines),
+             pages_served=pages, unchanged_polls_answered=polls)
 
 
 if __name__ == "__main__":

@@ -52,6 +52,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench._check import measured, need, parse  # noqa: E402
 from tests.live_site import temp_database  # noqa: E402
 
 HX = {"HX-Request": "true", "HX-Current-URL": "http://testserver/"}
@@ -131,7 +132,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--database-url", default="", help="a PostgreSQL server to make the database on")
     parser.add_argument("--profile", choices=MEASURED, help="profile this request at the largest size instead")
-    args = parser.parse_args()
+    args = parse(parser, tiny={"sizes": [5], "games": ["skat"], "repeat": 2})
+    need(args.sizes and args.repeat > 0, "nothing timed: --sizes and --repeat must name at least one")
     database = temp_database(Path(tempfile.mkdtemp()), args.database_url)
     os.environ["DATABASE_URL"] = database.url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeep.settings")
@@ -167,15 +169,19 @@ def run(args: argparse.Namespace) -> None:
     print(f"Python {platform.python_version()}, Django {django.get_version()}, {where}, "
           f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; {args.repeat} repeats, ms")
     sizes = [max(args.sizes)] if args.profile else args.sizes
+    timed = tables = 0
     for game in args.games:
         for size in sizes:
             bench = Bench(game, size)
+            tables += 1
             if args.profile:
-                bench.profile(args.profile, args.repeat)
+                timed += bench.profile(args.profile, args.repeat)
                 continue
             figures = bench.measure(args.repeat)
+            timed += sum(len(f.ms) for f in figures.values())
             report(game, size, figures)
     print(f"load average at the end {os.getloadavg()[0]:.1f}")
+    measured(tables=tables, requests_timed=timed)
 
 
 def add_bench_views() -> None:
@@ -347,7 +353,8 @@ class Bench:
             figures[name] = Figures(ms, queries)
         return figures
 
-    def profile(self, name: str, repeat: int) -> None:
+    def profile(self, name: str, repeat: int) -> int:
+        """Profile `repeat` requests `name`, print where their time went, and return how many were made."""
         before, request, after = self.requests()[name]
         before()
         after(request())
@@ -362,6 +369,7 @@ class Bench:
         stats = pstats.Stats(profiler).strip_dirs()
         stats.sort_stats("cumulative").print_stats(40)
         stats.sort_stats("tottime").print_stats(25)
+        return repeat
 
 
 def vars_of(value: Any) -> dict[str, Any]:

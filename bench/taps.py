@@ -1,6 +1,7 @@
 """Taps per deal (issue 14): what entering one deal on the table page costs a scorer on a phone.
 
     .venv/bin/python bench/taps.py [--json] [--game skat|schafkopf|kop|fipsen …] [--screenshots DIR] [--warm-up 3]
+                                   [--deals N] [--tiny]
 
 Run by hand, never by the test suite; results go to docs/PERFORMANCE.md ("Taps per deal"). The script serves
 the app (gunicorn on a throw-away SQLite file, `tests/live_site.py`), starts one night per game through the
@@ -28,6 +29,9 @@ before each deal the page's clock moves on a minute (the deal is played: Undo hi
 Not simulated: the phone's on-screen keyboard (a real one covers the lower half of the screen while a number
 is typed, and the scorer may have to close it to reach Save).
 
+``--tiny`` enters Skat's typical deal only (its grid of players and games), without a warm-up: a check in CI that
+the script still fits the page (tests/test_benches.py), not figures for docs/PERFORMANCE.md.
+
 With --json, one JSON object per line and deal: game, deal, typical, ramsch, taps, keystrokes, scrolled_px.
 A screenshot of the window after each game's last save goes to DIR/taps-<game>.png (default /tmp).
 """
@@ -50,6 +54,7 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+from bench import _check  # noqa: E402
 from tests.live_site import Site, temp_database  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -381,7 +386,9 @@ for game, preset, players in ARGS["nights"]:
 """
 
 
-def run(games: list[Game], screenshots: Path, warm_up: int = RECENT) -> list[Measured]:
+def run(games: list[Game], screenshots: Path, warm_up: int = RECENT, deals: int | None = None) -> list[Measured]:
+    """Enter each game's deals (the first `deals` of its script, all when None) on its table page, after
+    `warm_up` typical deals; what each cost."""
 
     directory = Path(tempfile.mkdtemp(prefix="taps-"))
     site = Site(temp_database(directory), directory, workers=1, threads=4)
@@ -408,7 +415,7 @@ def run(games: list[Game], screenshots: Path, warm_up: int = RECENT) -> list[Mea
                 typical = next(deal for deal in game.deals if deal.typical)
                 for number in range(1, warm_up + 1):
                     scorer.enter(game, typical, number)
-                for number, deal in enumerate(game.deals, start=warm_up + 1):
+                for number, deal in enumerate(game.deals[:deals], start=warm_up + 1):
                     results.append(scorer.enter(game, deal, number))
                 page.screenshot(path=str(screenshots / f"taps-{game.key}.png"))
                 context.close()
@@ -475,8 +482,12 @@ def main() -> None:
     parser.add_argument("--screenshots", type=Path, default=Path("/tmp"), help="where taps-<game>.png go")
     parser.add_argument("--warm-up", type=int, default=RECENT,
                         help=f"typical deals saved unmeasured first (default {RECENT}: the latest deals shown in full)")
-    args = parser.parse_args()
-    results = run([GAMES[key] for key in args.game or GAMES], args.screenshots, args.warm_up)
+    parser.add_argument("--deals", type=int, default=None,
+                        help="only each game's first deals of the script (the typical one is first)")
+    args = _check.parse(parser, tiny={"game": ["skat"], "warm_up": 0, "deals": 1})
+    _check.need(args.deals is None or args.deals > 0, "nothing to enter: --deals must be at least 1")
+    games = [GAMES[key] for key in args.game or GAMES]
+    results = run(games, args.screenshots, args.warm_up, args.deals)
     if args.json:
         for measured in results:
             print(json.dumps(measured.to_json(), ensure_ascii=False))
@@ -484,6 +495,9 @@ def main() -> None:
         print(table(results))
         print()
         print(targets(results))
+    _check.measured(games=len({m.game for m in results}), deals_entered=len(results),
+                    taps=sum(m.taps for m in results))
+    _check.need(len({m.game for m in results}) == len(games), "a game's table page was left without a deal entered")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ Run by hand, never by the test suite; results go to docs/PERFORMANCE.md. The scr
 database (a temporary PostgreSQL database on the server of --database-url or DATABASE_URL, dropped afterwards;
 a SQLite file when neither is PostgreSQL), migrates it, starts gunicorn on 127.0.0.1, and sets up a tournament
 the way an organiser does — the club, `--players` entrants registered (`scorekeep.tournaments.register`),
-series 1 drawn (`draw_series`: 600 Skat players make 150 tables of four). Then, for `--seconds`:
+series 1 drawn (`draw_series`: 600 Skat players make 150 tables of four). Then, for `--seconds` (a list keeper's
+counted from its join):
 
 - one list keeper per table (a thread with its own session from that table's scorer link) saving a valid
   deal about every `--every` seconds (the first after a random part of it, so the tables do not save in step),
@@ -24,7 +25,10 @@ series 1 drawn (`draw_series`: 600 Skat players make 150 tables of four). Then, 
 Afterwards every table is read back: each acknowledged deal stored once (by its key), nothing stored that no
 phone was told about, no half-saved deal (its 'created' revision, a verdict, numbers without a gap, the
 table's kept standing equal to a fresh walk of its deals). It prints the save and standings latencies
-(p50/p95/p99; the standings' 200s and 304s apart) and exits 1 on any error, lost, duplicated or half-saved deal.
+(p50/p95/p99; the standings' 200s and 304s apart) and exits 1, saying why, on any error, lost, duplicated or
+half-saved deal, a thread that died, or a run that measured nothing (no deal stored, no standings answered).
+Who declared is taken from what the entry form may send (`declarer_choices`), not from its markup.
+``--tiny``: eight players at two tables for two seconds (bench/_check.py).
 """
 
 from __future__ import annotations
@@ -44,12 +48,24 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.load import machine, percentiles, read_back  # noqa: E402
-from tests.live_site import ENTERED_MEANWHILE, Phone, Site, grand, new_key, table_path, temp_database  # noqa: E402
+from bench._check import Workers, measured, need, parse  # noqa: E402
+from bench.load import check_read_back, machine, percentiles, read_back  # noqa: E402
+from tests.live_site import (  # noqa: E402
+    ENTERED_MEANWHILE,
+    Answer,
+    Phone,
+    Site,
+    grand,
+    new_key,
+    table_path,
+    temp_database,
+)
 
 HTMX_SAVE = {"HX-Request": "true", "HX-Target": "table-region"}
 HTMX_POLL = {"HX-Request": "true", "HX-Target": "live-standings"}  # as the standings pages poll
 GIVE_UP = 60.0  # seconds a list keeper keeps resending one deal before counting it lost
+CONTRACT = "grand"  # what every table's deals are (`grand`: valid for any declarer)
+IN_GRID = "@"  # a grid's tap sends "grand@2": the game, and its declarer's table position (scorekeep.entry)
 
 SETUP = """
 from django.contrib.auth import get_user_model
@@ -109,14 +125,17 @@ class Results:
             self.errors[what] += 1
 
 
-def keeper(site: Site, table: dict, until: float, every: float, results: Results) -> None:
-    """A table's list keeper: joins by the table's scorer link and saves a deal about every `every` s."""
+def keeper(site: Site, table: dict, seconds: float, every: float, results: Results) -> None:
+    """A table's list keeper: joins by the table's scorer link and saves a deal about every `every` s, for
+    `seconds` from the join (which on a busy machine may itself take seconds)."""
     rng = random.Random(table["night"])
     phone = Phone(site.url, timeout=60)
     path = table_path(table["night"], table["number"])
     page = phone.join(table["scorer"], path)
     expected = int(page.hidden("expected") or 1)
-    declarers = _declarers(page.body)
+    declared = need(declarer_choices(page, CONTRACT),
+                    f"table {table['number']}: the entry form offers no declarer for {CONTRACT!r}")
+    until = time.monotonic() + seconds
     next_save = time.monotonic() + rng.uniform(0, every)
     while True:
         time.sleep(max(0.0, next_save - time.monotonic()))
@@ -125,9 +144,9 @@ def keeper(site: Site, table: dict, until: float, every: float, results: Results
         next_save += every
         points = rng.choice([n for n in range(121) if n not in (1, 119)])
         key = new_key()
-        # The form names the declarer by the player's place at the table (the dealer of four sits out).
-        form = {**grand(0, points), "declarer": rng.choice(declarers), "by": "list keeper", "key": key,
-                "expected": expected}
+        # Who declared, as the form offers it for the next deal (the dealer of four sits out).
+        facts = {name: value for name, value in grand(0, points).items() if name != "declarer"}
+        form = {**facts, **rng.choice(declared), "by": "list keeper", "key": key, "expected": expected}
         give_up = time.monotonic() + GIVE_UP
         while True:
             with results.lock:
@@ -143,7 +162,8 @@ def keeper(site: Site, table: dict, until: float, every: float, results: Results
                 time.sleep(0.5)
                 continue
             if answer.saved():
-                declarers = _declarers(answer.body) or declarers
+                declared = need(declarer_choices(answer, CONTRACT),
+                                f"table {table['number']}: the form after a save offers no declarer for {CONTRACT!r}")
                 with results.lock:
                     results.acked[key] = table["night"]
                     results.save_ms.append(answer.ms)
@@ -161,9 +181,19 @@ def keeper(site: Site, table: dict, until: float, every: float, results: Results
             time.sleep(0.5)
 
 
-def _declarers(page: str) -> list[str]:
-    """The players the entry form offers as declarer for the next deal (who is not sitting out)."""
-    return re.findall(r'name="declarer" value="(\d+)"', page)
+def declarer_choices(page: Answer, contract: str) -> list[dict[str, str]]:
+    """The ways the page's entry form offers to say who declared `contract` in the next deal (those who are
+    not sitting out), each as the fields it sends: a tap of the grid of players and games, whose value is the
+    game and the declarer's table position (``grand@2``, `scorekeep.entry.declared_apart`), or, where the form
+    asks them apart, the game with one of the declarer's choices. Read from what the form may send, not from
+    its markup; empty when it offers neither."""
+    games = page.offered("contract")
+    taps = [value for value in games if IN_GRID in value and value.partition(IN_GRID)[0] == contract]
+    if taps:
+        return [{"contract": value} for value in taps]
+    if contract not in games:
+        return []
+    return [{"contract": contract, "declarer": seat} for seat in page.offered("declarer") if seat != ""]
 
 
 def viewer(site: Site, path: str, until: float, poll: float, arrive: float, seed: int, results: Results) -> None:
@@ -210,7 +240,8 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1)
     parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
     parser.add_argument("--database-url", default=None, help="a PostgreSQL server to make the database on")
-    args = parser.parse_args()
+    args = parse(parser, tiny={"players": 8, "seconds": 2.0, "every": 0.5, "viewers": 2, "poll": 0.5, "arrive": 0.2,
+                               "quiet": 0.5, "workers": 1, "threads": 2})
 
     directory = Path(tempfile.mkdtemp(prefix="scorekeep-tournament-"))
     database = temp_database(directory, args.database_url)
@@ -225,16 +256,13 @@ def main() -> int:
         path = args.path.format(token=setup["viewer"])
         results = Results()
         until = time.monotonic() + args.seconds
-        threads = [threading.Thread(target=keeper, args=(site, table, until, args.every, results))
-                   for table in tables]
-        threads += [threading.Thread(target=viewer, args=(site, path, until + args.quiet, args.poll, args.arrive, n,
-                                                        results))
-                    for n in range(args.viewers)]
+        workers = Workers()
+        for table in tables:
+            workers.add(keeper, site, table, args.seconds, args.every, results)
+        for n in range(args.viewers):
+            workers.add(viewer, site, path, until + args.quiet, args.poll, args.arrive, n, results)
         started = time.monotonic()
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        workers.run()
         elapsed = time.monotonic() - started
         stored_tables = site.django(INSPECT, tournament=setup["tournament"])
         description = machine(site)
@@ -258,9 +286,12 @@ def main() -> int:
     for status in (200, 304):
         print(f"standings {status} ({len(results.standings_ms[status])}) p50 / p95 / p99: "
               f"{percentiles(results.standings_ms[status])}")
-    bad = errors or lost or duplicated or unacknowledged or half_saved or results.abandoned
-    return 1 if bad else 0
-
+    workers.check()
+    answered = sum(len(times) for times in results.standings_ms.values())
+    measured(tables=len(tables), deals_acknowledged=len(results.acked), deals_stored=stored,
+             **({"standings_answered": answered} if args.viewers else {}))
+    check_read_back(results.errors, lost, duplicated, unacknowledged, half_saved, results.abandoned)
+    return 0
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -19,6 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench._check import measured, need, parse  # noqa: E402
+
 
 def skat_deal(rng: random.Random) -> dict:
     points = rng.choice([30, 45, 58, 61, 70, 75, 88, 95])
@@ -32,7 +34,9 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=36)
     parser.add_argument("--kinds", nargs="+", default=["cards", "lists", "standings", "ranking"],
                         choices=["cards", "lists", "standings", "ranking"])
-    args = parser.parse_args()
+    args = parse(parser, tiny={"tables": [1], "deals": 2})
+    need(args.tables and min(args.tables) > 0, "no printout to make: --tables must name at least one table")
+    pages_made = pdfs_made = 0
     os.environ["DATABASE_URL"] = f"sqlite:///{Path(tempfile.mkdtemp()) / 'bench.sqlite3'}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeep.settings")
     import django
@@ -88,18 +92,21 @@ def main() -> None:
                 start = time.perf_counter()
                 response = client.get(page)
                 html_ms = (time.perf_counter() - start) * 1000
-            assert response.status_code == 200, response.content[:300]
+            need(response.status_code == 200, f"{page} answered {response.status_code}: {response.content[:300]!r}")
+            pages_made += 1
             start = time.perf_counter()
             made = client.get(reverse(f"tournament-pdf-{kind}", args=where))
             pdf_s = time.perf_counter() - start
             pages = made.content.count(b"/Type /Page\n") or made.content.count(b"/Type/Page") or "?"
             if os.environ.get("BENCH_KEEP"):
                 Path(os.environ["BENCH_KEEP"], f"{kind}-{count}.pdf").write_bytes(made.content)
-            if made.status_code != 200:
-                pdf_s, pages = float("nan"), made.status_code
+            need(made.status_code == 200 and made.content.startswith(b"%PDF") and pages != "?",
+                 f"the PDF of {page} answered {made.status_code}: {made.content[:200]!r}")
+            pdfs_made += 1
             print(f"{count:>6} {args.deals:>6} {kind:>10} {html_ms:>8.0f} {len(queries):>8} {pdf_s:>6.1f} {pages!s:>9}",
                   flush=True)
     pdf.close_browser()
+    measured(printouts=pages_made, pdfs=pdfs_made)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from . import access, throttle
-from .models import CardNight
+from .models import CardNight, token_shaped
 from .qr import qr_svg  # the links page's QR codes; kept importable here for the club pages
 
 LOGIN_LIMIT = 10  # failed log-ins per address in throttle.WINDOW (for one account or for all from there)
@@ -89,9 +89,14 @@ class ThrottledLoginView(LoginView):
 
     def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
         response = super().form_invalid(form)
-        if any(error.code == "throttled" for error in form.errors.as_data().get("__all__", [])):
+        if throttled(form):
             response.status_code = 429
         return response
+
+
+def throttled(form: forms.Form) -> bool:
+    """Whether a log-in form was refused by the throttle (`ThrottleLogins`): then the answer is 429."""
+    return form.is_bound and any(error.code == "throttled" for error in form.errors.as_data().get("__all__", []))
 
 
 class SignUpForm(UserCreationForm):
@@ -128,7 +133,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         counted = throttle.count("token", {f"ip:{throttle.client_address(request)}": TOKEN_LIMIT})
     except throttle.Throttled as refused:
         return render(request, "join_refused.html", {"message": _wait_message(refused.wait)}, status=429)
-    found = access.by_token(token) if len(token) <= 64 else None
+    found = access.by_token(token) if token_shaped(token) else None
     if found is None:  # a wrong token stays counted
         return render(request, "join_refused.html", {"message": gettext(
             "This link does not open a card night. It may have been replaced by a new one: ask the host for "

@@ -9,11 +9,9 @@ go through the card-night pages.
 from django.contrib import admin
 from django.http import HttpRequest
 
-from .access_views import ThrottledAdminAuthenticationForm
 from .models import CardNight, CardTable, Club, Deal, DealRevision, NightRevision, Player, TablePlayer
 
-# The admin's log-in counts wrong passwords with the site's own (scorekeep.access_views.ThrottleLogins).
-admin.site.login_form = ThrottledAdminAuthenticationForm
+# admin.site is scorekeep.admin_site.Site (settings.INSTALLED_APPS): its log-in is throttled.
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from . import clubs, ratings, throttle
 from .access_views import TOKEN_LIMIT, _wait_message, qr_svg
 from .labels import GAME_LABELS
-from .models import Club
+from .models import Club, token_shaped
 
 
 class ClubNameForm(forms.Form):
@@ -162,7 +162,7 @@ def club_join(request: HttpRequest, token: str) -> HttpResponse:
         counted = throttle.count("token", {f"ip:{throttle.client_address(request)}": TOKEN_LIMIT})
     except throttle.Throttled as refused:
         return render(request, "join_refused.html", {"message": _wait_message(refused.wait)}, status=429)
-    club = Club.objects.filter(invite_token=token).first() if len(token) <= 64 else None
+    club = Club.objects.filter(invite_token=token).first() if token_shaped(token) else None
     if club is None:  # a wrong token stays counted
         return render(request, "join_refused.html", {"message": gettext(
             "This link does not invite to a club. It may have been replaced by a new one: ask a host of the "

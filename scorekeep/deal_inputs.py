@@ -17,6 +17,7 @@ when who dealt changes.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -42,6 +43,63 @@ AddError = Callable[[str, str], None]
 def say(word: object) -> str:
     """An engine label (a `Word` or `Phrase`) in the page's language."""
     return in_words(word, page_words)
+
+
+def meaning(field: Input) -> str:
+    """What a value of `field` means, as a short tag: its kind and words — not its range, nor whether it is
+    required or folded away. Where two contracts describe a field alike (a Skat declarer or matadors, a
+    Schafkopf trump suit), a value typed for one stands for the other (if the other's range takes it); where
+    their words differ (Kop's old side: the black-queen holders of a normal game, the wesele pair, the lone
+    player; a Sauspiel's partner and a Hochzeit's), a value typed for one contract says nothing about the
+    other, so a switch of contract drops it."""
+    said = (field.key, field.kind.value, str(field.label), str(field.help or ""), field.total, str(field.empty or ""),
+            tuple((value, mark.key) for value, mark in field.marks))
+    return hashlib.sha256(repr(said).encode()).hexdigest()[:12]
+
+
+def live_words() -> dict[str, str]:
+    """The sentences a number's checks say, as templates (%(lo)s, %(hi)s, %(n)s …): the server's field checks
+    write them (`number_field`), and the table page hands them to static/js/app.js, which says the same at
+    the input while it is typed, from the limits the input carries (never from a game's rules of its own)."""
+    return {"range": gettext("a whole number from %(lo)s to %(hi)s"),
+            "not-number": gettext("not a number: a whole number from %(lo)s to %(hi)s"),
+            "impossible": gettext("cannot be %(n)s: no side can make that total; the nearest possible totals "
+                                  "are %(below)s and %(above)s"),
+            "over-total": gettext("together %(sum)s: more than the %(total)s there are"),
+            "off-total": gettext("together %(sum)s, not %(total)s")}
+
+
+def number_field(field: Input, tap: bool, label: str | None = None) -> forms.IntegerField:
+    """A typed whole number for `field` (a COUNT, or one seat's number of a PER_SEAT list). A text input with a
+    numeric keyboard on the table's page (`tap`), not type=number: that one drops letters, so "7o" arrived as
+    nothing ("needed") instead of "not a number". There it is checked at once against its range and the values no
+    deal can have (`Input.impossible`); the limits ride on the input for the checks while typing."""
+    attrs: dict[str, Any] = {"inputmode": "numeric", "min": field.lo, "max": field.hi, "autocomplete": "off"}
+    if not tap:  # the dispute page: the engine alone judges the values
+        return forms.IntegerField(required=False, label=label, widget=forms.NumberInput(attrs=attrs))
+    attrs["pattern"] = "[0-9]*"
+    words = live_words()
+    bounds = {"lo": field.lo, "hi": field.hi}
+    attrs["data-live"] = "number"
+    if field.impossible and field.kind is Kind.COUNT:
+        attrs["data-impossible"] = " ".join(map(str, field.impossible))
+    made = forms.IntegerField(
+        required=False, min_value=field.lo, max_value=field.hi, label=label, widget=forms.TextInput(attrs=attrs),
+        error_messages={"invalid": words["not-number"] % bounds, "min_value": words["range"] % bounds,
+                        "max_value": words["range"] % bounds})
+    if field.impossible and field.kind is Kind.COUNT:
+        made.validators.append(lambda n: possible(field, n))
+    return made
+
+
+def possible(field: Input, n: int) -> None:
+    """Refuses a number `field` says no deal can have, naming the nearest that can be."""
+    if n not in field.impossible:
+        return
+    can = [v for v in range(field.lo, field.hi + 1) if v not in field.impossible]
+    below, above = max((v for v in can if v < n), default=None), min((v for v in can if v > n), default=None)
+    raise forms.ValidationError(live_words()["impossible"] % {"n": n, "below": below, "above": above},
+                                code="impossible")
 
 
 def carries(value: object) -> bool:
@@ -91,6 +149,7 @@ class Question:
     count_words: bool = False  # counts in words ("with 2", "without 3"): four a row, "Other" beside them
     total: int | None = None
     empty: Label = ""  # a chain with no one in it ("no doubling")
+    meaning: str = ""  # what a value means (`meaning`): a switch of contract keeps only the values meant alike
 
 
 class DealInputs:
@@ -125,7 +184,8 @@ class DealInputs:
         key = field.key
 
         def question(layout: str, names: tuple[str, ...] = (key,), **more: Any) -> None:
-            self.questions.append(Question(key, label, help_text, layout, names, rare, short=short, **more))
+            self.questions.append(Question(key, label, help_text, layout, names, rare, short=short,
+                                           meaning=meaning(field), **more))
 
         if field.kind is Kind.PER_SEAT:
             if marked:  # the tap rows first, in view; the numbers folded away under "More"
@@ -133,12 +193,9 @@ class DealInputs:
                     self.marks[mark.key] = mark
                     self._add(mark)
                 help_text = say(field.help) if field.help else ""
-            number = {"inputmode": "numeric", "min": field.lo, "max": field.hi, "autocomplete": "off"}
             names = tuple(f"{key}-{value}" for value in self.people.offered)
-            bounds = {"min_value": field.lo, "max_value": field.hi} if tap else {}
             for (_value, name_label), name in zip(self.people.named, names, strict=True):
-                self.fields[name] = forms.IntegerField(label=name_label, required=False,
-                                                       widget=forms.NumberInput(attrs=dict(number)), **bounds)
+                self.fields[name] = number_field(field, tap, label=name_label)
             total = field.total if tap and not marked else None
             question("per_seat", names, typed=True, total=total)
             return
@@ -156,7 +213,8 @@ class DealInputs:
                                    "who doubled, in the order said; at most %(n)s doublings count",
                                    field.hi) % {"n": field.hi}
                 self.questions.append(Question(key, label, counted, "chain", names, short=short,
-                                               empty=say(field.empty) if field.empty else "—"))
+                                               empty=say(field.empty) if field.empty else "—",
+                                               meaning=meaning(field)))
             else:
                 self.fields[key] = forms.CharField(required=False, max_length=200, label=label,
                                                    widget=forms.TextInput(attrs={
@@ -241,15 +299,7 @@ class DealInputs:
             question("radios", short_taps=True, common=common)  # numbers: narrow taps, up to seven a row
             return
         elif field.kind is Kind.COUNT:
-            number = {"inputmode": "numeric", "min": field.lo, "max": field.hi, "autocomplete": "off"}
-            if tap:
-                range_text = gettext("a whole number from %(lo)s to %(hi)s") % {"lo": field.lo, "hi": field.hi}
-                made = forms.IntegerField(
-                    required=False, min_value=field.lo, max_value=field.hi, widget=forms.NumberInput(attrs=number),
-                    error_messages={"invalid": range_text, "min_value": range_text, "max_value": range_text})
-            else:
-                made = forms.IntegerField(required=False, widget=forms.NumberInput(attrs=number))
-            layout, typed = "number", True
+            made, layout, typed = number_field(field, tap), "number", True
         else:  # cards
             made, layout, typed = forms.CharField(required=False, max_length=200, widget=forms.TextInput(attrs={
                 "autocapitalize": "characters", "autocomplete": "off", "spellcheck": "false",

@@ -26,7 +26,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from . import ledger
-from .deal_inputs import TAP, DealInputs, People, Question, carries, initial_values, say
+from .deal_inputs import TAP, DealInputs, People, Question, carries, initial_values, live_words, say
 from .forms import CONTRACT_LABELS, peek
 from .labels import page_words
 from .models import CardNight, CardTable, Deal
@@ -38,6 +38,7 @@ DECLARER = "declarer"
 GRID_PLAYERS = 3  # a grid of players and games where at most three play: three rows fit above the rest
 GRID_GAMES = 6  # … and at most six games have a declarer: a row of them fits a phone beside a name
 IN_GRID = "@"  # a grid's tap posts "hearts@1": the game, and the table position of its declarer
+SHOWN_FOR = "inputs_for"  # the contract whose inputs the page shows (a hidden input of the entry, table.html)
 
 
 def declared_apart(data: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
@@ -156,6 +157,7 @@ class DealForm(forms.Form):
                  url: str, initial: Mapping[str, Any] | None = None, bock: bool = False,
                  correcting: bool = False, scorer: str = "", saving: bool = False) -> None:
         initial = dict(initial or {})
+        tapped = data is not None and IN_GRID in str(data.get("contract") or "")
         data = declared_apart(data)
         # A save marks every input still empty; a preview (typing, choosing) names them only in the preview,
         # so nothing is shown as wrong before the scorer has done anything wrong.
@@ -213,6 +215,9 @@ class DealForm(forms.Form):
         self.described: dict[str, Input] = self.inputs.described
         self.questions: list[Question] = self.inputs.questions
         self.fields.update(self.inputs.fields)
+        # The contract was switched on a page that showed another contract's inputs: what was typed for
+        # those stands only where the new contract asks the same (`deal_inputs.meaning`).
+        self.switched = self._switched(described, people, keep=(DECLARER,) if tapped else ())
         for question in self.questions:  # each input names its message slot (table.html#slot)
             for name in question.names:
                 self.fields[name].widget.attrs["aria-describedby"] = f"err-{question.key}"
@@ -254,6 +259,35 @@ class DealForm(forms.Form):
                 declared.append(contract)
                 self.declarer_word = say(asked[0].label)  # the game's own word (Fipsen's "Spieler")
         return declared if 2 <= len(declared) <= GRID_GAMES else []
+
+    def _switched(self, described: Sequence[Input], people: People, keep: tuple[str, ...]) -> bool:
+        """Whether the inputs on the page were another contract's (`SHOWN_FOR`); if so, drop from the data
+        every value of an input the new contract does not take with the same meaning (Kop's old side of a
+        normal game is not a wesele pair, nor a lone player), so that what the re-rendered form shows is
+        exactly what a save sends. `keep`: what the contract's own tap posted (a grid's declarer)."""
+        shown = str(self.data.get(SHOWN_FOR) or "") if self.is_bound else ""
+        if not shown or shown == self.contract or shown not in self.contracts:
+            return False
+        before = [field for field in inputs(self.game, shown, self.rules, self.table)
+                  if field.key not in ledger.DERIVED]
+        meant = {q.key: q.meaning for q in DealInputs(before, people, TAP).questions}
+        dropped = [name for q in self.questions if meant.get(q.key) != q.meaning and q.key not in keep
+                   for name in q.names]
+        if "card_points" in dropped or "card_points" not in self.inputs.described:
+            dropped.append("captured")  # the cards ticked stand for the card points
+        data: Any = self.data.copy()
+        for name in dropped:
+            data.pop(name, None)
+        # A value meant alike but outside the new contract's choices (a suit game's "with 6" in a Grand) is
+        # not tapped in the new form, so it is not sent either.
+        for name in {name for q in self.questions for name in q.names} - set(dropped):
+            field = self.fields[name]
+            posted = data.getlist(name) if hasattr(data, "getlist") else [data.get(name)]
+            if isinstance(field, forms.ChoiceField) and any(
+                    value not in (None, "") and not field.valid_value(str(value)) for value in posted):
+                data.pop(name, None)
+        self.data = data
+        return True
 
     def _peek(self, name: str) -> Any:
         """One input's cleaned value before validation (None when missing or invalid)."""
@@ -307,6 +341,12 @@ class DealForm(forms.Form):
         cleaned = super().clean()
         if "dealer" in self.errors or "contract" in self.errors:
             return cleaned
+        if self.switched and self.saving:
+            # Saved from a page that still showed another game's inputs (no JavaScript, or the tap's answer
+            # not in yet): nothing is stored that the scorer has not seen; the form is now the new game's.
+            self.add_error(None, gettext("The form now asks what %(game)s needs: check it, then save again.")
+                           % {"game": CONTRACT_LABELS.get(self.contract, self.contract)})
+            return cleaned
         facts = self.inputs.facts(self.contract, cleaned, self.add_error, gettext("enter a number for every player"))
         if facts is None:
             return cleaned
@@ -338,7 +378,8 @@ class DealForm(forms.Form):
 
     def engine_error(self, err: IllegalDeal) -> None:
         """The engine's sentence, seats named by players, at the input its field names (or at the top)."""
-        message = err.render(self.seat_name, gettext(err.text), page_words)
+        # A refusal worded for the contract's keys has the game's own words for a page (`IllegalDeal.on_page`).
+        message = err.render(self.seat_name, gettext(err.on_page or err.text), page_words)
         name = self.input_for(err.field)
         if name is None:
             self.add_error(None, message)
@@ -382,6 +423,16 @@ class DealForm(forms.Form):
         return name
 
     # --- what the template shows -------------------------------------------------------------------
+
+    @property
+    def inputs_for(self) -> str:
+        """The contract the inputs are for (the page's hidden `SHOWN_FOR`; `form.contract` is its radio row)."""
+        return self.contract
+
+    @property
+    def live_words(self) -> dict[str, str]:
+        """The sentences of the checks made while a number is typed (static/js/app.js), in the page's language."""
+        return live_words()
 
     @property
     def header(self) -> dict[str, str]:

@@ -347,6 +347,7 @@ class ReplayRow:
     defending: int | None
     broken: str  # the rule the marked card breaks
     broken_card: str
+    after_end: bool = False  # played after the rules ended the deal: shown, but no part of it
 
     @property
     def running(self) -> str:
@@ -860,7 +861,8 @@ class DisputeForm(HouseRulesMixin, forms.Form):
             return []
         return [ReplayRow(trick.number, [(card, seat_label(seat)) for card, seat in trick.cards],
                           seat_label(trick.winner), trick.points, trick.declaring, trick.defending,
-                          gettext(trick.broken_rule) if trick.broken_rule else "", trick.broken_card or "")
+                          gettext(trick.broken_rule) if trick.broken_rule else "", trick.broken_card or "",
+                          trick.after_end)
                 for trick in played.replay(self.verdict)]
 
     @property

@@ -3,7 +3,7 @@ module of `scorekeep.rules` names them (`Word`s), translated lazily into the pag
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -106,3 +106,11 @@ NONE_LABELS: dict[str, Label] = {
     key: translated(word) for module in GAMES.values() for key, word in module.NONE_LABELS.items()}
 SUITS: tuple[tuple[str, Label], ...] = tuple((suit, translated(word)) for suit, word in schafkopf.SUIT_LABELS.items())
 """The suits with their German names, as a Schafkopf trump is shown."""
+
+
+def preformatted(template: str, values: Mapping[str, object]) -> str:
+    """``template % values`` for a message Django formats once more with its own params (a choice field's
+    "invalid_choice" becomes ``message % {"value": …}``): a ``%`` in the values (a club named "100% Skat")
+    stays one ``%`` there, instead of breaking that second formatting (TypeError, ValueError: a server error
+    while the form's errors are rendered)."""
+    return template % {key: str(value).replace("%", "%%") for key, value in values.items()}

@@ -60,6 +60,12 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+def token_shaped(text: str) -> bool:
+    """Whether `text` can be a link token at all (URL-safe base64, as `new_token` makes them; older ones were
+    longer): anything else is wrong without asking the database, which might refuse to compare it (a NUL)."""
+    return len(text) <= 64 and all(c.isascii() and (c.isalnum() or c in "-_") for c in text) and bool(text)
+
+
 class Club(models.Model):
     """A group of players run by one or more hosts: it owns its players and card nights, and nobody but
     its hosts (and the site owner) sees them — a night's link holders see that night (`scorekeep.access`).

@@ -34,7 +34,16 @@ from django.utils.translation import gettext_lazy as _
 from . import ledger
 from .entry import SUIT_SIGNS
 from .forms import HouseRule, HouseRulesMixin, as_json, engine_message, peek
-from .labels import CHOICE_LABELS, CONTRACT_LABELS, GAME_LABELS, NONE_LABELS, OPTION_LABELS, PRESET_LABELS, translated
+from .labels import (
+    CHOICE_LABELS,
+    CONTRACT_LABELS,
+    GAME_LABELS,
+    NONE_LABELS,
+    OPTION_LABELS,
+    PRESET_LABELS,
+    preformatted,
+    translated,
+)
 from .models import CardNight, Club, NightRevision
 from .money import currency_exponent, format_money
 from .rules import GAMES, IllegalDeal, bock, standing
@@ -571,8 +580,8 @@ class NightForm(SeatingMixin, SettingsFields):
             self.fields["club"] = forms.ChoiceField(
                 label=pgettext_lazy("association", "Club"),
                 choices=[(key, club.name) for key, club in self.clubs.items()],
-                error_messages={"invalid_choice": gettext("Choose one of your clubs: %(clubs)s.")
-                                % {"clubs": ", ".join(club.name for club in self.clubs.values())}})
+                error_messages={"invalid_choice": preformatted(gettext("Choose one of your clubs: %(clubs)s."), {
+                    "clubs": ", ".join(club.name for club in self.clubs.values())})})
             self.data.setdefault("club", next(iter(self.clubs)))
         self._add_players(self.data, REFRESH_EXTRAS)
         self.describe()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 
+from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import get_template, render_to_string
@@ -44,8 +45,10 @@ def _digest() -> str:
 def service_worker(request: HttpRequest) -> HttpResponse:
     """The service worker, from the site's own origin so that its scope is the whole site. Never cached by
     HTTP: the browser checks it on each visit and installs a new version when the shell changed."""
+    # The prefix is STATIC_URL itself, not `static("")`: the manifest storage of production knows only files,
+    # and refuses the empty name (a 500, and no phone kept a deal offline).
     body = render_to_string("sw.js", {"version": _digest(), "shell": json.dumps([static(name) for name in SHELL]),
-                                      "static_prefix": static("")})
+                                      "static_prefix": settings.STATIC_URL})
     response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
     response["Service-Worker-Allowed"] = "/"
     response["Cache-Control"] = "no-cache"

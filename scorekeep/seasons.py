@@ -10,8 +10,9 @@ Definitions, so a table can be checked by hand:
   the player sat at; for a basis per series, also the series played (a table's deals divided by its series
   length, rounded up; an open-ended list counts as one series);
 - a player **missed** every night of the season after their first one that they did not play on (a newcomer
-  is not charged for the nights before joining); with an absence penalty each missed night is a result of
-  minus the penalty (one series);
+  has missed none of the nights before joining); missed nights are counted whatever the absence penalty, and
+  only with a penalty is each missed night also a result, of minus the penalty (one series), which then counts
+  like any result (best n, dropped, per series); without one a missed night is no result at all;
 - the **counted** results are the best n (the season's "count the best"), or all but the worst one for every
   k results ("drop the worst result every k"), or all; the **score** is their sum, or for a basis per series
   the sum divided by the series counted;
@@ -69,6 +70,7 @@ class Line:
 
     player: Player
     results: list[Result] = field(default_factory=list)
+    missed_nights: list[CardNight] = field(default_factory=list)  # with a penalty, each is also an absent result
     rank: int | None = None
     score: Fraction = Fraction(0)  # the counted results' sum (or their average per series)
     before: int | None = None  # the rank before the latest night; None: not ranked then
@@ -84,7 +86,8 @@ class Line:
 
     @property
     def missed(self) -> int:
-        return sum(result.absent for result in self.results)
+        """The season's nights after the player's first that they did not play on, whatever the penalty."""
+        return len(self.missed_nights)
 
     @property
     def counted(self) -> list[Result]:
@@ -215,8 +218,10 @@ def _lines(season: Season, nights: list[CardNight], per_night: list[dict[int, tu
             if player_id in results:
                 _player, value, series = results[player_id]
                 line.results.append(Result(night, value, series or 1))
-            elif index > first_played[player_id] and season.absence_penalty:
-                line.results.append(Result(night, Fraction(-season.absence_penalty), absent=True))
+            elif index > first_played[player_id]:
+                line.missed_nights.append(night)
+                if season.absence_penalty:  # only a penalty makes a missed night a result (0 is no result)
+                    line.results.append(Result(night, Fraction(-season.absence_penalty), absent=True))
         _count(line.results, season)
         line.score = _score(line, basis)
     _rank(list(lines.values()), season)

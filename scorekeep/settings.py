@@ -38,7 +38,7 @@ ALLOWED_HOSTS = env_list("SCOREKEEP_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],t
 CSRF_TRUSTED_ORIGINS = env_list("SCOREKEEP_CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "scorekeep.apps.AdminConfig",  # django.contrib.admin, with the site owner's log-in throttled (429)
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -56,6 +56,9 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # A body, query string or path the site cannot read is a 400 in the reader's language, before any view
+    # or the CSRF check reads it (scorekeep.unreadable).
+    "scorekeep.unreadable.UnreadableRequests",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -44,7 +44,7 @@ from django.views.decorators.http import require_http_methods
 from . import access, nights
 from .access import HOST, VIEW, night_access
 from .entry import BUSY
-from .labels import GAME_LABELS
+from .labels import GAME_LABELS, preformatted
 from .models import CardNight
 from .money import currency_exponent, money_input_error
 from .settlement import (
@@ -115,10 +115,11 @@ class SettlementForm(forms.Form):
             del self.fields["basis"], self.fields["lost_game_fee"]
         exponent = night.exponent
         self.fields["step"].choices = [(step, _step_label(step, currency, exponent)) for step in STEPS]
-        self.fields["step"].error_messages["invalid_choice"] = gettext(
-            "Round to one of %(steps)s.") % {"steps": ", ".join(_step_label(step, currency, exponent)
-                                                                for step in STEPS)}
-        self.fields["step"].error_messages["required"] = self.fields["step"].error_messages["invalid_choice"]
+        steps = {"steps": ", ".join(_step_label(step, currency, exponent) for step in STEPS)}
+        # "invalid_choice" is formatted again with the value sent, "required" is not.
+        self.fields["step"].error_messages["invalid_choice"] = preformatted(gettext("Round to one of %(steps)s."),
+                                                                            steps)
+        self.fields["step"].error_messages["required"] = gettext("Round to one of %(steps)s.") % steps
         if "basis" in self.fields:
             self.fields["basis"].error_messages["invalid_choice"] = gettext(
                 "Settle on the list points or on the performance.")

@@ -28,24 +28,51 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
-from . import live, standings, tournament_money, tournaments
+from . import live, standings, throttle, tournament_money, tournaments
+from .access_views import TOKEN_LIMIT, _wait_message
 from .labels import GAME_LABELS, translated, unit_text
-from .models import Tournament
+from .models import Tournament, token_shaped
 from .rules import GAMES
 from .templatetags.ledger_tags import MINUS
 from .tournament_views import tournament_of
 
 LIVE = "live-standings"  # the id of the polled standings section
 POLL = "every 10s"
+VIEWED = "standings-viewed"  # the session's viewer tokens that opened a tournament's standings
+REMEMBERED = 20  # of them, the latest
 SCREEN_ROWS = 12  # rows on one page of the big screen (they fill a 16:9 screen at the type size set)
 
 
-def _by_token(token: str) -> Tournament:
-    tournament = (Tournament.objects.filter(viewer_token=token).select_related("club").first()
-                  if len(token) <= 64 else None)
-    if tournament is None:
+def _lookup(token: str) -> Tournament | None:
+    return (Tournament.objects.filter(viewer_token=token).select_related("club").first()
+            if token_shaped(token) else None)
+
+
+def _by_token(request: HttpRequest, token: str) -> Tournament:
+    """The tournament a viewer link opens. Wrong tokens are throttled as a night's links are
+    (`access_views.join`): each attempt is counted against the address before the token is looked up, and a
+    right one is taken back; past the limit `throttle.Throttled`, right token or wrong. A phone or screen
+    that opened the link is remembered in its session (as a night's link is), so its polls every few seconds
+    are not counted again."""
+    if token in request.session.get(VIEWED, ()):
+        tournament = _lookup(token)
+        if tournament is not None:
+            return tournament
+    counted = throttle.count("token", {f"ip:{throttle.client_address(request)}": TOKEN_LIMIT})
+    tournament = _lookup(token)
+    if tournament is None:  # a wrong token stays counted
         raise Http404("No such standings link.")
+    counted.undo()
+    request.session[VIEWED] = [*request.session.get(VIEWED, [])[-(REMEMBERED - 1):], token]
     return tournament
+
+
+def _viewer_page(request: HttpRequest, token: str, template: str, kind: str) -> HttpResponse:
+    try:
+        tournament = _by_token(request, token)
+    except throttle.Throttled as refused:
+        return render(request, "join_refused.html", {"message": _wait_message(refused.wait)}, status=429)
+    return _page(request, tournament, template, kind)
 
 
 def _series_asked(request: HttpRequest, tournament: Tournament) -> tuple[int | None, str | None]:
@@ -181,13 +208,13 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> HttpRespon
 @require_http_methods(["GET", "HEAD"])
 def viewer_standings(request: HttpRequest, token: str) -> HttpResponse:
     """The standings for the players' phones, by the viewer link."""
-    return _page(request, _by_token(token), "standings.html", "phone")
+    return _viewer_page(request, token, "standings.html", "phone")
 
 
 @require_http_methods(["GET", "HEAD"])
 def viewer_screen(request: HttpRequest, token: str) -> HttpResponse:
     """The standings for the big screen, by the viewer link."""
-    return _page(request, _by_token(token), "standings_screen.html", "screen")
+    return _viewer_page(request, token, "standings_screen.html", "screen")
 
 
 # --- the money -----------------------------------------------------------------------------------------
@@ -249,7 +276,9 @@ class MoneyForm(forms.Form):
                 parsed[name] = step()
             except tournament_money.MoneyError as err:
                 self.add_error(err.field, err.message)
-        if len(parsed) == len(steps):
+        # A kind missing or not offered is a field error already (the form sent without it, empty or as
+        # another content type): nothing to keep then.
+        if len(parsed) == len(steps) and "prize_kind" in data and "retention_kind" in data:
             prizes = {"kind": data["prize_kind"], "places": parsed["prize_places"],
                       "retention": {"kind": data["retention_kind"], "value": parsed["retention_value"]}}
             try:  # the rules of the money settings, as for a new tournament (`tournaments.check_money`)

@@ -36,7 +36,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import access, clubs, journey, ledger, ratings, stats
 from .access import VIEW, night_access
-from .labels import CONTRACT_LABELS
+from .labels import CONTRACT_LABELS, preformatted
 from .models import GAME_CHOICES, CardNight, Club, Player
 from .money import in_units
 from .rules import GAMES
@@ -60,8 +60,8 @@ class StatsFilter(forms.Form):
             self.fields["club"] = forms.TypedChoiceField(
                 label=pgettext_lazy("association", "Club"), required=False, coerce=int, empty_value=None,
                 choices=[("", _("All clubs")), *((str(club.pk), club.name) for club in clubs)])
-            self.fields["club"].error_messages["invalid_choice"] = gettext(
-                "Choose one of your clubs: %(clubs)s.") % {"clubs": ", ".join(club.name for club in clubs)}
+            self.fields["club"].error_messages["invalid_choice"] = preformatted(gettext(
+                "Choose one of your clubs: %(clubs)s."), {"clubs": ", ".join(club.name for club in clubs)})
         games = ", ".join(str(label) for _key, label in GAME_CHOICES)
         self.fields["game"].error_messages["invalid_choice"] = gettext(
             "Choose a game: %(games)s, or all games.") % {"games": games}

@@ -428,7 +428,8 @@ def _replay(verdict: Verdict, name: Any) -> list[ReplayRow]:
     """The played deal trick by trick (the engine's `play.replay`), each card's player by name."""
     return [ReplayRow(trick.number, [(card, name(seat)) for card, seat in trick.cards], name(trick.winner),
                       trick.points, trick.declaring, trick.defending,
-                      gettext(trick.broken_rule) if trick.broken_rule else "", trick.broken_card or "")
+                      gettext(trick.broken_rule) if trick.broken_rule else "", trick.broken_card or "",
+                      trick.after_end)
             for trick in played.replay(verdict)]
 
 

@@ -62,7 +62,7 @@ def count(scope: str, limits: Mapping[str, int]) -> Counted:
     """Count one attempt against each name of `limits` (an address, an account), or against none of them
     when one has had its limit of attempts within the window already: then raise `Throttled`."""
     now = time.time()
-    limit_of = {who[:200]: limit for who, limit in limits.items()}
+    limit_of = {_storable(who): limit for who, limit in limits.items()}
     with transaction.atomic():
         rows = _locked(scope, tuple(limit_of), create=True)
         wait = 0
@@ -79,6 +79,12 @@ def count(scope: str, limits: Mapping[str, int]) -> Counted:
             row.save(update_fields=["made", "until"])
     _prune(now)
     return Counted(scope, tuple(limit_of), now)
+
+
+def _storable(who: str) -> str:
+    """`who` as the database can store it: a log-in name is counted as typed, before the form checks it, and
+    PostgreSQL refuses a NUL in text (a name that differs only there is counted with its look-alike)."""
+    return who.replace("\x00", "\N{REPLACEMENT CHARACTER}")[:200]
 
 
 def _locked(scope: str, who: tuple[str, ...], create: bool) -> list[Attempt]:

@@ -16,6 +16,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.core.validators import ProhibitNullCharactersValidator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import NoReverseMatch, reverse
@@ -45,6 +46,15 @@ def tournament_of(request: HttpRequest, tournament_id: int) -> Tournament:
     if tournament is None:
         raise Http404("No such tournament.")
     return tournament
+
+
+def _typed(request: HttpRequest, name: str, longest: int) -> str:
+    """A text typed into one of the tournament page's small forms that is stored as typed (a reason, a seed),
+    at most `longest` characters; a NUL (which PostgreSQL cannot store) refused as the forms' fields refuse it."""
+    text = request.POST.get(name, "")[:longest]
+    if "\x00" in text:
+        raise ValidationError({name: ProhibitNullCharactersValidator.message})
+    return text
 
 
 def _by(request: HttpRequest) -> str:
@@ -290,7 +300,7 @@ def tournament_withdraw(request: HttpRequest, tournament_id: int) -> HttpRespons
     entrant = _entrant(request, tournament)
     if entrant is not None:
         try:
-            tournaments.withdraw(entrant, by=_by(request), reason=request.POST.get("reason", "")[:200])
+            tournaments.withdraw(entrant, by=_by(request), reason=_typed(request, "reason", 200))
         except ValidationError as err:
             messages.error(request, " ".join(err.messages))
         else:
@@ -314,10 +324,10 @@ def tournament_paid(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def _series_action(request: HttpRequest, tournament_id: int, series_number: int, action: str) -> HttpResponse:
     tournament = tournament_of(request, tournament_id)
     by = _by(request)
-    reason = request.POST.get("reason", "")[:200]
     try:
+        reason = _typed(request, "reason", 200)
         if action == "draw":
-            seed = request.POST.get("seed", "").strip()[:64]
+            seed = _typed(request, "seed", 64).strip()
             series = tournaments.draw_series(tournament, series_number, seed=seed or None, host=request.user,
                                              by=by)
             messages.success(request, gettext("%(part)s is drawn (seed %(seed)s).") % {

@@ -19,6 +19,9 @@ from . import (
     views,
 )
 
+# Django's 400 page reads the body again (for a CSRF token) and fails on the body it refused: ours reads nothing.
+handler400 = "scorekeep.unreadable.bad_request"
+
 TABLE = "nights/<int:night_id>/tables/<int:table_number>/"
 
 urlpatterns = [

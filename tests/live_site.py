@@ -1,6 +1,8 @@
 """A live site for the tests that need one: gunicorn on a throw-away database of its own, and phones
 speaking plain HTTP to it (the standard library only). Used by tests/test_live_concurrency.py,
-tests/test_crash.py and bench/load.py.
+tests/test_crash.py and bench/load.py; and, served as README's "Serving in production" says (``production=True``:
+DEBUG off, a secret key, `collectstatic` with the manifest storage, behind `Proxy` — nginx terminating HTTPS
+with a certificate of its own), by the production pass, tests/production/.
 
 The server is gunicorn — several processes with several threads each, as the app is served — on a
 throw-away database: a SQLite file, or, when DATABASE_URL names PostgreSQL (CI), a temporary PostgreSQL
@@ -13,13 +15,18 @@ database as phones do. The tests set a night up and read it back in a separate D
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import http.client
 import json
 import os
+import pwd
 import re
 import secrets
+import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import threading
@@ -27,6 +34,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
@@ -99,6 +107,16 @@ class Site:
     process: subprocess.Popen[bytes] | None = None
     starts: int = 0
     settings: dict[str, str] = field(default_factory=dict)  # more environment, e.g. SCOREKEEP_BEHIND_PROXY
+    # Served as README's "Serving in production" says: DEBUG off (secure cookies, HTTPS redirect, HSTS), a secret
+    # key, the host names allowed, the client's address from the proxy, the static files collected into the
+    # site's directory (`collectstatic`, before `start`) and served with their hashed names.
+    production: bool = False
+
+    def __post_init__(self) -> None:
+        if self.production:
+            self.settings = {"SCOREKEEP_DEBUG": "0", "SCOREKEEP_SECRET_KEY": secrets.token_urlsafe(50),
+                             "SCOREKEEP_ALLOWED_HOSTS": "127.0.0.1,localhost", "SCOREKEEP_BEHIND_PROXY": "1",
+                             "SCOREKEEP_STATIC_ROOT": str(self.directory / "static"), **self.settings}
 
     @property
     def env(self) -> dict[str, str]:
@@ -113,6 +131,17 @@ class Site:
         done = subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=REPO, env=self.env,
                               capture_output=True, text=True, timeout=120, check=False)
         assert done.returncode == 0, done.stderr
+
+    def collectstatic(self) -> None:
+        """`manage.py collectstatic` as production runs it (the manifest storage when DEBUG is off)."""
+        done = subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput"], cwd=REPO, env=self.env,
+                              capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 0, done.stderr
+
+    @property
+    def log(self) -> str:
+        """What the server wrote (every start's log, in order): its errors and tracebacks."""
+        return "".join((self.directory / f"gunicorn-{n}.log").read_text(errors="replace") for n in range(self.starts))
 
     def django(self, code: str, **values: Any) -> Any:
         """Run `code` in a fresh Django process on the site's database: `values` arrive as the dict
@@ -135,11 +164,13 @@ class Site:
             cwd=REPO, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         log.close()
         deadline = time.monotonic() + 30
+        # In production the site redirects plain HTTP to HTTPS unless a proxy says the client's request was HTTPS.
+        headers = {"X-Forwarded-Proto": "https"} if self.production else {}
         while time.monotonic() < deadline:
             assert self.process.poll() is None, (self.directory / f"gunicorn-{self.starts - 1}.log").read_text()
             try:
                 connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
-                connection.request("GET", "/adjudicate/")
+                connection.request("GET", "/adjudicate/", headers=headers)
                 if connection.getresponse().status == 200:
                     connection.close()
                     return
@@ -172,6 +203,112 @@ class Site:
     def inspect(self, night_id: int) -> dict[str, Any]:
         """The night's tables as stored (see INSPECT)."""
         return self.django(INSPECT, night=night_id)
+
+
+NGINX_CONFIG = """
+# nginx in front of one test site, as README's production section has it: HTTPS ends here, and the site hears
+# the scheme, the host and the client's address from the proxy. In the foreground, its files in its directory.
+daemon off;
+worker_processes 1;
+user {user};
+pid {directory}/nginx.pid;
+error_log {directory}/error.log warn;
+events {{ worker_connections 512; }}
+http {{
+    access_log {directory}/access.log;
+    client_body_temp_path {directory}/body;
+    proxy_temp_path {directory}/proxy;
+    fastcgi_temp_path {directory}/fastcgi;
+    uwsgi_temp_path {directory}/uwsgi;
+    scgi_temp_path {directory}/scgi;
+    server {{
+        listen 127.0.0.1:{port} ssl;
+        ssl_certificate {directory}/cert.pem;
+        ssl_certificate_key {directory}/key.pem;
+        location / {{
+            proxy_pass http://127.0.0.1:{upstream};
+            proxy_set_header Host $http_host;  # with the port: the browser's Origin names it (CSRF)
+            proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_read_timeout 120s;
+        }}
+    }}
+}}
+"""
+
+
+@dataclass
+class Proxy:
+    """nginx in front of `site` on a loopback port of its own, terminating HTTPS with a self-signed certificate
+    made for 127.0.0.1 (`cert`: a phone here trusts it; Chromium is told its key, `spki`), passing `Host`,
+    `X-Forwarded-Proto` and `X-Forwarded-For` as README's "Serving in production" says. Not the system's nginx
+    service: a foreground process of the test's, its configuration, pid and logs in `directory`."""
+
+    site: Site
+    directory: Path
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"https://127.0.0.1:{self.port}"
+
+    @property
+    def cert(self) -> Path:
+        return self.directory / "cert.pem"
+
+    @property
+    def spki(self) -> str:
+        """The certificate's public key as Chromium's --ignore-certificate-errors-spki-list takes it (base64 of
+        the SHA-256 of the DER key), so that the browser accepts this certificate and no other."""
+        key = subprocess.run(["openssl", "x509", "-in", str(self.cert), "-noout", "-pubkey"], capture_output=True,
+                             check=True).stdout
+        der = subprocess.run(["openssl", "pkey", "-pubin", "-outform", "der"], input=key, capture_output=True,
+                             check=True).stdout
+        return base64.b64encode(hashlib.sha256(der).digest()).decode()
+
+    def start(self) -> None:
+        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+        assert Path(nginx).exists(), "the production pass needs nginx (apt-get install nginx; .ci/run does)"
+        self.directory.mkdir(parents=True, exist_ok=True)
+        if not self.cert.exists():
+            subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                            "-nodes", "-keyout", str(self.directory / "key.pem"), "-out", str(self.cert), "-days", "2",
+                            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
+                           capture_output=True, check=True)
+        config = self.directory / "nginx.conf"
+        config.write_text(NGINX_CONFIG.format(user=pwd.getpwuid(os.geteuid()).pw_name, directory=self.directory,
+                                              port=self.port, upstream=self.site.port))
+        log = open(self.directory / "nginx.log", "wb")  # noqa: SIM115 - nginx writes it
+        self.process = subprocess.Popen([nginx, "-p", str(self.directory), "-e", str(self.directory / "error.log"),
+                                         "-c", str(config)], stdout=log, stderr=subprocess.STDOUT,
+                                        start_new_session=True)
+        log.close()
+        deadline = time.monotonic() + 30
+        context = ssl.create_default_context(cafile=str(self.cert))
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, (self.directory / "nginx.log").read_text() + (
+                self.directory / "error.log").read_text()
+            try:
+                connection = http.client.HTTPSConnection("127.0.0.1", self.port, timeout=2, context=context)
+                connection.request("GET", "/adjudicate/")
+                if connection.getresponse().status == 200:
+                    connection.close()
+                    return
+            except OSError:
+                pass
+            time.sleep(0.1)
+        raise AssertionError("nginx did not answer within 30 s")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)  # nginx's fast shutdown
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=10)
+        self.process = None
 
 
 SETUP = """
@@ -225,21 +362,61 @@ class Answer:
             return "new"
         return ""
 
+    def offered(self, name: str) -> list[str]:
+        """The values the page's forms may send for the input `name`, as a browser reads the form (a radio's
+        or checkbox's each, a select's options, another input's value), in the page's order."""
+        inputs = _Inputs()
+        inputs.feed(self.body)
+        inputs.close()
+        return inputs.values.get(name, [])
+
     def hidden(self, name: str) -> str | None:
         """The value of the page's hidden input `name` (the entry form's `expected`, `key`, `version`)."""
         found = re.search(rf'name="{name}" value="([^"]*)"', self.body)
         return found.group(1) if found else None
 
 
+class _Inputs(HTMLParser):
+    """The named inputs of a page and the values each may send (`Answer.offered`)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.values: dict[str, list[str]] = {}
+        self._select: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        named = dict(attrs)
+        if tag == "input" and named.get("name"):
+            default = "on" if named.get("type") in ("radio", "checkbox") else ""
+            self.values.setdefault(str(named["name"]), []).append(named.get("value") or default)
+        elif tag == "select":
+            self._select = named.get("name") or None
+        elif tag == "option" and self._select is not None:
+            self.values.setdefault(self._select, []).append(named.get("value") or "")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "select":
+            self._select = None
+
+
 class Phone:
     """A phone at the table: its own cookies (session, CSRF), a new connection per request (a phone's
     connection comes and goes), nothing followed automatically."""
 
-    def __init__(self, base_url: str, timeout: float = 30) -> None:
+    def __init__(self, base_url: str, timeout: float = 30, cafile: Path | None = None) -> None:
+        """`base_url` https://…: through a proxy terminating HTTPS, whose certificate is `cafile`."""
         parts = urlsplit(base_url)
-        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
+        self.https = parts.scheme == "https"
+        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or (443 if self.https else 80)
+        self.origin = f"{parts.scheme}://{parts.netloc}"
+        self.context = ssl.create_default_context(cafile=str(cafile) if cafile else None) if self.https else None
         self.timeout = timeout
         self.cookies: dict[str, str] = {}
+
+    def connection(self) -> http.client.HTTPConnection:
+        if self.context is not None:
+            return http.client.HTTPSConnection(self.host, self.port, timeout=self.timeout, context=self.context)
+        return http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
 
     def request(self, method: str, path: str, data: dict[str, Any] | None = None,
                 headers: dict[str, str] | None = None) -> Answer:
@@ -255,8 +432,10 @@ class Phone:
             send["Content-Type"] = "application/x-www-form-urlencoded"
             if "csrftoken" in cookies:
                 send["X-CSRFToken"] = cookies["csrftoken"]
+        if self.https and method != "GET":  # as a browser does: over HTTPS Django's CSRF check wants the origin
+            send.setdefault("Origin", self.origin)
         start = time.perf_counter()
-        connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        connection = self.connection()
         try:
             connection.request(method, path, body=body, headers=send)
             response = connection.getresponse()
@@ -269,6 +448,24 @@ class Phone:
             for name, morsel in SimpleCookie(header).items():
                 self.cookies[name] = morsel.value
         return Answer(response.status, dict(response.headers.items()), text, (time.perf_counter() - start) * 1000)
+
+    def send(self, method: str, path: str, body: bytes, headers: dict[str, str]) -> int:
+        """Send `body` as it is (a malformed request: tests/malformed.py's ``Send``), with the phone's cookies; the
+        answer's status. Its cookies are kept as a browser keeps them."""
+        send = {"Cookie": "; ".join(f"{k}={v}" for k, v in dict(self.cookies).items()), **headers}
+        if self.https and method != "GET":
+            send.setdefault("Origin", self.origin)
+        connection = self.connection()
+        try:
+            connection.request(method, path, body=body if method != "GET" else None, headers=send)
+            response = connection.getresponse()
+            response.read()
+        finally:
+            connection.close()
+        for header in response.headers.get_all("Set-Cookie") or []:
+            for name, morsel in SimpleCookie(header).items():
+                self.cookies[name] = morsel.value
+        return response.status
 
     def join(self, token: str, table_path: str) -> Answer:
         """Open the night's link (scorer or viewer), then the table page (which sets the CSRF cookie)."""

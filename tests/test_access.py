@@ -21,7 +21,7 @@ from django.urls import reverse
 
 from scorekeep import nights, throttle
 from scorekeep.access_views import ACCOUNT_LIMIT, LOGIN_LIMIT, RESET_LIMIT, TOKEN_LIMIT, qr_svg
-from scorekeep.models import Attempt, CardNight
+from scorekeep.models import Attempt, CardNight, Tournament
 from tests.conftest import REPO
 from tests.roles import (
     ACCESS,
@@ -260,6 +260,8 @@ def test_the_admin_log_in_is_throttled_like_the_sites(hostess: User) -> None:
         client.post("/admin/login/", {"username": "hostess", "password": f"wrong-{attempt}"})
     response = client.post("/admin/login/", {"username": "hostess", "password": PASSWORD})
     assert "Too many attempts" in response.content.decode() and logged_in_as(client) is None
+    assert response.status_code == 429  # as the README says, and as the site's log-in answers
+    assert client.get("/admin/login/").status_code == 200  # the page itself is not refused
 
 
 @pytest.mark.django_db
@@ -326,6 +328,70 @@ def test_the_twenty_first_wrong_token_is_refused_and_then_the_right_one_too(worl
     assert client.get(reverse("night", args=[world.night.pk])).status_code == 404
     # Another address is not punished for this one's guessing.
     assert Client(REMOTE_ADDR="192.0.2.8").get(reverse("join", args=[world.night.scorer_token])).status_code == 303
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["standings-viewer", "standings-screen"])
+def test_wrong_tournament_viewer_tokens_are_throttled_like_a_nights_links(world: World, name: str) -> None:
+    right = Tournament.objects.get(club=world.night.club).viewer_token
+    client = Client()
+    for attempt in range(TOKEN_LIMIT):
+        assert client.get(reverse(name, args=[f"guess{attempt:04d}"])).status_code == 404, attempt
+    for token in ("guess-again", right):
+        response = client.get(reverse(name, args=[token]))
+        assert response.status_code == 429, token
+        assert "Too many attempts" in response.content.decode()
+    # Night links and tournament links are one count per address: the night's link is refused too.
+    assert client.get(reverse("join", args=[world.night.viewer_token])).status_code == 429
+    assert Client(REMOTE_ADDR="192.0.2.8").get(reverse(name, args=[right])).status_code == 200
+
+
+@pytest.mark.django_db
+def test_right_tournament_viewer_tokens_and_their_polls_are_not_counted(world: World) -> None:
+    right = Tournament.objects.get(club=world.night.club).viewer_token
+    screen = Client()
+    for _poll in range(TOKEN_LIMIT + 5):  # a big screen polling all evening
+        assert screen.get(reverse("standings-screen", args=[right]), HTTP_HX_REQUEST="true").status_code == 200
+    for _phone in range(TOKEN_LIMIT + 5):  # phones behind the hall's one address, each opening the link
+        assert Client().get(reverse("standings-viewer", args=[right])).status_code == 200
+    assert not Attempt.objects.filter(scope="token").exclude(made=[]).exists()
+    for attempt in range(TOKEN_LIMIT):
+        assert Client().get(reverse("standings-viewer", args=[f"guess{attempt:04d}"])).status_code == 404
+    # The screen that opened the link before the guessing keeps polling; a phone opening it now is refused.
+    assert screen.get(reverse("standings-screen", args=[right]), HTTP_HX_REQUEST="true").status_code == 200
+    assert Client().get(reverse("standings-viewer", args=[right])).status_code == 429
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/accounts/login/", "/admin/login/"])
+def test_a_nul_in_the_log_in_name_is_refused_and_nothing_is_stored_with_it(hostess: User, path: str) -> None:
+    """PostgreSQL refuses a NUL in text: the throttle stored "user:a\x00b" before the form was checked (500)."""
+    response = Client().post(path, {"username": "host\x00ess", "password": PASSWORD})
+    assert response.status_code == 200 and "Null characters are not allowed." in response.content.decode()
+    assert logged_in_as(Client()) is None
+    assert not [who for who in Attempt.objects.values_list("who", flat=True) if "\x00" in who]
+
+
+@pytest.mark.django_db
+def test_the_throttle_counts_a_name_with_a_nul_as_the_database_can_store_it() -> None:
+    counted = throttle.count("login", {"ip:192.0.2.1": LOGIN_LIMIT, "user:host\x00ess": ACCOUNT_LIMIT})
+    assert sorted(Attempt.objects.values_list("who", flat=True)) == ["ip:192.0.2.1", "user:host\ufffdess"]
+    counted.undo()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["join", "club-join", "standings-viewer", "standings-screen"])
+def test_a_link_token_that_cannot_be_one_is_not_looked_up(world: World, name: str,
+                                                          django_assert_max_num_queries: Any) -> None:
+    """A token with a NUL (PostgreSQL refuses to compare it) or any character no token has: wrong at once,
+    counted as a wrong token; the database is never asked for it."""
+    client = world.clients[HOST]
+    for token in ("a\u202eb", "x" * 65, "a%b", "é"):
+        with django_assert_max_num_queries(12) as queries:
+            response = client.get(reverse(name, args=[token]))
+        assert response.status_code == 404, token
+        assert not any(token in query["sql"] for query in queries.captured_queries), token
+    assert client.get(reverse(name, args=["a\x00b"])).status_code == 400
 
 
 @pytest.mark.django_db

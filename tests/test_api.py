@@ -225,9 +225,24 @@ def test_the_games_describe_every_contract_and_its_fields(client: Client) -> Non
     grand = next(c for c in isko["contracts"] if c["contract"] == "grand")
     fields = {field["key"]: field for field in grand["fields"]}
     assert fields["card_points"] == {"key": "card_points", "kind": "count", "need": "required", "min": 0, "max": 120,
-                                     "label": "Declarer's card points (skat included)", "unless": ["conceded"]}
+                                     "label": "Declarer's card points (skat included)", "unless": ["conceded"],
+                                     "impossible": [1, 119]}
     assert [c["label"] for c in fields["matadors"]["choices"]][:2] == ["with 1", "with 2"]
     assert "kontra" not in fields and "kontra" in grand["unused"]  # the ISkO has no Kontra
+
+
+def test_the_totals_no_side_can_make_are_said_and_refused(client: Client) -> None:
+    """Kop's card points no side can make with whole tricks are in the description (`impossible`), and the
+    contract refuses each of them: a page can check them as they are typed."""
+    answer = client.get("/api/games", {"game": "kop", "rules": '{"preset": "classic"}'}).json()
+    normal = next(c for c in answer["games"][0]["rule_sets"][0]["contracts"] if c["contract"] == "normal")
+    points = next(field for field in normal["fields"] if field["key"] == "card_points")
+    assert 30 in points["impossible"] and 32 not in points["impossible"] and 0 not in points["impossible"]
+    for total in (points["impossible"][0], 30, points["impossible"][-1]):
+        error = the_error(post_json(client, {"game": "kop", "rules": {"preset": "classic"}, "players": 4,
+                                             "dealer": 3, "deal": {"contract": "normal", "old": [0, 2],
+                                                                   "card_points": total}}))
+        assert error["field"] == "deal.card_points", total
 
 
 def test_a_ramsch_says_what_its_lists_add_up_to_and_publishes_no_page_taps(client: Client) -> None:

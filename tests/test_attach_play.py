@@ -209,3 +209,27 @@ def test_the_engine_says_the_finding_and_the_disagreements_apart_from_the_scorin
     assert [str(step) for step in revoke.disagreements] == ["entered 80 card points; the tricks hold 52"]
     plain = judge({"game": "kop", "rules": {"preset": "classic"}, "dealer": 3, "deal": dict(KOP_FACTS)})
     assert isinstance(plain, Verdict) and played.findings(plain) is None
+
+
+# Issue 28: a Fipsen deal whose bid of 2 was made at trick 3 after trick 1 was lost, and one trick played on.
+FIPSEN_PLAYED_ON = [["C8", "C9", "HQ", "CK"], ["SK", "S8", "SA", "S9"], ["SQ", "SJ", "S10", "CQ"],
+                    ["H8", "H7", "H10", "HK"]]
+
+
+def test_a_play_cut_short_is_not_called_legal_and_the_tricks_after_the_end_are_marked(client: Client, db: None,
+                                                                                        host: Any) -> None:
+    night = nights.start_night(game="fipsen", preset="classic", players=PLAYERS, first_dealer=3, host=host)
+    nights.enter_deal(night.tables.get(), {"contract": "tricks", "declarer": 0, "bid": 2, "tricks_taken": 2},
+                      by="Anna")
+    response = attach(client, night, typed(FIPSEN_PLAYED_ON), **{"play-trump": "H"})
+    assert response.status_code == 303, response.content.decode()[:2000]
+    html = client.get(url(night, "deal")).content.decode()
+    assert "Every card follows the rules of play" not in html
+    assert 'class="finding unchecked"' in html
+    assert "No rule break in the cards given; without the hands a card not followed cannot be seen" in html
+    assert "The cards agree with the facts as entered." in html  # 2 tricks, no Durch: as the table entered it
+    assert html.count('<li class="after-end">') == 1
+    assert "Played after the deal ended: it does not count." in html
+    german = client.get(url(night, "deal"), headers={"accept-language": "de"}).content.decode()
+    assert "Kein Regelverstoß in den angegebenen Karten" in german
+    assert "Nach dem Ende des Spiels gespielt: zählt nicht." in german

@@ -384,7 +384,73 @@ def unknown_host(objects: list[Any]) -> str:
 def not_a_number(objects: list[Any]) -> str:
     place = first(objects, "scorekeep.tableplayer")
     place["fields"]["position"] = "first"
-    return f"scorekeep.tableplayer {place['pk']}, field position: “first” value must be an integer."
+    return f"scorekeep.tableplayer {place['pk']}, field position: must be a whole number, not a text"
+
+
+# A value of another JSON type than the export writes for the field is refused, not coerced (Django's
+# deserializer took a name {"a": [1, 2]} as the text "{'a': [1, 2]}", "3" as 3, true as 1).
+WRONG_TYPES = [
+    ("scorekeep.player", "name", {"a": [1, 2]}, "must be a text, not an object"),
+    ("scorekeep.player", "name", ["Anna"], "must be a text, not a list"),
+    ("scorekeep.player", "name", 17, "must be a text, not a whole number"),
+    ("scorekeep.player", "name", None, "must be a text, not null"),
+    ("scorekeep.cardnight", "place", True, "must be a text, not true or false"),
+    ("scorekeep.cardnight", "date", 20250307, "must be a date or time written as a text, not a whole number"),
+    ("scorekeep.cardnight", "finished", 0, "must be true or false, not a whole number"),
+    ("scorekeep.cardnight", "finished", "false", "must be true or false, not a text"),
+    ("scorekeep.cardnight", "series_length", "36", "must be a whole number, not a text"),
+    ("scorekeep.cardnight", "series_length", 36.5, "must be a whole number, not a number with a fraction"),
+    ("scorekeep.deal", "sequence", True, "must be a whole number, not true or false"),
+    ("scorekeep.deal", "entered_at", {"at": "now"}, "must be a date or time written as a text, not an object"),
+    ("scorekeep.deal", "table", "1", "must be an id (a whole number) or a natural key (a list of texts), not a text"),
+    ("scorekeep.deal", "table", [1], "must be an id (a whole number) or a natural key (a list of texts), not a list"),
+    ("scorekeep.cardnight", "host", {"username": "x"}, "must be an id (a whole number) or a natural key"),
+    ("scorekeep.club", "cohosts", "1", "must be a list of ids (whole numbers) or natural keys (lists of texts)"),
+    ("scorekeep.club", "cohosts", [True], "must be a list of ids (whole numbers) or natural keys"),
+    ("auth.user", "is_staff", "yes", "must be true or false, not a text"),
+    ("auth.user", "groups", {}, "must be a list of ids"),
+    ("scorekeep.deal", "facts", {"card_points": "7\x000"}, "holds a NUL character, which no text may hold"),
+]
+
+
+@pytest.mark.parametrize(("label", "name", "value", "expected"), WRONG_TYPES,
+                         ids=[f"{label}.{name}={json.dumps(value)[:20]}" for label, name, value, _e in WRONG_TYPES])
+def test_a_value_of_another_type_is_refused_whole_naming_the_object_and_field(
+        odd_night: CardNight, tmp_path: Path, label: str, name: str, value: Any, expected: str) -> None:
+    backup = json.loads(export())
+    record = first(backup["objects"], label)
+    assert name in record["fields"], f"{label} has no field {name} in a backup"
+    record["fields"][name] = value
+    path = tmp_path / "wrong.json"
+    path.write_text(json.dumps(backup), encoding="utf-8")
+    before = stored()
+
+    with pytest.raises(CommandError) as refused:
+        import_("--replace", str(path))
+
+    assert str(refused.value).startswith(f"{label} {record['pk']}, field {name}: {expected}")
+    assert "\n" not in str(refused.value)
+    assert stored() == before
+
+
+def test_a_name_that_is_an_object_is_refused_on_the_command_line_and_nothing_is_stored(tmp_path: Path) -> None:
+    """The issue's file: exit status 1, one line naming the player and the field, an empty database after."""
+    nights.start_night(game="skat", preset="classic", players=["Anna", "Bernd", "Clara"])
+    backup = json.loads(export())
+    player = first(backup["objects"], "scorekeep.player")
+    player["fields"]["name"] = {"a": [1, 2]}
+    path, database = tmp_path / "hostile.json", tmp_path / "empty.sqlite3"
+    path.write_text(json.dumps(backup), encoding="utf-8")
+    assert manage(database, "migrate", "-v0").returncode == 0
+
+    refused = manage(database, "import", str(path))
+
+    assert refused.returncode == 1
+    assert refused.stderr == (f"CommandError: scorekeep.player {player['pk']}, field name: must be a text, "
+                              "not an object\n")
+    counted = manage(database, "shell", "-c", "from scorekeep.models import Player, CardNight; "
+                                              "print(Player.objects.count(), CardNight.objects.count())")
+    assert counted.stdout.splitlines()[-1].split() == ["0", "0"]
 
 
 def unknown_field(objects: list[Any]) -> str:

@@ -7,6 +7,7 @@ import os
 import secrets
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,11 +16,15 @@ from django.test import Client
 REPO = Path(__file__).resolve().parent.parent
 
 
-def test_check_deploy_is_clean_under_production_settings() -> None:
+def test_check_deploy_is_clean_under_production_settings(tmp_path: Path) -> None:
     # As a server is started: not with the browser tests' DJANGO_ALLOW_ASYNC_UNSAFE (tests/browser/conftest.py).
     env = {key: value for key, value in os.environ.items() if key != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     env.update({"SCOREKEEP_DEBUG": "0", "SCOREKEEP_SECRET_KEY": secrets.token_urlsafe(50),
-                "SCOREKEEP_ALLOWED_HOSTS": "scores.example.org"})
+                "SCOREKEEP_ALLOWED_HOSTS": "scores.example.org", "SCOREKEEP_STATIC_ROOT": str(tmp_path / "static")})
+    # The README's order: collectstatic, then the check (which checks the static files were collected).
+    collected = subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput"], cwd=REPO, env=env,
+                               capture_output=True, text=True, timeout=120, check=False)
+    assert collected.returncode == 0, collected.stderr
     done = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"], cwd=REPO,
                           env=env, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -73,3 +78,74 @@ def test_the_language_cookie_is_secure_in_production() -> None:
                                          DJANGO_SETTINGS_MODULE="scorekeep.settings"),
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.stdout.strip() == "True", done.stderr
+
+
+# --- the static files a production start serves (scorekeep.checks) ---------------------------------------------
+
+MANIFEST_STORAGE = {"default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+                    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"}}
+
+
+@pytest.fixture
+def sources(tmp_path: Path) -> Iterator[Path]:
+    """A copy of static/ as the project's static files, and STATIC_ROOT in the test's directory, with the manifest
+    storage of production (DEBUG off): a test may change the copy and collect it."""
+    import shutil
+
+    from django.test import override_settings
+
+    copy = tmp_path / "sources"
+    shutil.copytree(REPO / "static", copy)
+    with override_settings(DEBUG=False, STATICFILES_DIRS=[copy], STATIC_ROOT=tmp_path / "collected",
+                           STORAGES=MANIFEST_STORAGE):
+        yield copy
+
+
+def collectstatic() -> None:
+    from django.core.management import call_command
+
+    call_command("collectstatic", interactive=False, verbosity=0)
+
+
+def static_errors() -> list[str]:
+    """What `manage.py check --deploy` says of the static files."""
+    from django.core import checks
+
+    return [error.msg for error in checks.run_checks(tags=[checks.Tags.staticfiles], include_deployment_checks=True)
+            if error.id == "scorekeep.E001"]
+
+
+def test_the_deploy_check_says_in_one_line_when_static_files_were_not_collected(sources: Path) -> None:
+    [message] = static_errors()
+    assert message.startswith("static files not collected: run manage.py collectstatic (no ")
+    assert "staticfiles.json" in message and "\n" not in message
+    collectstatic()
+    assert static_errors() == []
+
+
+def test_the_deploy_check_names_the_files_changed_or_added_since_collectstatic(sources: Path) -> None:
+    collectstatic()
+    assert static_errors() == []
+    with (sources / "css" / "app.css").open("a") as style:
+        style.write("\n.changed-after-collectstatic { color: red; }\n")
+    [message] = static_errors()
+    assert message == "static files changed since collectstatic: run manage.py collectstatic (css/app.css)"
+    (sources / "js" / "added.js").write_text("/* new since collectstatic */\n")
+    [message] = static_errors()
+    # A file the manifest lacks is what answers 500 (the page names it): said first.
+    assert message.startswith("static files not collected: run manage.py collectstatic (not in ")
+    assert message.endswith(": js/added.js)")
+    collectstatic()
+    assert static_errors() == []
+
+
+def test_a_production_start_without_collected_static_files_stops_saying_so_in_one_line(tmp_path: Path) -> None:
+    """Importing the WSGI application (what gunicorn's workers do) stops with exit status 3, gunicorn's "worker
+    failed to boot", so the master stops as well; one line, no traceback."""
+    env = production(SCOREKEEP_SECRET_KEY=secrets.token_urlsafe(50), SCOREKEEP_STATIC_ROOT=str(tmp_path / "none"),
+                     DJANGO_SETTINGS_MODULE="scorekeep.settings")
+    done = subprocess.run([sys.executable, "-c", "import scorekeep.wsgi"], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 3
+    assert done.stderr.splitlines() == [
+        f"scorekeep: static files not collected: run manage.py collectstatic (no {tmp_path / 'none'}/staticfiles.json)"]

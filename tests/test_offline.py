@@ -105,3 +105,34 @@ def test_a_viewer_gets_no_outbox() -> None:
     page = client.get(f"/nights/{night.pk}/tables/1/").content.decode()
     assert 'id="outbox"' not in page
     assert 'id="offline-copy"' in page  # the note a copy shown offline fills in
+
+
+# --- as production serves it: DEBUG off, the files collected with the manifest storage -----------------------
+
+MANIFEST_STORAGE = {"default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+                    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"}}
+
+
+@pytest.fixture
+def collected(tmp_path: Path) -> Any:
+    """Production's static files: `collectstatic` (a real one) into a directory of the test's with the storage
+    production uses (hashed names from staticfiles.json), DEBUG off."""
+    from django.core.management import call_command
+    from django.test import override_settings
+
+    with override_settings(DEBUG=False, STATIC_ROOT=tmp_path / "static", STORAGES=MANIFEST_STORAGE):
+        call_command("collectstatic", interactive=False, verbosity=0)
+        yield tmp_path / "static"
+
+
+def test_the_worker_is_served_with_the_manifest_storage_of_production(collected: Path) -> None:
+    client = Client()
+    response, source = worker(client)
+    assert response.status_code == 200, source[:500]
+    assert response["Content-Type"].startswith("text/javascript")
+    # It keeps the shell by the hashed names the pages load, all under the prefix it answers from its cache.
+    assert 'var STATIC_PREFIX = "/static/";' in source
+    manifest = json.loads((collected / "staticfiles.json").read_text())["paths"]
+    assert shell_of(source) == [f"/static/{manifest[name]}" for name in offline.SHELL]
+    for name in offline.SHELL:
+        assert (collected / manifest[name]).is_file(), name

@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -109,6 +110,25 @@ def test_a_missed_night_after_the_first_costs_the_absence_penalty(club: Club) ->
         ("Bernd", 132, 1), ("Clara", 132, 1), ("Dora", 80, 0), ("Anna", -196, 0)]
 
 
+def test_missed_nights_are_counted_without_an_absence_penalty_and_cost_nothing(club: Club) -> None:
+    # Issue 28: Clara missed February and Bernd March whatever the penalty; without one the missed night is no
+    # result, so the scores, the best n and the average per series are those of the nights played.
+    lines = seasons.standings(season(club)).lines
+    assert [(line.player.name, line.score, line.missed, line.nights) for line in lines] == [
+        ("Bernd", 162, 1, 2), ("Clara", 162, 1, 2), ("Dora", 80, 0, 2), ("Anna", -196, 0, 3)]
+    assert [night.date.month for night in lines[0].missed_nights] == [3]
+    assert table_of(season(club, name="best", best_of=1)) == [("Clara", 1, 162), ("Bernd", 2, 122), ("Dora", 3, 40),
+                                                              ("Anna", 4, 0)]
+    per_series = seasons.standings(season(club, name="avg", basis="seeger_fabian_per_series")).lines
+    assert [(line.player.name, line.score, line.missed) for line in per_series] == [
+        ("Bernd", 81, 1), ("Clara", 81, 1), ("Dora", 40, 0), ("Anna", Fraction(-196, 3), 0)]
+    # With a penalty the missed night is also a result: one more series in the average.
+    penalised = seasons.standings(season(club, name="pen", basis="seeger_fabian_per_series",
+                                         absence_penalty=30)).lines
+    assert [(line.player.name, line.score, line.missed) for line in penalised] == [
+        ("Bernd", 44, 1), ("Clara", 44, 1), ("Dora", 40, 0), ("Anna", Fraction(-196, 3), 0)]
+
+
 def test_fewer_nights_than_the_minimum_are_listed_unranked(club: Club) -> None:
     assert table_of(season(club, min_nights=3)) == [("Anna", 1, -196), ("Bernd", None, 162), ("Clara", None, 162),
                                                     ("Dora", None, 80)]
@@ -168,6 +188,9 @@ def test_a_host_starts_a_season_and_sees_its_table_printout_pdf_and_csv(
     printout = host_client.get(reverse("season-print", args=[club.pk, the_season.pk]) + "?as_of=2025-02-28")
     assert printout.status_code == 200 and "Skatclub Herz Dame" in printout.content.decode()
     assert "Clara" in printout.content.decode()
+    # Nights, Missed, Dropped on the page and the printout, with no absence penalty (Clara missed February).
+    assert _counts(page, "Clara") == ("2", "1", "0") and _counts(page, "Bernd") == ("2", "1", "0")
+    assert _counts(printout.content.decode(), "Clara") == ("1", "1", "0")
     monkeypatch.setattr(pdf, "render", lambda html, **kw: b"%PDF-1.4 " + html.encode())
     made = host_client.get(reverse("season-pdf", args=[club.pk, the_season.pk]))
     assert made["Content-Type"] == "application/pdf" and b"Bernd" in made.content
@@ -175,10 +198,19 @@ def test_a_host_starts_a_season_and_sees_its_table_printout_pdf_and_csv(
     rows = list(csv.reader(io.StringIO(answer.content.decode("utf-8-sig"))))
     assert rows[0][:7] == ["Rank", "Player", "Score", "Nights", "Missed", "Dropped", "Movement"]
     assert rows[0][7:] == ["2025-01-10", "2025-02-10", "2025-03-10"]
-    assert rows[1:] == [["1", "Bernd", "162", "2", "0", "0", "0", "122", "40", ""],
-                        ["1", "Clara", "162", "2", "0", "0", "2", "0", "", "162"],
+    # No absence penalty: the missed nights are counted (Bernd March, Clara February) and cost nothing.
+    assert rows[1:] == [["1", "Bernd", "162", "2", "1", "0", "0", "122", "40", ""],
+                        ["1", "Clara", "162", "2", "1", "0", "2", "0", "", "162"],
                         ["3", "Dora", "80", "2", "0", "0", "-1", "", "40", "40"],
                         ["4", "Anna", "-196", "3", "0", "0", "0", "0", "-98", "-98"]]
+
+
+def _counts(html: str, name: str) -> tuple[str, ...]:
+    """A player's row of the season table: nights played, missed, dropped."""
+    row = re.search(rf">{name}</a></th>(.*?)</tr>", html, re.S)
+    assert row is not None, name
+    cells = re.findall(r'<td class="num">([^<]*)</td>', row.group(1))
+    return tuple(cells[1:4])
 
 
 def test_a_bad_date_is_named(club: Club, host_client: Client) -> None:

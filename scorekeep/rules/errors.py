@@ -15,9 +15,10 @@ class IllegalDeal(ValueError):
     values, as in an explanation step, so `render` can write them the way a page names them.
     """
 
-    def __init__(self, field: str, text: str, **params: object) -> None:
+    def __init__(self, field: str, text: str, *, on_page: str | None = None, **params: object) -> None:
         self.field = field
         self.text = text
+        self.on_page = on_page
         self.params: Mapping[str, object] = params
         self.message = text.format(**params) if params else text
         super().__init__(f"{field}: {self.message}")

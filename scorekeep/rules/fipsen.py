@@ -257,6 +257,11 @@ FIELDS: dict[str, Input] = {f.key: f for f in (
 """Every deal field of Fipsen as a page asks it; `inputs` adjusts them to a contract."""
 
 
+_SURRENDERED_ON_A_PAGE = Word("a surrendered Kieker is given up before any trick is played: leave the declarer's "
+                              "tricks empty, or untick “surrendered”")
+"""The refusal of tricks for a surrendered Kieker in the words of the table's page, not the contract's keys."""
+
+
 def inputs(contract: str, rules: Rules, table: Table) -> tuple[Input, ...]:
     """The fields `contract` asks: a Kieker's tricks are not needed once it is surrendered."""
     keys = deal_fields(str(contract), rules, table)
@@ -387,7 +392,8 @@ def parse_deal(obj: object, rules: Rules, table: Table) -> Deal:
             # A surrendered Kieker is never played, so it has no tricks; 0 passes as "no value".
             if r.int("tricks_taken", 0, TRICKS):
                 raise IllegalDeal("deal.tricks_taken", "a surrendered Kieker is given up before any trick "
-                                  "is played: leave tricks_taken out, or give surrendered false")
+                                  "is played: leave tricks_taken out, or give surrendered false",
+                                  on_page=_SURRENDERED_ON_A_PAGE)
             return Deal(contract, declarer=declarer, ruten=ruten, surrendered=True)
         tricks_taken = r.int("tricks_taken", 0, TRICKS, required=True, why=_FOR_A_PLAYED_KIEKER)
         return Deal(contract, declarer=declarer, ruten=ruten, tricks_taken=tricks_taken)

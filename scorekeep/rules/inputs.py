@@ -56,6 +56,9 @@ class Input:
     seat's number — each the value and its tap row, a SEAT or SEATS input of its own (a Ramsch's "took no
     trick" for 0, "took every trick" for all). The marks are the page's, not the contract's: the game's
     `complete` turns them and the numbers typed into the contract's list, and they are not published.
+
+    `impossible`: the numbers from `lo` to `hi` the contract refuses whatever else the deal says (Kop's card
+    points no side can make with whole tricks: 1, 103 …), so a page can say so as the number is typed.
     """
 
     key: str
@@ -75,6 +78,7 @@ class Input:
     common: tuple[int, ...] = ()
     total: int | None = None
     marks: tuple[tuple[int, Input], ...] = ()
+    impossible: tuple[int, ...] = ()
 
     @property
     def required(self) -> bool:
@@ -92,6 +96,8 @@ class Input:
             out["common"] = list(self.common)
         if self.total is not None:
             out["total"] = self.total
+        if self.impossible:
+            out["impossible"] = list(self.impossible)
         if self.choices:
             out["choices"] = [{"value": value, "label": in_words(label, translate)} for value, label in self.choices]
         for name in ("empty", "help", "short"):

@@ -341,7 +341,10 @@ NONE_LABELS = {"round_placing": Word("none")}
 FIELDS: dict[str, Input] = {f.key: f for f in (
     Input("old", Kind.SEATS, Word("Old side"), Need.REQUIRED, lo=2, hi=2,
           help=Word("the two black-queen holders (normal game), the wesele pair, or the lone player")),
-    Input("card_points", Kind.COUNT, Word("Old side's card points"), Need.REQUIRED, hi=TOTAL_POINTS),
+    # The totals no side can make with whole tricks (1, 103 …) are known before any other input: a page says so
+    # at the number as it is typed (`_check_points` still refuses them).
+    Input("card_points", Kind.COUNT, Word("Old side's card points"), Need.REQUIRED, hi=TOTAL_POINTS,
+          impossible=tuple(t for t in range(TOTAL_POINTS + 1) if t not in POSSIBLE_TOTALS)),
     Input("old_tricks", Kind.COUNT, Word("Old side's tricks"), hi=TRICKS, seldom=True, short=Word("tricks"),
           help=Word("optional, except for zolo du and where the rule set values a trickless side")),
     Input("doublings", Kind.SEAT_ORDER, Word("Doublings, in the order said"), seldom=True, short=Word("doublings"),
@@ -350,12 +353,17 @@ FIELDS: dict[str, Input] = {f.key: f for f in (
 """Every deal field of Kop as a page asks it; `inputs` adjusts them to a contract and rule set."""
 
 
+_LONE = Word("the lone player")
+_OLD_SIDE_IN = {Contract.NORMAL: Word("the two black-queen holders"), Contract.WESELE: Word("the wesele pair")}
+
+
 def inputs(contract: str, rules: Rules, table: Table) -> tuple[Input, ...]:
     """The fields `contract` asks: the old side is one lone player or a pair; its tricks where
     `tricks_required` says; as many counted doublings as the rule set allows in the contract."""
     chosen = _BY_NAME[contract]
     lone = 1 if chosen in LONE else 2
-    changes: dict[str, dict[str, object]] = {"old": {"lo": lone, "hi": lone},
+    # Who the old side is differs by contract: what was ticked for one contract is no answer for another.
+    changes: dict[str, dict[str, object]] = {"old": {"lo": lone, "hi": lone, "help": _OLD_SIDE_IN.get(chosen, _LONE)},
                                              "doublings": {"hi": getattr(rules.max_doublings, contract)}}
     if tricks_required(chosen, rules):
         changes["old_tricks"] = {**REQUIRED, "seldom": False}

@@ -50,6 +50,7 @@ _THE_SKAT = Word("the skat")
 _UNSAID = Word("The rule page does not say what a broken rule of play costs")
 _WON = {True: Word("wins"), False: Word("loses")}
 _LEGAL = Word("Every card follows the rules of play")
+_UNSEEN = Word("No rule break in the cards given; without the hands a card not followed cannot be seen")
 _BROKE_LEAD = Word("Trick {trick}: {seat} led {card}, but {rule}")
 _BROKE_ON = Word("Trick {trick}: {seat} played {card} on {led} led, but {rule}")
 
@@ -109,7 +110,9 @@ class Context:
     points: dict[str, int]
     has_skat: bool = False
     whole_pack: bool = True  # every card of the pack is dealt (not Fipsen)
-    decided: Callable[[list[int], int], bool] | None = None  # (declaring side's trick flags, tricks played)
+    # Where the rules end the deal before the last trick: given the declaring side's flag for each trick given
+    # (1: it took that trick), the number of tricks the deal lasted and why it ended, or None while it goes on.
+    ends: Callable[[list[int]], tuple[int, Word] | None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +151,8 @@ class Played:
     broken: Break | None = None
     remaining_points: int = 0
     facts: dict[str, Any] = field(default_factory=dict)
+    counted: int = 0  # the tricks that are part of the deal: where the rules ended it, or all given
+    ended: Word | None = None  # why the rules ended the deal before the tricks given ran out
 
 
 def judge_played(module: Game, game: str, deal: dict[str, Any], rules: Any, table: Table) -> Verdict:
@@ -182,6 +187,7 @@ class Shown:
     defending: int | None
     broken_card: str | None
     broken_rule: str | None  # a `Word`
+    after_end: bool = False  # played after the rules ended the deal: no part of it (`Played.counted`)
 
 
 def replay(verdict: Verdict) -> tuple[Shown, ...]:
@@ -190,13 +196,15 @@ def replay(verdict: Verdict) -> tuple[Shown, ...]:
     if not shown:
         return ()
     broken = shown["break"]
+    counted = shown.get("counted", len(shown["tricks"]))
     out = []
     for number, trick in enumerate(shown["tricks"]):
         running = trick.get("running") or {}
         here = broken is not None and broken["trick"] == number
         out.append(Shown(number + 1, tuple(zip(trick["cards"], trick["seats"], strict=True)), trick["winner"],
                          trick["points"], running.get("declaring"), running.get("defending"),
-                         broken["card"] if here else None, Word(broken["rule"]) if here else None))
+                         broken["card"] if here else None, Word(broken["rule"]) if here else None,
+                         number >= counted))
     return tuple(out)
 
 
@@ -207,9 +215,10 @@ class Findings:
     and each entered fact the cards contradict ("entered 62 card points; the tricks hold 58"), as
     explanation steps a page writes in its language with its names for the seats."""
 
-    legal: bool
+    legal: bool  # no card found against the rules
     finding: Step
     disagreements: tuple[Step, ...]
+    checked: bool = True  # every card each player held is known, so a card not followed would show
 
     @property
     def agree(self) -> bool:
@@ -223,9 +232,10 @@ def findings(verdict: Verdict) -> Findings | None:
     shown = verdict.extra.get("play")
     if not shown:
         return None
-    finding = next(step for step in verdict.steps if step.text in (_LEGAL, _BROKE_LEAD, _BROKE_ON))
+    finding = next(step for step in verdict.steps if step.text in (_LEGAL, _UNSEEN, _BROKE_LEAD, _BROKE_ON))
     told = frozenset(_FACT_WORDS.values())
-    return Findings(shown["break"] is None, finding, tuple(step for step in verdict.steps if step.text in told))
+    return Findings(shown["break"] is None, finding, tuple(step for step in verdict.steps if step.text in told),
+                    shown.get("hands_known", True))
 
 
 # --- each game's play --------------------------------------------------------------------------------------
@@ -282,18 +292,14 @@ def _skat(module: Game, contract: str, facts: dict[str, Any], rules: Any, table:
     skip = table.dealer if table.players == 4 else None
     playing = _order_from(table.dealer + 1, table, skip)
     side: frozenset[int] = frozenset()
-    decided = None
     if contract != "ramsch":
         declarer = _seat(module, facts, "declarer", rules, table)
         if declarer == skip:  # the game's own reading says why the dealer cannot declare
             raise _pending(module, facts, rules, table,
                            IllegalDeal("deal.declarer", "the dealer sits this deal out"))
         side = frozenset({declarer})
-    if contract == "null":
-        def decided(taken: list[int], played: int) -> bool:  # the declarer's first trick loses a Null
-            return any(taken)
     return Context(tricks.skat(contract), playing, 0, side, 10, FULL_PACK, _POINTS, has_skat=True,
-                   decided=decided)
+                   ends=_ends_at_first(1, _NULL_LOST) if contract == "null" else None)
 
 
 def _schafkopf(module: Game, contract: str, facts: dict[str, Any], rules: Any, table: Table) -> Context:
@@ -303,7 +309,7 @@ def _schafkopf(module: Game, contract: str, facts: dict[str, Any], rules: Any, t
     playing = _order_from(table.dealer + 1, table)
     trump = called = None
     side: frozenset[int] = frozenset()
-    decided = None
+    ends = None
     if contract != "ramsch":
         declarer = _seat(module, facts, "declarer", rules, table)
         side = frozenset({declarer})
@@ -321,13 +327,10 @@ def _schafkopf(module: Game, contract: str, facts: dict[str, Any], rules: Any, t
         elif contract == "hochzeit":
             side = side | {_seat(module, facts, "partner", rules, table)}
         if contract.endswith("_tout"):
-            def decided(taken: list[int], played: int) -> bool:  # a Tout is lost with the first trick given
-                return not all(taken)
+            ends = _ends_at_first(0, _TOUT_LOST)
         elif contract == "bettel":
-            def decided(taken: list[int], played: int) -> bool:  # a Bettel is lost with the first trick taken
-                return any(taken)
-    return Context(tricks.schafkopf(contract, trump, called), playing, 0, side, 8, FULL_PACK, _POINTS,
-                   decided=decided)
+            ends = _ends_at_first(1, _BETTEL_LOST)
+    return Context(tricks.schafkopf(contract, trump, called), playing, 0, side, 8, FULL_PACK, _POINTS, ends=ends)
 
 
 def _kop(module: Game, contract: str, facts: dict[str, Any], rules: Any, table: Table) -> Context:
@@ -340,8 +343,9 @@ def _kop(module: Game, contract: str, facts: dict[str, Any], rules: Any, table: 
 
 
 def _fipsen(module: Game, contract: str, facts: dict[str, Any], rules: Any, table: Table) -> Context:
-    """Fipsen: the declarer leads (fipsen.ja.txt, プレイ); play ends when the bid is made unless Durch
-    goes on; with Durch (or a Kieker) it is lost with the first trick given away."""
+    """Fipsen: the declarer leads (fipsen.ja.txt, プレイ); the deal ends when the bid is made or can no
+    longer be made, unless the declarer has won every trick from the opening lead and plays on (Durch);
+    with Durch (or a Kieker) it is lost with the first trick given away (`_fipsen_end`)."""
     if contract in ("siebener_fips", "passed"):
         raise _no_play(contract)
     declarer = _seat(module, facts, "declarer", rules, table)
@@ -350,16 +354,62 @@ def _fipsen(module: Game, contract: str, facts: dict[str, Any], rules: Any, tabl
     bid = facts.get("bid") if contract == "tricks" else None
     if contract == "tricks" and (type(bid) is not int or not 2 <= bid <= 5):
         raise _pending(module, facts, rules, table, IllegalDeal("deal.bid", "is required to check the play"))
-    all_five = contract == "kieker" or bid == 5
+    all_five = contract == "kieker" or bid == 5 or facts.get("durch") is True
+    need = fipsen_rules.TRICKS if bid is None else bid
+    why = _KIEKER_LOST if contract == "kieker" else _DURCH_LOST
 
-    def decided(taken: list[int], played: int) -> bool:
-        won = sum(taken)
-        if all_five or (facts.get("durch") is True):
-            return won < played  # a trick given away loses Durch and Kieker
-        return won >= (bid or 5) or (bid or 5) - won > 5 - played
+    def ends(taken: list[int]) -> tuple[int, Word] | None:
+        return _fipsen_end(taken, need, all_five, why)
 
     return Context(tricks.fipsen("D"), _order_from(declarer, table), 0, frozenset({declarer}), 5, FIPSEN_PACK,
-                   _NO_POINTS, whole_pack=False, decided=decided)
+                   _NO_POINTS, whole_pack=False, ends=ends)
+
+
+# Why the rules ended a deal before its last trick (the line that says the tricks after it do not count).
+_NULL_LOST = Word("the declarer took a trick, which loses a Null")
+_TOUT_LOST = Word("a trick given away loses a Tout")
+_BETTEL_LOST = Word("a trick taken loses a Bettel")
+_BID_MADE = Word("the bid was made")
+_BID_BEYOND = Word("the bid can no longer be made")
+_DURCH_LOST = Word("a trick given away loses Durch")
+_KIEKER_LOST = Word("a trick given away loses a Kieker")
+
+
+def _ends_at_first(flag: int, why: Word) -> Callable[[list[int]], tuple[int, Word] | None]:
+    """A deal that ends with the first trick the declaring side takes (`flag` 1) or gives away (0)."""
+    def ends(taken: list[int]) -> tuple[int, Word] | None:
+        return (taken.index(flag) + 1, why) if flag in taken else None
+    return ends
+
+
+def _fipsen_end(taken: list[int], bid: int, all_five: bool, why_all: Word) -> tuple[int, Word] | None:
+    """Where a Fipsen deal ended (fipsen.ja.txt, プレイ):
+
+        ビッドのトリック数だけトリックを取ることができたら、そこでディールは終了します。
+        もし、オープニングリードから全てのトリックを取り続けて来ている場合は、プレイを終わらせずに続けても構いません。
+        プレイを続けた場合、ドゥルヒの宣言をしたことになります。
+
+    The deal ends with the trick that makes the bid, unless the declarer has won every trick from the opening
+    lead and plays on, which is Durch. With Durch (said or played on), a bid of 5 or a Kieker every trick is
+    needed, so the first trick given away ends it; a bid that can no longer be made ends it too. None while the
+    deal goes on past the tricks given."""
+    won = 0
+    durch = all_five
+    for played, flag in enumerate(taken, 1):
+        won += flag
+        if durch:
+            if not flag:
+                return played, why_all
+            continue
+        if won >= bid:
+            # Made. Played on with every trick won from the lead: that is Durch, and the deal goes on.
+            if won == played and played < len(taken):
+                durch, why_all = True, _DURCH_LOST
+                continue
+            return played, _BID_MADE
+        if bid - won > fipsen_rules.TRICKS - played:
+            return played, _BID_BEYOND
+    return None
 
 
 # --- reading the cards -------------------------------------------------------------------------------------
@@ -438,9 +488,17 @@ def read_play(obj: object, ctx: Context, table: Table) -> Played:
         pos = (pos + w) % n
     points = ctx.points
     trick_points = [sum(map(points.__getitem__, trick)) for trick in played]
+    # Where the rules ended the deal (a Null's first trick taken, Fipsen's bid made, …): tricks played after
+    # it are no part of the deal. They are read, shown and kept as evidence of what each player held (a suit
+    # not followed before the end and shown after it is still a revoke), but they take nothing, break no
+    # rule and settle no fact. Ignored rather than refused: the rules say the deal is over there, not that
+    # the cards cannot be played out, and tables do play a hand out to see the cards — refusing would leave a
+    # dispute over the cards that did count unscored (fipsen.ja.txt, プレイ: "そこでディールは終了します").
+    end = ctx.ends([1 if winner in ctx.side else 0 for winner in winners]) if ctx.ends is not None else None
+    counted = len(played) if end is None else end[0]
     taken_points = [0] * table.players
     taken_tricks = [0] * table.players
-    for seat, pts in zip(winners, trick_points, strict=True):
+    for seat, pts in zip(winners[:counted], trick_points[:counted], strict=True):
         taken_points[seat] += pts
         taken_tricks[seat] += 1
     columns = zip(*by_seat, strict=True) if played else [[] for _ in ctx.playing]
@@ -482,11 +540,9 @@ def read_play(obj: object, ctx: Context, table: Table) -> Played:
             seen[card] = _SKAT
         skat = tuple(cards)
 
-    decided = left > 0 and ctx.decided is not None and ctx.decided(
-        [1 if winner in ctx.side else 0 for winner in winners], len(played))
-    complete = left == 0 or decided
+    complete = left == 0 or end is not None
     hands_known = left == 0 or len(remaining) == len(held)
-    if left and not remaining and not decided:
+    if left and not remaining and end is None:
         raise IllegalDeal("deal.play.hands", "play stopped after {played} of {count} tricks: give each "
                           "player's cards not played, or every trick", played=len(played), count=ctx.tricks)
     if left and remaining and len(remaining) != len(held):
@@ -502,7 +558,8 @@ def read_play(obj: object, ctx: Context, table: Table) -> Played:
 
     remaining_points = sum(points[card] for cards in remaining.values() for card in cards)
     out = Played(played, seats, winners, trick_points, held, hands_known, skat, complete, taken_points,
-                 taken_tricks, remaining_points=remaining_points)
+                 taken_tricks, remaining_points=remaining_points, counted=counted,
+                 ended=end[1] if end is not None and counted < len(played) else None)
     out.broken = _first_break(out, ctx, rules)
     if not ctx.whole_pack:
         out.facts["trump"] = rules
@@ -562,10 +619,14 @@ _FIPSEN_RULES = {suit: tricks.fipsen(suit) for suit in SUITS}
 
 
 def _first_break(p: Played, ctx: Context, rules: tricks.TrickRules) -> Break | None:
-    """The first card that breaks a rule of play, trick by trick in the order the cards fell.
+    """The first card that breaks a rule of play, trick by trick in the order the cards fell, among the tricks
+    that are part of the deal (`Played.counted`).
 
-    A seat that did not follow the class led held it when it plays one later or still held one when
-    play stopped: its cards after trick t (`Played.held`, one a trick in trick order, then the rest).
+    A seat that did not follow the class led held it when it plays one later (after the deal ended too) or
+    still held one when play stopped: its cards after trick t (`Played.held`, one a trick in trick order, then
+    the rest). Without the hands, a seat's cards not played are unknown, but the cards nobody played are
+    known as a whole (the pack less the tricks and a skat given): where they hold fewer cards of other classes
+    than each seat has left, every seat still holds one of that class (`_held_by_all`).
     """
     cls = rules.cls
     held = p.held
@@ -577,16 +638,20 @@ def _first_break(p: Played, ctx: Context, rules: tricks.TrickRules) -> Break | N
     count = ctx.tricks
     key, trump_key = rules.key, tricks.TRUMP_KEY
     must_beat = rules.must_beat  # Kop: follow, else trump, and beat every card so far when able
+    seats, cards_played = p.seats[:p.counted], p.tricks[:p.counted]
+    in_every_hand = frozenset() if p.hands_known else _held_by_all(p, ctx, cls)
     if called is None and not must_beat:  # follow the suit led, nothing more (Skat, most Schafkopf, Fipsen)
-        for t, (order, trick) in enumerate(zip(p.seats, p.tricks, strict=True)):
+        for t, (order, trick) in enumerate(zip(seats, cards_played, strict=True)):
             led = cls[trick[0]]
             for j in range(1, len(trick)):
                 card = trick[j]
-                if cls[card] != led and led in map(cls.__getitem__, held[order[j]][t + 1:]):
+                if cls[card] != led and (led in in_every_hand or led in map(cls.__getitem__, held[order[j]][t + 1:])):
                     return Break(t, j, order[j], card, trick[0],
                                  tricks.FOLLOW_TRUMP if led == tricks.TRUMP else tricks.FOLLOW_SUIT)
         return None
-    for t, (order, trick) in enumerate(zip(p.seats, p.tricks, strict=True)):
+    # Kop and a Sauspiel are never cut short by the rules, so their hands are always known here (every trick,
+    # or `hands`): the duties below that look at a whole hand (`_hand_at`) see it all.
+    for t, (order, trick) in enumerate(zip(seats, cards_played, strict=True)):
         led = cls[trick[0]]
         lead_card = trick[0]
         best_key = key[lead_card]
@@ -628,6 +693,21 @@ def _first_break(p: Played, ctx: Context, rules: tricks.TrickRules) -> Break | N
         if called is not None and led == called[0]:
             searched = True
     return None
+
+
+def _held_by_all(p: Played, ctx: Context, cls: dict[str, str]) -> frozenset[str]:
+    """Without the hands: the classes (a suit, or the trumps) every seat still holds a card of when play
+    stopped, as the cards nobody played prove. Those cards are the pack less the tricks (and a skat given);
+    each seat holds as many of them as tricks are left, the rest lie aside (Skat's skat, Fipsen's cards not
+    dealt or put away). A class of which fewer other cards are unplayed than a seat holds is in every hand."""
+    left = ctx.tricks - len(p.tricks)
+    if left <= 0:
+        return frozenset()
+    unplayed = ctx.pack.difference(card for trick in p.tricks for card in trick).difference(p.skat)
+    per_class: dict[str, int] = {}
+    for card in unplayed:
+        per_class[cls[card]] = per_class.get(cls[card], 0) + 1
+    return frozenset(c for c, n in per_class.items() if len(unplayed) - n < left)
 
 
 def _hand_at(p: Played, seat: int, t: int) -> list[str]:
@@ -687,13 +767,12 @@ def _derive(game: str, facts: dict[str, Any], p: Played, ctx: Context, rules: An
         return {"card_points": side_points, "old_tricks": side_tricks}
     out["tricks_taken"] = side_tricks
     bid = facts.get("bid")
-    if contract == "tricks" and type(bid) is int and bid < 5:
-        taken = 0
-        for t, winner in enumerate(p.winners):
-            taken += winner in side
-            if taken == bid and t < len(p.winners) - 1:
-                out["durch"] = True  # play went on after the bid was made: that is Durch (fipsen.ja.txt, プレイ)
-                break
+    # Play went on after the bid was made with every trick won from the opening lead: that is Durch
+    # (fipsen.ja.txt, プレイ). Going on after a trick given away is not: the deal ended with the bid made, and
+    # the tricks after it are no part of it (`_fipsen_end`).
+    if contract == "tricks" and type(bid) is int and bid < 5 and p.counted > bid \
+            and all(winner in side for winner in p.winners[:bid]):
+        out["durch"] = True
     return out
 
 
@@ -774,6 +853,8 @@ def _verdict(module: Game, game: str, facts: dict[str, Any], p: Played, ctx: Con
         "derived": derived,
         "disagreements": disagreements,
         "break": None,
+        "counted": p.counted,
+        "hands_known": p.hands_known,
     }
     if p.skat:
         play_json["skat"] = list(p.skat)
@@ -782,7 +863,9 @@ def _verdict(module: Game, game: str, facts: dict[str, Any], p: Played, ctx: Con
 
     broken = p.broken
     if broken is None:
-        say(_LEGAL)
+        # Every card follows the rules only where every card each player held is known (every trick, or the
+        # hands): without them, a card not followed shows only where the player plays that suit later.
+        say(_LEGAL if p.hands_known else _UNSEEN)
         return _with_play(module.score(module.parse_deal(scored, rules, table), rules, table), said, play_json)
 
     offender_declares = broken.seat in ctx.side if ctx.side else None
@@ -829,14 +912,18 @@ def _verdict(module: Game, game: str, facts: dict[str, Any], p: Played, ctx: Con
 
 def _tricks_json(p: Played, side: frozenset[int]) -> list[dict[str, Any]]:
     """Each trick as the verdict shows it; with a declaring side, the card points each side has taken so
-    far (`running`, the skat not included) for a trick-by-trick replay."""
+    far (`running`, the skat not included; a trick played after the deal ended adds nothing) for a
+    trick-by-trick replay."""
     if not side:
         return [{"leader": order[0], "seats": list(order), "cards": trick, "winner": winner, "points": points}
                 for order, trick, winner, points in zip(p.seats, p.tricks, p.winners, p.trick_points, strict=True)]
     out = []
     declaring = defending = 0
-    for order, trick, winner, points in zip(p.seats, p.tricks, p.winners, p.trick_points, strict=True):
-        if winner in side:
+    for t, (order, trick, winner, points) in enumerate(zip(p.seats, p.tricks, p.winners, p.trick_points,
+                                                           strict=True)):
+        if t >= p.counted:  # played after the deal ended: it takes nothing
+            pass
+        elif winner in side:
             declaring += points
         else:
             defending += points
@@ -876,6 +963,8 @@ def _with_play(verdict: Verdict, said: list[Step], play_json: dict[str, Any]) ->
 
 
 _TRICKS_PLAYED = counted("The cards: {n} trick played", "The cards: {n} tricks played", "n")
+# Where the rules ended the deal before the tricks given ran out (`Played.ended`).
+_AFTER_END = Word("The deal ended with trick {n} ({why}): the cards played after it do not count")
 
 
 def _say_tricks(say: Explanation, p: Played, ctx: Context) -> None:
@@ -890,6 +979,8 @@ def _say_tricks(say: Explanation, p: Played, ctx: Context) -> None:
     if p.skat and ctx.side:
         say("The skat {cards} holds {points} card points and counts for the declarer",
             cards=Listing(p.skat), points=sum(map(ctx.points.__getitem__, p.skat)))
+    if p.ended is not None:
+        say(_AFTER_END, n=p.counted, why=p.ended)
 
 
 def _check_claim(game: str, facts: dict[str, Any], p: Played, ctx: Context) -> None:

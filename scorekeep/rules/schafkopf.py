@@ -410,6 +410,10 @@ RAMSCH = Pack(points=TOTAL_POINTS, tricks=TRICKS, holds=_holds, decides=_tied_on
 """Schafkopf's Ramsch as a page enters it (`scorekeep.rules.ramsch`): the tricks count for who took none
 (Jungfrau), who took all (Durchmarsch) and, of the players tied on the most card points, who took more."""
 
+# The card points some cards add up to (4 a trick): the rest cannot be, whatever else the deal says
+# (`_check_points_and_tricks`), which the card points' input says as `impossible`.
+_ANY_TOTAL = frozenset().union(*(TOTALS_BY_COUNT[4 * t] for t in range(TRICKS + 1)))
+
 FIELDS: dict[str, Input] = {f.key: f for f in (
     Input("declarer", Kind.SEAT, Word("Declarer"), Need.REQUIRED),
     Input("partner", Kind.SEAT, Word("Partner"), Need.REQUIRED),
@@ -417,7 +421,8 @@ FIELDS: dict[str, Input] = {f.key: f for f in (
           choices=(("C", Word("Eichel-Sau (clubs)")), ("S", Word("Gras-Sau (spades)")),
                    ("D", Word("Schellen-Sau (diamonds)"))), seldom=True, short=Word("called ace")),
     Input("trump", Kind.CHOICE, Word("Trump suit"), Need.REQUIRED, choices=tuple(SUIT_LABELS.items())),
-    Input("card_points", Kind.COUNT, Word("Declaring side's card points"), hi=TOTAL_POINTS),
+    Input("card_points", Kind.COUNT, Word("Declaring side's card points"), hi=TOTAL_POINTS,
+          impossible=tuple(p for p in range(TOTAL_POINTS + 1) if p not in _ANY_TOTAL)),
     Input("declarer_tricks", Kind.COUNT, Word("Declaring side's tricks"), hi=TRICKS, seldom=True,
           short=Word("tricks"), help=Word("optional, except for Tout and Bettel")),
     Input("laufende", Kind.COUNT, Word("Laufende"), hi=14,
@@ -435,12 +440,18 @@ FIELDS: dict[str, Input] = {f.key: f for f in (
 """Every deal field of Schafkopf as a page asks it; `inputs` adjusts them to a contract and rule set."""
 
 
+_PARTNER_IN: dict[str, Word] = {C.SAUSPIEL: Word("who held the called ace"),
+                               C.HOCHZEIT: Word("who accepted the Hochzeit")}
+
+
 def inputs(contract: str, rules: Rules, table: Table) -> tuple[Input, ...]:
     """The fields `contract` asks under `rules`, in order: the point games need the card points, a Tout
     or Bettel the tricks; no more doublings than the rule set allows, and the Laufende only where
     they are paid (a rule set paying nothing for them leaves them idle)."""
     keys = deal_fields(contract, rules, table)
     changes: dict[str, dict[str, Any]] = {"doublings": {"hi": rules.max_doublings}}
+    if contract in _PARTNER_GAMES:  # who the partner is differs by game: a Sauspiel's is no Hochzeit's
+        changes["partner"] = {"help": _PARTNER_IN[contract]}
     if contract in _POINT_GAMES:
         changes["card_points"] = REQUIRED
     if contract in _TRICKS_NEEDED:
@@ -734,7 +745,6 @@ def _check_points_and_tricks(card_points: int | None, tricks: int | None) -> Non
                       hi=possible[-1])
 
 
-_ANY_TOTAL = frozenset().union(*(TOTALS_BY_COUNT[4 * t] for t in range(TRICKS + 1)))
 
 
 def _read_ramsch(r: Reader, klopfer: int, bock: bool, table: Table) -> Deal:

@@ -313,6 +313,10 @@ RAMSCH = Pack(points=120, tricks=10, holds=_holds)
 """Skat's Ramsch as a page enters it (`scorekeep.rules.ramsch`): the tricks count only for who took none
 (Jungfrau) and who took all (Durchmarsch); players tied on the most card points all lose."""
 
+# The declarer's card points some cards add up to (3 a trick and the skat's 2): the rest cannot be, whatever else
+# the deal says (`_check_declarer_points`), which the card points' input says as `impossible`.
+_ANY_SUM_WITH_SKAT = frozenset().union(*(TOTALS_BY_COUNT[3 * t + 2] for t in range(11)))
+
 FIELDS: dict[str, Input] = {f.key: f for f in (
     Input("declarer", Kind.SEAT, Word("Declarer"), Need.REQUIRED),
     Input("bid", Kind.COUNT, Word("Bid (the final bid)"), Need.REQUIRED, lo=min(BID_VALUES), hi=max(BID_VALUES),
@@ -329,7 +333,7 @@ FIELDS: dict[str, Input] = {f.key: f for f in (
           empty=Word("nothing"), seldom=True, short=Word("announced")),
     Input("ouvert", Kind.FLAG, Word("Ouvert (open)"), seldom=True, short=Word("Ouvert")),
     Input("card_points", Kind.COUNT, Word("Declarer's card points (skat included)"), Need.REQUIRED, hi=120,
-          unless=("conceded",)),
+          unless=("conceded",), impossible=tuple(p for p in range(121) if p not in _ANY_SUM_WITH_SKAT)),
     Input("declarer_tricks", Kind.COUNT, Word("Declarer's tricks"), hi=10, seldom=True, short=Word("tricks"),
           help=Word("Null: required, 0 means won; otherwise optional")),
     Input("conceded", Kind.FLAG, Word("Conceded (the declarer gave up)"), seldom=True, short=Word("conceded")),
@@ -649,7 +653,6 @@ def _parse_trump_game(r: Reader, contract: Contract, rules: Rules, table: Table)
 
 
 _SUMS = TOTALS_BY_COUNT
-_ANY_SUM_WITH_SKAT = frozenset().union(*(_SUMS[3 * t + 2] for t in range(11)))
 
 
 def _check_declarer_points(points: int, tricks: int | None) -> None:

@@ -144,3 +144,78 @@ document.documentElement.classList.add("js");
   document.addEventListener("DOMContentLoaded", function () { showAll(document); });
   document.addEventListener("htmx:load", function (event) { showAll(event.detail.elt.parentNode || document); });
 })();
+
+/* Checks while a number is typed on the table page, before any round trip (and offline): letters are "not a
+   number", a number out of its range says the range, one no deal can have (the engine's description lists
+   them on the input: data-impossible) says the nearest that can be, and the numbers of a list with a total
+   (a Ramsch's card points) that add up to more, or to another total once all are typed, say so. The limits
+   ride on the inputs and the sentences on #entry (deal_inputs.live_words): the same the server writes when
+   the preview or Save answers. Nothing is held back: the typing goes on, the message sits in the question's
+   message slot until the number is fixed. */
+(function () {
+  "use strict";
+  function fill(text, values) {
+    return String(text || "").replace(/%\((\w+)\)s/g, function (whole, name) { return name in values ? String(values[name]) : whole; });
+  }
+  function say(input, name, values) {
+    var entry = input.closest("#entry");
+    var key = "say" + name.replace(/(^|-)(\w)/g, function (whole, dash, letter) { return letter.toUpperCase(); });
+    return fill(entry && entry.dataset[key], values);
+  }
+  // What is wrong with one number: [message, at once] — at once where more digits cannot mend it.
+  function judge(input) {
+    var text = input.value.trim();
+    if (text === "") { return null; }
+    var bounds = { lo: Number(input.getAttribute("min")), hi: Number(input.getAttribute("max")) };
+    if (!/^[0-9]+$/.test(text)) { return [say(input, "not-number", bounds), true]; }
+    var n = Number(text);
+    if (n > bounds.hi) { return [say(input, "range", bounds), true]; }
+    if (n < bounds.lo) { return [say(input, "range", bounds), false]; }
+    var gaps = (input.dataset.impossible || "").split(" ").filter(Boolean).map(Number);
+    if (gaps.indexOf(n) >= 0) {
+      var below = n, above = n;
+      while (below >= bounds.lo && gaps.indexOf(below) >= 0) { below -= 1; }
+      while (above <= bounds.hi && gaps.indexOf(above) >= 0) { above += 1; }
+      return [say(input, "impossible", { n: n, below: below >= bounds.lo ? below : "—", above: above <= bounds.hi ? above : "—" }), false];
+    }
+    return null;
+  }
+  // A list with a total: the sum of what is typed, against the total.
+  function judgeList(question) {
+    var total = Number(question.dataset.total);
+    var inputs = Array.prototype.slice.call(question.querySelectorAll("input[data-live]"));
+    var typed = inputs.filter(function (input) { return input.value.trim() !== ""; });
+    if (!typed.length || typed.some(function (input) { return judge(input); })) { return null; }
+    var sum = typed.reduce(function (all, input) { return all + Number(input.value.trim()); }, 0);
+    if (sum > total) { return [say(question, "over-total", { sum: sum, total: total }), true]; }
+    if (typed.length === inputs.length && sum !== total) { return [say(question, "off-total", { sum: sum, total: total }), false]; }
+    return null;
+  }
+  var timers = {};
+  function show(question, found) {
+    var slot = question.querySelector(".errors");
+    if (!slot) { return; }
+    if (found) {
+      slot.replaceChildren(Object.assign(document.createElement("p"), { textContent: found[0] }));
+      slot.dataset.live = "shown";
+    } else if (slot.dataset.live) {  // only what this script said is taken back; the server's stays
+      slot.replaceChildren();
+      delete slot.dataset.live;
+    }
+  }
+  document.addEventListener("input", function (event) {
+    var input = event.target;
+    if (!input.matches || !input.matches("#entry input[data-live]")) { return; }
+    var question = input.closest(".q");
+    if (!question) { return; }
+    var own = judge(input);
+    var found = own || (question.dataset.total ? judgeList(question) : null);
+    input.setAttribute("aria-invalid", own ? "true" : "false");
+    window.clearTimeout(timers[question.id]);
+    if (!found || found[1]) {
+      show(question, found);
+    } else {  // a number still being typed may become right: said after a pause
+      timers[question.id] = window.setTimeout(function () { show(question, found); }, 500);
+    }
+  });
+})();

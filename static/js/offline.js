@@ -153,6 +153,20 @@
     });
   }
 
+  // What each input's value means (its question's data-meaning, from the engine's description), by name.
+  function meanings(root) {
+    var meant = {};
+    root.querySelectorAll("[data-meaning] [name]").forEach(function (input) {
+      meant[input.name] = input.closest("[data-meaning]").dataset.meaning;
+    });
+    return meant;
+  }
+  function sameMeaning(root, meant, name) {
+    if (!(name in meant)) { return true; }  // not an input of the game's questions (the game, who dealt, who enters)
+    var now = meanings(root);
+    return now[name] === meant[name];
+  }
+
   // New content put in by this script is wired as if htmx had swapped it in (its inputs, the chains of taps).
   function processed(elt) {
     if (window.htmx) {
@@ -245,8 +259,11 @@
     holder.innerHTML = html;
     var fresh = holder.querySelector("#entry");
     if (!fresh) { return false; }
+    var meant = meanings(entry);
     entry.replaceWith(fresh);
-    restore(fresh, values);
+    // The copy kept may be another game's form: what was typed goes back only into the inputs that mean the
+    // same in it (the server does the same when it answers: entry.DealForm).
+    restore(fresh, values.filter(function (p) { return sameMeaning(fresh, meant, p[0]); }));
     fit(form(), turnDealer, chosenOf(values));
     processed(fresh);
     return true;

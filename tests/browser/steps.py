@@ -278,8 +278,10 @@ def replaced(page: Page, selector: str) -> Iterator[None]:
     assert page.evaluate("() => window.scorekeepSettled"), f"htmx swapped {selector} but never settled it"
 
 
-def start_night(page: Page, live_server: Any, *, game: str, preset: str, series: str = "") -> str:
-    """Start a night of four on /nights/new/ as a host does; Anna deals first. Returns the table's URL."""
+def start_night(page: Page, live_server: Any, *, game: str, preset: str, series: str = "",
+                players: Sequence[str] = PLAYERS) -> str:
+    """Start a night of four (or of `players`) on /nights/new/ as a host does; Anna deals first. Returns the
+    table's URL."""
     page.goto(f"{live_server.url}/nights/new/")
     # htmx is there once app.js (deferred after it) marks <html> "js". Never page.wait_for_function: it runs its
     # predicate through eval, which the site's CSP refuses — on a busy machine, when the first try came too early.
@@ -290,7 +292,10 @@ def start_night(page: Page, live_server: Any, *, game: str, preset: str, series:
     with replaced(page, "#night-form-body"):
         page.get_by_label("Rule set").select_option(preset)
     expect(page.get_by_label("Players at the table")).to_have_value("4")
-    for position, name in enumerate(PLAYERS):
+    if len(players) != 4:
+        with replaced(page, "#night-extras"):  # the players' inputs, one per seat
+            page.get_by_label("Players at the table").select_option(str(len(players)))
+    for position, name in enumerate(players):
         page.get_by_label(f"Player {position + 1}", exact=True).fill(name)
     page.get_by_label("Deals first").select_option(index=0)  # the first player listed: Anna
     if game == "skat":

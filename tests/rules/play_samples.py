@@ -118,7 +118,15 @@ def samples() -> list[object]:
     declarer = sauspiel["deal"]["declarer"]
     wrong = next(seat for seat in range(4) if seat not in (declarer, partner))
     out.append(_with(sauspiel, lambda r: r["deal"].update(partner=wrong)))
+    out.append(_played_on())  # a trick after the deal ended; no hands, so a card not followed may be unseen
     return out
+
+
+def _played_on() -> dict[str, Any]:
+    """A Fipsen bid of 2 made at trick 3 after trick 1 was lost: the deal ended there; trick 4 is played on."""
+    return {"game": "fipsen", "dealer": 3, "deal": {"contract": "tricks", "declarer": 0, "bid": 2, "play": {
+        "tricks": [["C8", "C9", "HQ", "CK"], ["SK", "S8", "SA", "S9"], ["SQ", "SJ", "S10", "CQ"],
+                   ["H8", "H7", "H10", "HK"]], "trump": "H"}}}
 
 
 def _disagreeing(request: dict[str, Any]) -> list[object]:

@@ -114,13 +114,99 @@ def where(label: str, pk: object, field: str | None = None) -> str:
     return f"{label} {pk}" + (f", field {field}" if field else "")
 
 
+TEXTS = {"CharField", "TextField", "EmailField", "SlugField", "URLField", "GenericIPAddressField", "FilePathField",
+         "UUIDField", "DecimalField", "DateField", "DateTimeField", "TimeField", "DurationField"}
+WHOLE_NUMBERS = {"AutoField", "BigAutoField", "SmallAutoField", "IntegerField", "BigIntegerField", "SmallIntegerField",
+                 "PositiveIntegerField", "PositiveBigIntegerField", "PositiveSmallIntegerField"}
+
+
+def json_kind(value: object) -> str:
+    """What a JSON value is, in words."""
+    if value is None:
+        return _("null")
+    if isinstance(value, bool):
+        return _("true or false")
+    if isinstance(value, int):
+        return _("a whole number")
+    if isinstance(value, float):
+        return _("a number with a fraction")
+    if isinstance(value, str):
+        return _("a text")
+    if isinstance(value, list):
+        return _("a list")
+    return _("an object")
+
+
+def _is_id(field: Field, value: object) -> bool:
+    """Whether `value` names a row of the field's model as the export writes it: its id, or its natural key
+    (a list of texts: a user by name, a permission by codename, app and model)."""
+    if isinstance(value, list):
+        return bool(value) and all(isinstance(part, str) for part in value) \
+            and hasattr(field.related_model._default_manager, "get_by_natural_key")
+    target = field.related_model._meta.pk
+    while target.is_relation:  # a primary key that is itself a foreign key
+        target = target.target_field
+    return type(value) is int if target.get_internal_type() in WHOLE_NUMBERS else isinstance(value, str)
+
+
+def _check_type(field: Field, value: Any) -> None:
+    """Raise ValidationError when `value` is not of the JSON type the export writes for the field: Django's
+    deserializer would coerce it (a name {"a": [1, 2]} stored as the text "{'a': [1, 2]}", true as 1)."""
+    if value is None and field.null and not field.many_to_many:
+        return
+    kind = field.get_internal_type()
+    if field.many_to_many:
+        ok = isinstance(value, list) and all(_is_id(field, item) for item in value)
+    elif field.is_relation:
+        ok = _is_id(field, value)
+    elif kind == "BooleanField":
+        ok = isinstance(value, bool)
+    elif kind in WHOLE_NUMBERS:
+        ok = type(value) is int
+    elif kind == "FloatField":
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+    elif kind in TEXTS:
+        ok = isinstance(value, str)
+    else:  # JSON: any JSON value is one (the rules check what the app keeps in it, e.g. a deal's facts)
+        ok = True
+    if not ok:
+        raise ValidationError(_("must be %(expected)s, not %(found)s") % {"expected": _expected(field),
+                                                                         "found": json_kind(value)})
+
+
+def _expected(field: Field) -> str:
+    kind = field.get_internal_type()
+    if field.many_to_many:
+        return _("a list of ids (whole numbers) or natural keys (lists of texts)")
+    if field.is_relation:
+        return _("an id (a whole number) or a natural key (a list of texts)")
+    if kind == "BooleanField":
+        return _("true or false")
+    if kind in WHOLE_NUMBERS:
+        return _("a whole number")
+    if kind == "FloatField":
+        return _("a number")
+    if kind in {"DateField", "DateTimeField", "TimeField"}:
+        return _("a date or time written as a text")
+    return _("a text")
+
+
+def _holds_nul(value: object) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, list):
+        return any(_holds_nul(item) for item in value)
+    if isinstance(value, dict):
+        return any(_holds_nul(key) or _holds_nul(item) for key, item in value.items())
+    return False
+
+
 def _check_value(field: Field, value: Any) -> None:
     """Raise ValidationError when `value` cannot be the field's (a natural key is checked when loaded)."""
-    if isinstance(value, str) and "\x00" in value:  # SQLite would store it; PostgreSQL refuses it
+    if _holds_nul(value):  # SQLite would store it; PostgreSQL refuses it, in a text and in JSON alike
         raise ValidationError(_("holds a NUL character, which no text may hold"))
+    _check_type(field, value)
     if field.many_to_many:
-        if not isinstance(value, list):
-            raise ValidationError(_("must be a list"))
         target = field.related_model._meta.pk
         for item in value:
             if not isinstance(item, list):
