@@ -633,3 +633,23 @@ def test_the_saved_line_states_the_amount_the_list_books_for_the_declaring_side(
     assert cells[declarer] == booked
     what = page.split('id="latest-1"')[1].split('class="what">')[1].split("<")[0]
     assert what.endswith(says)
+
+
+# --- players' names at a table (issue 28, item 5) -----------------------------------------------------------
+
+def test_short_names_stay_unique_at_the_table() -> None:
+    from scorekeep.labels import table_names
+
+    assert table_names(["Winnie Schmidt", "Winnie Müller", "Anna", "Bernd Berg"]) == [
+        "Winnie S.", "Winnie M.", "Anna", "Bernd"]
+    assert table_names(["Winnie Schmidt", "Winnie Smith", "Winnie"]) == ["Winnie Sc.", "Winnie Sm.", "Winnie"]
+    # Nothing shorter tells them apart: whole.
+    assert table_names(["Winnie Schmidt", "Winnie Sch"]) == ["Winnie Schm.", "Winnie Sch"]
+
+
+def test_the_table_page_names_two_players_with_one_first_name_apart(client: Client, db: None) -> None:
+    night = nights.start_night(game="skat", preset="classic", players=["Winnie Schmidt", "Winnie Müller", "Clara"])
+    nights.enter_deal(table_of(night), {**GRAND, "declarer": 0})
+    page = html(client.get(url(night)))
+    assert '<span class="name">Winnie S.</span>' in page and '<span class="name">Winnie M.</span>' in page
+    assert "Winnie S.: Grand · won 72" in page
