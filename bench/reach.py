@@ -122,7 +122,8 @@ def choose(page: Any, input_id: str) -> list[str]:
         where = label.evaluate("l => { const b = l.getBoundingClientRect(); const h = document.elementFromPoint("
                                "b.left + b.width / 2, b.top + b.height / 2); return `y ${Math.round(b.top)}, under "
                                "${h ? h.tagName + '.' + h.className + ' ' + h.textContent.slice(0, 20) : 'nothing'}, "
-                               "scrolled ${scrollY}, latest ${getComputedStyle(document.querySelector('#latest')).display}`; }")
+                               "scrolled ${scrollY}, latest "
+                               "${getComputedStyle(document.querySelector('#latest')).display}`; }")
         missed.append(f"the game {input_id} ({where})")
     swaps = not radio.is_checked()  # the contract ticked already (Schafkopf's Sauspiel) swaps nothing
     if swaps:
