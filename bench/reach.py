@@ -170,7 +170,9 @@ def run(games: list[str], langs: list[str], warm: int, shots: Path | None = None
                         if more.count():
                             if not more.evaluate(TAPPABLE):
                                 missed.append("More (summary)")
-                            more.evaluate("summary => { summary.parentElement.open = true; }")
+                            # as a tap does (static/js/app.js marks a fold opened by a finger)
+                            more.evaluate("summary => { summary.parentElement.dataset.inPlace = 'yes'; "
+                                          "summary.parentElement.open = true; }")
                             page.evaluate(TOP)
                         missed += out_of_reach(page)
                         if shots:
