@@ -131,6 +131,11 @@ SKAT = Game("skat", "classic", FOUR[:3], (
                      type_("Declarer's card points", "70")), "Lost"),
     Deal("Kontra and Re", (cell("Anna", "Grand"), tap("Bid", "24"), tap("Matadors", "with 1"),
                            type_("Declarer's card points", "58"), tap("Kontra"), tap("Re")), "Lost"),
+    # A rare one (issue 28): its announcement is under "More", opened last (it takes the place of the questions
+    # above it on the screen).
+    Deal("grand hand, Schneider announced", (cell("Anna", "Grand"), tap("Bid", "Other"), tap("Bid", "30"),
+                                             tap("Matadors", "with 1"), type_("Declarer's card points", "95"),
+                                             tap("Hand"), tap("More:"), tap("Announced", "Schneider")), "Won"),
     # The last player's points are the rest of the pack (38); nobody took no trick or every trick.
     Deal("Ramsch", (tap("Game", "Ramsch"),
                     type_("Card points per seat", "30", "Anna"), type_("Card points per seat", "52", "Bernd")),
@@ -147,6 +152,13 @@ SCHAFKOPF = Game("schafkopf", "bsv", FOUR, (
                                          tap("Doublings", "1")), "Won"),
     Deal("Tout", (tap("Game", "Other"), tap("Game", "Solo Tout"), tap("Declarer", "Anna"),
                   tap("Trump suit", "Clubs · Eichel"), tap("Declaring side's tricks", "8")), "Won"),
+    # Rare ones (issue 28): a Solo Schwarz (every trick, under "More") and a Tout with a Klopfer.
+    Deal("Solo Schwarz", (tap("Game", "Solo"), tap("Declarer", "Clara"), tap("Trump suit", "Spades · Gras"),
+                          type_("Declaring side's card points", "120"), tap("More:"),
+                          tap("Declaring side's tricks", "8")), "Won"),
+    Deal("Tout with a Klopfer", (tap("Game", "Other"), tap("Game", "Solo Tout"), tap("Declarer", "Bernd"),
+                                 tap("Trump suit", "Hearts · Herz"), tap("Declaring side's tricks", "8"),
+                                 tap("Players who knocked", "1")), "Won"),
     Deal("Ramsch", (tap("Game", "Ramsch"),
                     type_("Card points per seat", "30", "Anna"), type_("Card points per seat", "50", "Bernd"),
                     type_("Card points per seat", "25", "Clara")),

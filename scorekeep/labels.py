@@ -3,7 +3,7 @@ module of `scorekeep.rules` names them (`Word`s), translated lazily into the pag
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -114,3 +114,29 @@ def preformatted(template: str, values: Mapping[str, object]) -> str:
     stays one ``%`` there, instead of breaking that second formatting (TypeError, ValueError: a server error
     while the form's errors are rendered)."""
     return template % {key: str(value).replace("%", "%%") for key, value in values.items()}
+
+
+def table_names(names: Sequence[str]) -> list[str]:
+    """The players' names as one table's page shows them, short enough for a phone's columns and still
+    telling every player apart: the first name alone ("Winnie" for Winnie Schmidt); where two share it, the
+    first name and the start of the rest, as long as it takes ("Winnie S." and "Winnie M."; "Winnie Sc." and
+    "Winnie Sm."); a name of one word, or one that nothing shorter tells apart, whole. The one rule for
+    shortening players' names at a table: the standings, the grid, the taps and the latest deals use it."""
+    words = [name.split() for name in names]
+    firsts = [w[0] if w else "" for w in words]
+    shown = []
+    for i, (name, parts) in enumerate(zip(names, words, strict=True)):
+        rest = " ".join(parts[1:])
+        others = [" ".join(words[j][1:]) for j in range(len(names)) if j != i and firsts[j] == firsts[i]]
+        if len(parts) < 2 or not others:
+            shown.append(parts[0] if parts else name)
+            continue
+        # The shortest start of the rest that no other player with this first name shares.
+        for length in range(1, len(rest) + 1):
+            start = rest[:length].rstrip()
+            if not any(other.startswith(start) for other in others):
+                shown.append(f"{parts[0]} {start}." if length < len(rest) else name.strip())
+                break
+        else:
+            shown.append(name.strip())
+    return shown

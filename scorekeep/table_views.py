@@ -47,7 +47,7 @@ from .entry import (
 )
 from .forms import PlayForm, ReplayRow, pack_of
 from .htmx import render_page
-from .labels import page_words
+from .labels import page_words, table_names
 from .models import CardNight, CardTable, Deal
 from .rules import IllegalDeal, Verdict
 from .rules import play as played
@@ -106,7 +106,9 @@ def _load(night_id: int, table_number: int, every: bool = False) -> Loaded:
     # By the night's pk, not the foreign key column: Django answers an id beyond the database's integers
     # with "no such row" (404) for a pk lookup, but the plain column lookup overflowed (a 500).
     table = get_object_or_404(CardTable.objects.select_related("night"), night__pk=night_id, number=table_number)
-    names = [place.player.name for place in table.places.select_related("player")]
+    # Short names that still tell the players apart (labels.table_names): a phone's columns and the grid's
+    # rows have room for "Winnie S.", not for "Winnie Schmidt".
+    names = table_names([place.player.name for place in table.places.select_related("player")])
     live = table.deals.filter(deleted=False)
     standing = ledger.Standing.of(table, len(names))
     if every:  # the ledger is built from these deals (`Loaded.ledger`), not from the standing

@@ -624,3 +624,62 @@ def test_a_request_sent_again_after_its_deal_was_stored_is_answered_as_stored(cl
     assert "This deal was saved already" in page
     assert "meanwhile" not in page and "Not in this deal" not in page
     assert Deal.objects.count() == 1
+
+
+# --- the saved line states what the list books (issue 28, item 6) ------------------------------------------
+
+SAVED_LINES = [
+    # A surrendered Kieker with Ruten is worth 20, but the declarer is charged a share of it.
+    pytest.param("fipsen", "classic", FOUR, {"contract": "kieker", "declarer": 1, "ruten": True, "surrendered": True},
+                 "Bernd: Kieker Ruten · surrendered · lost 5", 1, "−5", id="fipsen-kieker-ruten-surrendered"),
+    # A Zolo du is worth 10 to each of the three; the lone player pays all three.
+    pytest.param("kop", "classic", FOUR, {"contract": "zolo_du", "old": [1], "old_tricks": 2, "card_points": 41},
+                 "lost 30", 1, "−30", id="kop-zolo-du-lost"),
+    # A lost Skat game is charged twice its value.
+    pytest.param("skat", "classic", FOUR[:3], {"contract": "hearts", "declarer": 1, "bid": 18, "matadors": 1,
+                                               "card_points": 50}, "lost 40", 1, "−40", id="skat-lost"),
+    pytest.param("skat", "classic", FOUR[:3], {"contract": "grand", "declarer": 2, "bid": 18, "matadors": 1,
+                                               "card_points": 70}, "won 48", 2, "+48", id="skat-won"),
+    pytest.param("schafkopf", "bsv", FOUR, {"contract": "sauspiel", "declarer": 1, "partner": 3, "card_points": 50},
+                 "lost €0.10", 1, "−€0.10", id="schafkopf-sauspiel-lost"),
+    pytest.param("fipsen", "classic", FOUR, {"contract": "tricks", "declarer": 2, "bid": 3, "tricks_taken": 3},
+                 "won 3", 2, "+3", id="fipsen-bid-made"),
+]
+
+
+@pytest.mark.parametrize(("game", "preset", "players", "facts", "says", "declarer", "booked"), SAVED_LINES)
+def test_the_saved_line_states_the_amount_the_list_books_for_the_declaring_side(
+        client: Client, db: None, game: str, preset: str, players: list[str], facts: dict[str, Any], says: str,
+        declarer: int, booked: str) -> None:
+    night = nights.start_night(game=game, preset=preset, players=players)
+    nights.enter_deal(table_of(night), facts)
+    page = html(client.get(url(night) + "?saved=1"))
+    line = re.search(r'<p class="saved[^"]*">Deal 1 saved: ([^<]*)</p>', page)
+    assert line is not None, page
+    assert line.group(1).endswith(says)
+    # The latest row (what the list books) charges the declarer that amount, and its line says it too.
+    row = page.split('id="latest-1"')[1].split("</tr>")[0]
+    cells = re.findall(r'<td class="player[^"]*">([^<]*)</td>', row)
+    assert cells[declarer] == booked
+    what = page.split('id="latest-1"')[1].split('class="what">')[1].split("<")[0]
+    assert what.endswith(says)
+
+
+# --- players' names at a table (issue 28, item 5) -----------------------------------------------------------
+
+def test_short_names_stay_unique_at_the_table() -> None:
+    from scorekeep.labels import table_names
+
+    assert table_names(["Winnie Schmidt", "Winnie Müller", "Anna", "Bernd Berg"]) == [
+        "Winnie S.", "Winnie M.", "Anna", "Bernd"]
+    assert table_names(["Winnie Schmidt", "Winnie Smith", "Winnie"]) == ["Winnie Sc.", "Winnie Sm.", "Winnie"]
+    # Nothing shorter tells them apart: whole.
+    assert table_names(["Winnie Schmidt", "Winnie Sch"]) == ["Winnie Schm.", "Winnie Sch"]
+
+
+def test_the_table_page_names_two_players_with_one_first_name_apart(client: Client, db: None) -> None:
+    night = nights.start_night(game="skat", preset="classic", players=["Winnie Schmidt", "Winnie Müller", "Clara"])
+    nights.enter_deal(table_of(night), {**GRAND, "declarer": 0})
+    page = html(client.get(url(night)))
+    assert '<span class="name">Winnie S.</span>' in page and '<span class="name">Winnie M.</span>' in page
+    assert "Winnie S.: Grand · won 72" in page

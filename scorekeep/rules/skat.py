@@ -361,9 +361,11 @@ def inputs(contract: str, rules: Rules, table: Table) -> tuple[Input, ...]:
                    bid={"common": COMMON_BIDS[Contract.NULL], "label": _BID_ON_A_PAGE}, ouvert={"seldom": False})
     if contract in _CONTRACT_BY_NAME and _CONTRACT_BY_NAME[contract] in TRUMP_GAMES:
         top = MAX_MATADORS[_CONTRACT_BY_NAME[contract]]
+        # A suit or grand game's tricks count only for Schwarz: the declarer took none or all ten.
         return ask(FIELDS, keys, matadors={"lo": -top, "hi": top, "choices": tuple(
             (n, word) for n, word in _MATADOR_WORDS if abs(n) <= top), "common": COMMON_MATADORS},
-                   bid={"common": COMMON_BIDS[None], "label": _BID_ON_A_PAGE})
+                   bid={"common": COMMON_BIDS[None], "label": _BID_ON_A_PAGE},
+                   declarer_tricks={"common": (0, FIELDS["declarer_tricks"].hi)})
     return ask(FIELDS, keys)
 
 

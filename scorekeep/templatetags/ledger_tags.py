@@ -268,6 +268,19 @@ class Latest:
     what: str
 
 
+def booked(row: Row, night: CardNight) -> str:
+    """What the list books for the declaring side of `row`, as "won …"/"lost …" states it: the declarers' own
+    entries (the stored verdict's scores), not the game's value — a lost Skat game is charged twice its value,
+    a surrendered Fipsen Kieker a share of it, a Kop Zolo du's lone player pays each of the three. A side
+    whose members were booked different amounts names each amount, in their order."""
+    amounts: list[str] = []
+    for position in row.declarers:
+        entry = row.entries[position] if position < len(row.entries) else None
+        if entry is not None and amount(abs(entry), night) not in amounts:
+            amounts.append(amount(abs(entry), night))
+    return " / ".join(amounts) if amounts else amount(row.verdict.value, night)
+
+
 def latest(book: Ledger, night: CardNight) -> list[Latest]:
     """The rows of `book` (the table's latest deals, `ledger.build(..., since=...)`) for the table page."""
     module = GAMES[night.game]
@@ -279,7 +292,7 @@ def latest(book: Ledger, night: CardNight) -> list[Latest]:
         what = game if not names else f"{' + '.join(names)}: {game}"
         if result is not None:
             what += " · " + (gettext("won %(value)s") if result else gettext("lost %(value)s")) % {
-                "value": amount(row.verdict.value, night)}
+                "value": booked(row, night)}
         cells = [Cell(played=False) if value is None else
                  Cell(signed_amount(value, night), signed_amount(row.totals[p], night), negative=value < 0)
                  for p, value in enumerate(row.entries)]

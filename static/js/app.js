@@ -75,6 +75,15 @@ document.documentElement.classList.add("js");
       summary.classList.remove("chosen");
     }
   });
+  // "More" opened by a tap or a click takes the place of the questions above it on the screen (table.css), so
+  // the rarer questions open in view above the Save bar; opened from the keyboard (a click with no pointer) the
+  // form stays whole, as the focus moves down it. Closed, the questions above are back.
+  document.addEventListener("click", function (event) {
+    var summary = event.target.closest && event.target.closest("#table-region details.more:not(.dealer) > summary");
+    if (!summary) { return; }
+    var fold = summary.parentElement;
+    if (!fold.open && event.pointerType) { fold.dataset.inPlace = "yes"; } else { delete fold.dataset.inPlace; }
+  });
   // The screen stays on while a table page is open (where the browser has a wake lock; elsewhere nothing).
   var lock = null;
   function keepAwake() {
