@@ -20,12 +20,17 @@ run: $(STAMP) translations
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
-# The browser tests drive Debian's Chromium; install it when missing and we may (root).
+# The browser tests drive Debian's Chromium, and the production pass (tests/production/) serves the app behind
+# Debian's nginx with a certificate openssl makes; install them when missing and we may (root).
 browser:
 	@test -x /usr/bin/chromium || { \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null; \
 	  else echo "Chromium is missing: run 'sudo apt-get install -y chromium' for the browser tests"; fi; }
+	@test -x /usr/sbin/nginx -a -x /usr/bin/openssl || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx openssl) >/dev/null; \
+	  else echo "nginx is missing: run 'sudo apt-get install -y nginx' for the production pass"; fi; }
 
 # The tests run on as many workers as the machine has cores (pytest-xdist; a file's tests stay together, so
 # its module fixtures are made once). PYTEST_ARGS adds options: .ci/run passes --database-only on PostgreSQL.

@@ -38,6 +38,12 @@ def pytest_configure(config: pytest.Config) -> None:
     # A viewer's poll shows a change at once (production may serve the standings a few seconds behind;
     # tests/test_standings.py checks that sharing with the setting on).
     settings.SCOREKEEP_STANDINGS_FRESH = 0
+    # A request thread of the live server (pytest-django's `live_server`, a browser's keep-alive socket) closes
+    # its connection when the request is done, as CONN_MAX_AGE 0 says, instead of keeping it for 60 s: kept, it
+    # outlived the server and the test database could not be dropped at the end of a PostgreSQL run
+    # ("database test_scorekeep_gw0 is being accessed by other users").
+    for database in settings.DATABASES.values():
+        database["CONN_MAX_AGE"] = 0
     # A busy CI machine makes a 200 ms deadline a coin toss: under CI no example has one.
     hypothesis.register_profile("ci", deadline=None, print_blob=True)
     if os.environ.get("CI"):
@@ -65,6 +71,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     config.hook.pytest_deselected(items=skip)
 
 Run = Callable[..., subprocess.CompletedProcess[bytes]]
+
+
+@pytest.fixture(scope="session")
+def playwright_driver() -> Iterator[Any]:
+    """One Playwright per test process: its sync API runs an event loop in this thread, so a second one cannot
+    start beside it (the browser tests' Chromium and the production pass's share it)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        yield playwright
 
 
 @pytest.fixture

@@ -24,19 +24,19 @@ TIMEOUT_MS = 20_000
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
+def browser(request: pytest.FixtureRequest) -> Iterator[object]:
     if not CHROMIUM.exists():
         reason = f"the browser tests need Chromium at {CHROMIUM} (apt-get install chromium, or `make browser`)"
         if os.environ.get("CI"):
             pytest.fail(reason + "; CI is set, so this is a failure, not a skip")
         pytest.skip(reason)
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     expect.set_options(timeout=TIMEOUT_MS)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+    playwright = request.getfixturevalue("playwright_driver")  # tests/conftest.py: one per process
+    browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
 
 
 def _log_in(context: object, request: pytest.FixtureRequest) -> None:
