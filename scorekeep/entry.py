@@ -327,8 +327,10 @@ class DealForm(forms.Form):
                 if not errors or not any(e.code == "invalid_choice" for e in errors.as_data()):
                     continue
                 sent = self.data.getlist(name) if hasattr(self.data, "getlist") else [self.data.get(name)]
-                out = [self.names[int(v)] for v in sent if str(v).isdecimal() and int(v) < len(self.names)
-                       and int(v) not in self.playing]
+                # Only a seat of this table is read as one (a number of 5,000 digits is no seat, and int() of it
+                # raises): compared as text, never converted.
+                seats = {str(seat): seat for seat in range(len(self.names))}
+                out = [self.names[seats[str(v)]] for v in sent if str(v) in seats and seats[str(v)] not in self.playing]
                 if not out:
                     continue
                 message = gettext("Not in this deal: %(names)s (%(dealer)s deals) — tap one of %(players)s.") % {

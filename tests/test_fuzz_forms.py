@@ -27,7 +27,7 @@ from django.utils.http import urlsafe_base64_encode
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from scorekeep import nights, pdf
+from scorekeep import labels, nights, pdf
 from scorekeep.models import CardNight, Deal
 from tests.roles import (
     ACCESS,
@@ -383,8 +383,11 @@ def test_whatever_was_typed_never_appears_unescaped_on_any_page(world: World, qu
             for page, html in shown.items():
                 for text in [*names, *hostile.values()]:
                     assert text not in html, (page, text)
-            # Not vacuous: the names are on the pages, escaped.
-            assert all(escape(name) in shown["table"] for name in names)
+            # Not vacuous: the names are on the pages, escaped (the table's page by their short form, which must
+            # not show unescaped either).
+            short = labels.table_names(names)
+            assert all(escape(name) in shown["table"] for name in short)
+            assert not any(name in shown["table"] for name in short if marker in name and escape(name) != name)
             assert escape(hostile["place"]) in shown["print"] and escape(hostile["reason"]) in shown["deal"]
         rolled_back(body)
 
