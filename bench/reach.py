@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/reach.py [--lang en|de|ja …] [--game skat|schafkopf|kop|fipsen …]
 
-Run by hand, never by the test suite. bench/taps.py measures scripted deals in English; this goes through
+Run by hand at full size (tests/test_benches.py runs it once with --tiny: Fipsen in English). bench/taps.py
+measures scripted deals in English; this goes through
 every contract the table page offers, in each language, as the page stands after a save (scrolled to the
 top, the latest deals above the form): it taps the contract (opening "Other" when it is folded there), then
 the section "More" where the contract has one, and then looks at every control the contract asks for — the
@@ -10,7 +11,7 @@ taps, number fields, selects, folds and buttons of the form, and Save. A control
 centre is inside the window and the control itself is there, not the sticky standings or Save bar over it
 (bench/taps.py's test). Each fold of rarer choices ("Other" under a bid) is opened in turn and its choices
 looked at too. Prints one line per contract with the controls out of reach (and their centre's y), and a
-summary; exits 1 when any control is out of reach.
+summary; exits 1 when any control is out of reach, or when it looked at no contract (bench/_check.py).
 
 The nights: Skat (classic: Kontra, announcements) at three, Schafkopf (BSV: Klopfer, Bettel, Ramsch) at four
 in euros, Kop and Fipsen (classic) at four; each with --warm-up typical deals saved through the service first.
@@ -30,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+from bench import _check  # noqa: E402
 from bench.taps import CHROMIUM, IDLE, TAPPABLE, TIMEOUT_MS  # noqa: E402
 from tests.live_site import Site, temp_database  # noqa: E402
 
@@ -192,7 +194,10 @@ def run(games: list[str], langs: list[str], warm: int, shots: Path | None = None
         site.stop()
         shutil.rmtree(directory, ignore_errors=True)
     print(f"\n{failed} of {checked} contracts have a control out of reach")
-    return 1 if failed else 0
+    _check.measured(contracts_looked_at=checked)
+    if failed:
+        _check.fail(f"{failed} of {checked} contracts have a control out of reach")
+    return 0
 
 
 def main() -> None:
@@ -201,7 +206,7 @@ def main() -> None:
     parser.add_argument("--lang", choices=list(LOCALES), action="append")
     parser.add_argument("--warm-up", type=int, default=3)
     parser.add_argument("--screenshots", type=Path, help="a screenshot of each contract (More open) into DIR")
-    args = parser.parse_args()
+    args = _check.parse(parser, tiny={"game": ["fipsen"], "lang": ["en"], "warm_up": 1})
     sys.exit(run(args.game or list(NIGHTS), args.lang or list(LOCALES), args.warm_up, args.screenshots))
 
 

@@ -37,6 +37,7 @@ BENCHES = [
     pytest.param("offline.py", id="offline"),
     pytest.param("pdf.py", marks=browser, id="pdf"),
     pytest.param("play.py", id="play"),
+    pytest.param("reach.py", marks=browser, id="reach"),
     pytest.param("save.py", id="save"),
     pytest.param("season.py", id="season"),
     pytest.param("standings.py", id="standings"),
@@ -45,6 +46,7 @@ BENCHES = [
     pytest.param("tournament.py", marks=database, id="tournament"),
     pytest.param("tournament_print.py", marks=browser, id="tournament_print"),
 ]
+NOT_HERE = {"_check.py", "plain_scorer.py"}  # the shared checks; the floor, run on its file below
 TAKES_A_DATABASE = {"load.py", "offline.py", "table_page.py", "tournament.py"}  # --database-url
 
 
@@ -69,6 +71,12 @@ def needs_chromium(request: pytest.FixtureRequest) -> None:
         if os.environ.get("CI"):
             pytest.fail(reason + "; CI is set, so this is a failure, not a skip")
         pytest.skip(reason)
+
+
+def test_every_benchmark_is_run_here() -> None:
+    """A benchmark added to bench/ is run at its tiny size too, or it could break unnoticed."""
+    listed = {param.values[0] for param in BENCHES}
+    assert {path.name for path in (REPO / "bench").glob("*.py")} - NOT_HERE == listed
 
 
 @pytest.mark.parametrize(("script", "more"), [pytest.param(p.values[0], p.values[1:], marks=p.marks, id=p.id)
