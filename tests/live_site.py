@@ -95,6 +95,25 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def wait_until_answering(process: subprocess.Popen[bytes], connect: Callable[[], http.client.HTTPConnection],
+                         headers: dict[str, str], what: str, log: Callable[[], str]) -> None:
+    """Wait until the server `process` answers GET /adjudicate/ with 200 on a connection from `connect`; fail
+    with its log as soon as it exits, or after 30 s."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        assert process.poll() is None, log()
+        try:
+            connection = connect()
+            connection.request("GET", "/adjudicate/", headers=headers)
+            if connection.getresponse().status == 200:
+                connection.close()
+                return
+        except OSError:
+            pass
+        time.sleep(0.1)
+    raise AssertionError(f"{what} did not answer within 30 s")
+
+
 @dataclass
 class Site:
     """gunicorn serving scorekeep on loopback, on its own database (migrated when made)."""
@@ -163,21 +182,11 @@ class Site:
              "--timeout", "60", "--graceful-timeout", "2", "--backlog", "512"],
             cwd=REPO, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         log.close()
-        deadline = time.monotonic() + 30
         # In production the site redirects plain HTTP to HTTPS unless a proxy says the client's request was HTTPS.
         headers = {"X-Forwarded-Proto": "https"} if self.production else {}
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, (self.directory / f"gunicorn-{self.starts - 1}.log").read_text()
-            try:
-                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
-                connection.request("GET", "/adjudicate/", headers=headers)
-                if connection.getresponse().status == 200:
-                    connection.close()
-                    return
-            except OSError:
-                pass
-            time.sleep(0.1)
-        raise AssertionError("gunicorn did not answer within 30 s")
+        log_file = self.directory / f"gunicorn-{self.starts - 1}.log"
+        wait_until_answering(self.process, lambda: http.client.HTTPConnection("127.0.0.1", self.port, timeout=2),
+                             headers, "gunicorn", lambda: log_file.read_text())
 
     def kill(self) -> None:
         """SIGKILL the whole server (master and workers) at once: no shutdown, no cleanup — a crash."""
@@ -284,21 +293,10 @@ class Proxy:
                                          "-c", str(config)], stdout=log, stderr=subprocess.STDOUT,
                                         start_new_session=True)
         log.close()
-        deadline = time.monotonic() + 30
         context = ssl.create_default_context(cafile=str(self.cert))
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, (self.directory / "nginx.log").read_text() + (
-                self.directory / "error.log").read_text()
-            try:
-                connection = http.client.HTTPSConnection("127.0.0.1", self.port, timeout=2, context=context)
-                connection.request("GET", "/adjudicate/")
-                if connection.getresponse().status == 200:
-                    connection.close()
-                    return
-            except OSError:
-                pass
-            time.sleep(0.1)
-        raise AssertionError("nginx did not answer within 30 s")
+        wait_until_answering(
+            self.process, lambda: http.client.HTTPSConnection("127.0.0.1", self.port, timeout=2, context=context),
+            {}, "nginx", lambda: "".join((self.directory / name).read_text() for name in ("nginx.log", "error.log")))
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
