@@ -45,6 +45,10 @@ def pytest_configure(config: pytest.Config) -> None:
     for database in settings.DATABASES.values():
         database["CONN_MAX_AGE"] = 0
     # A busy CI machine makes a 200 ms deadline a coin toss: under CI no example has one.
+    # A page's teardown waits for the live server's last answers (tests/in_flight.py).
+    from tests.in_flight import count_requests
+
+    count_requests()
     hypothesis.register_profile("ci", deadline=None, print_blob=True)
     if os.environ.get("CI"):
         hypothesis.load_profile("ci")

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.in_flight import wait_until_answered
+
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -66,6 +68,7 @@ def page(browser: object, request: pytest.FixtureRequest) -> Iterator[object]:
     page.set_default_timeout(TIMEOUT_MS)
     yield page
     context.close()
+    wait_until_answered()  # its last fetches, before the test's database is emptied
 
 
 @pytest.fixture
@@ -77,3 +80,4 @@ def page_without_js(browser: object, request: pytest.FixtureRequest) -> Iterator
     page.set_default_timeout(TIMEOUT_MS)
     yield page
     context.close()
+    wait_until_answered()  # its last fetches, before the test's database is emptied
