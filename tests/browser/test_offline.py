@@ -24,7 +24,12 @@ from tests.live_site import Site, table_path, temp_database
 from .conftest import TIMEOUT_MS
 from .steps import fill_deal, show_scorer
 
-pytestmark = [pytest.mark.browser, pytest.mark.database]  # its own server's database: run on both
+pytestmark = pytest.mark.browser
+# Each test serves from a database of its own. The PostgreSQL pass runs again only the tests where phones meet on
+# the server at once or the server dies mid-sync (marked `database`), where the database's locking and
+# transactions decide the outcome; what one phone does offline, the production pass walks on PostgreSQL too
+# (tests/production/test_walk.py: five deals offline, a reload without a connection, stored once).
+on_both = pytest.mark.database
 
 # Five deals of five different games at a table of three (Anna, Bernd, Clara; classic ISkO rules).
 FIVE = (
@@ -184,6 +189,7 @@ def test_a_deal_refused_during_the_sync_stays_with_the_servers_sentence(contexts
     assert "announced" not in deals[1]["facts"]
 
 
+@on_both
 def test_two_phones_offline_at_once_get_consecutive_deal_numbers(contexts: list[BrowserContext],
                                                                  site: Site) -> None:
     night = site.night()
@@ -207,6 +213,7 @@ def test_two_phones_offline_at_once_get_consecutive_deal_numbers(contexts: list[
     assert [(deal["sequence"], deal["facts"]["contract"]) for deal in deals] == [(1, "grand"), (2, "clubs")]
 
 
+@on_both
 def test_a_server_killed_during_the_sync_loses_nothing_and_stores_each_deal_once(
         contexts: list[BrowserContext], site: Site) -> None:
     night = site.night()
@@ -448,6 +455,7 @@ def test_offline_through_a_rotation_at_four_every_deal_offers_its_own_players(co
     expect(page.locator("#live-ledger .status")).to_contain_text("Bock deal")
 
 
+@on_both
 @pytest.mark.parametrize(("choice", "declarer"), [("save as next", "Anna"), ("leave out", "Dora")])
 def test_two_phones_offline_on_one_number_the_second_is_told_whose_deal_and_chooses(
         contexts: list[BrowserContext], site: Site, choice: str, declarer: str) -> None:
@@ -488,6 +496,7 @@ def test_two_phones_offline_on_one_number_the_second_is_told_whose_deal_and_choo
     assert deals[3]["points"] == (None if choice == "save as next" else 80)
 
 
+@on_both
 def test_a_correction_on_one_phone_while_another_is_offline_loses_neither(contexts: list[BrowserContext],
                                                                           site: Site) -> None:
     """Issue 28: one phone corrects deal 2 while the other enters deals 3–6 offline across the rotation; back

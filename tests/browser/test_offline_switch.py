@@ -16,7 +16,7 @@ from tests.live_site import SETUP, Site
 
 from .test_offline import contexts, open_table, site, stored  # noqa: F401 (fixtures)
 
-pytestmark = [pytest.mark.browser, pytest.mark.database]
+pytestmark = pytest.mark.browser  # one phone offline: the SQLite pass is enough (see test_offline.py)
 
 
 def test_offline_a_switch_from_a_normal_game_to_wesele_drops_the_old_side(contexts: list[BrowserContext],  # noqa: F811
