@@ -25,9 +25,9 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 
-from . import clubs
-from .labels import speaking_of
-from .models import CardNight, Club, Player, new_token
+from scorekeep import clubs
+from scorekeep.labels import speaking_of
+from scorekeep.models import CardNight, Club, Player, new_token
 
 VIEW, SCORE, HOST = "view", "score", "host"
 RANK = {VIEW: 0, SCORE: 1, HOST: 2}

@@ -24,9 +24,9 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import access, throttle
-from .models import CardNight, token_shaped
-from .qr import qr_svg  # the links page's QR codes; kept importable here for the club pages
+from scorekeep import access, throttle
+from scorekeep.models import CardNight, token_shaped
+from scorekeep.qr import qr_svg  # the links page's QR codes; kept importable here for the club pages
 
 LOGIN_LIMIT = 10  # failed log-ins per address in throttle.WINDOW (for one account or for all from there)
 ACCOUNT_LIMIT = 100  # failed log-ins for one account from all addresses together in throttle.WINDOW

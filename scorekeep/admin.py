@@ -9,7 +9,7 @@ go through the card-night pages.
 from django.contrib import admin
 from django.http import HttpRequest
 
-from .models import CardNight, CardTable, Club, Deal, DealRevision, NightRevision, Player, TablePlayer
+from scorekeep.models import CardNight, CardTable, Club, Deal, DealRevision, NightRevision, Player, TablePlayer
 
 # admin.site is scorekeep.admin_site.Site (settings.INSTALLED_APPS): its log-in is throttled.
 

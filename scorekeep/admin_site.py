@@ -9,8 +9,8 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 
-from .access_views import ThrottledAdminAuthenticationForm, throttled
-from .unreadable import holds_nul, refusal
+from scorekeep.access_views import ThrottledAdminAuthenticationForm, throttled
+from scorekeep.unreadable import holds_nul, refusal
 
 
 class Site(admin.AdminSite):

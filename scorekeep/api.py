@@ -21,9 +21,9 @@ from django.utils.translation import get_language, gettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
-from . import rules
-from .contract_io import Refused, adjudicate_safely, adjudicating_in, dumps, loads, rejection
-from .labels import page_words
+from scorekeep import rules
+from scorekeep.contract_io import Refused, adjudicate_safely, adjudicating_in, dumps, loads, rejection
+from scorekeep.labels import page_words
 
 __all__ = ["MAX_BODY", "Refused", "adjudicate", "adjudicate_safely", "dumps", "games", "loads", "rejection"]
 

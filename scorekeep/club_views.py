@@ -22,10 +22,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import clubs, ratings, throttle
-from .access_views import TOKEN_LIMIT, _wait_message, qr_svg
-from .labels import GAME_LABELS
-from .models import Club, token_shaped
+from scorekeep import clubs, ratings, throttle
+from scorekeep.access_views import TOKEN_LIMIT, _wait_message, qr_svg
+from scorekeep.labels import GAME_LABELS
+from scorekeep.models import Club, token_shaped
 
 
 class ClubNameForm(forms.Form):

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext
 
-from .models import Club, new_token
+from scorekeep.models import Club, new_token
 
 
 class ClubError(ValueError):

@@ -11,8 +11,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from . import rules
-from .rules.explain import Translate
+from scorekeep import rules
+from scorekeep.rules.explain import Translate
 
 logger = logging.getLogger(__name__)
 

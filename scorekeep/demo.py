@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .rules import kop, skat
+from scorekeep.rules import kop, skat
 
 Facts = dict[str, Any]
 

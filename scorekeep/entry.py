@@ -25,13 +25,13 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from . import ledger
-from .deal_inputs import TAP, DealInputs, People, Question, carries, initial_values, live_words, say
-from .forms import CONTRACT_LABELS, peek
-from .labels import page_words
-from .models import CardNight, CardTable, Deal
-from .rules import GAMES, IllegalDeal, Input, Kind, Table, Verdict, complete, entered, inputs, pack
-from .rules.explain import COMMA
+from scorekeep import ledger
+from scorekeep.deal_inputs import TAP, DealInputs, People, Question, carries, initial_values, live_words, say
+from scorekeep.forms import CONTRACT_LABELS, peek
+from scorekeep.labels import page_words
+from scorekeep.models import CardNight, CardTable, Deal
+from scorekeep.rules import GAMES, IllegalDeal, Input, Kind, Table, Verdict, complete, entered, inputs, pack
+from scorekeep.rules.explain import COMMA
 
 SUIT_SIGNS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 DECLARER = "declarer"

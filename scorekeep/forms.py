@@ -27,8 +27,8 @@ from django.http import QueryDict
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
-from .deal_inputs import PLAIN, SPLIT, DealInputs, People, carries
-from .labels import (
+from scorekeep.deal_inputs import PLAIN, SPLIT, DealInputs, People, carries
+from scorekeep.labels import (
     CHOICE_LABELS,
     CONTRACT_LABELS,
     GAME_LABELS,
@@ -39,11 +39,11 @@ from .labels import (
     in_game,
     page_words,
 )
-from .money import format_money, in_units, money_input_error, parse_units, symbol
-from .rules import GAMES, Comparison, IllegalDeal, Table, Verdict, inputs, judge, settles_bidding
-from .rules import play as played
-from .rules.explain import signed
-from .rules.fields import option_shape
+from scorekeep.money import format_money, in_units, money_input_error, parse_units, symbol
+from scorekeep.rules import GAMES, Comparison, IllegalDeal, Table, Verdict, inputs, judge, settles_bidding
+from scorekeep.rules import play as played
+from scorekeep.rules.explain import signed
+from scorekeep.rules.fields import option_shape
 
 DEFAULT_GAME = "skat"
 

@@ -26,12 +26,12 @@ from fractions import Fraction
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
-from . import charts, ledger, stats
-from .labels import CONTRACT_LABELS, GAME_LABELS
-from .models import CardNight, Player, TablePlayer
-from .rules import GAMES, standing
-from .rules.explain import in_words
-from .settlement import MINUS, format_money
+from scorekeep import charts, ledger, stats
+from scorekeep.labels import CONTRACT_LABELS, GAME_LABELS
+from scorekeep.models import CardNight, Player, TablePlayer
+from scorekeep.rules import GAMES, standing
+from scorekeep.rules.explain import in_words
+from scorekeep.settlement import MINUS, format_money
 
 
 @dataclass(slots=True)

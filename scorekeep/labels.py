@@ -9,11 +9,11 @@ from contextvars import ContextVar
 
 from django.utils.functional import Promise, lazy
 
-from .contract_io import Translation
-from .money import format_money
-from .rules import GAMES, schafkopf
-from .rules.explain import Word, in_words
-from .rules.tournament import format_of
+from scorekeep.contract_io import Translation
+from scorekeep.money import format_money
+from scorekeep.rules import GAMES, schafkopf
+from scorekeep.rules.explain import Word, in_words
+from scorekeep.rules.tournament import format_of
 
 Label = str | Promise
 

@@ -16,14 +16,14 @@ from typing import Any
 
 from django.db import transaction
 
-from .models import CardNight, CardTable, Deal
-from .rules import GAMES, IllegalDeal, Table, Verdict, bock, judge, standing
-from .rules.bock import BockEvent
-from .rules.ranking import counts_as_solo, round_places
-from .rules.season import Measure
-from .rules.seating import PLAYERS, engine_dealer, engine_seats, next_dealer, seating, sits_out
-from .rules.standing import placing
-from .rules.verdict import Recorded
+from scorekeep.models import CardNight, CardTable, Deal
+from scorekeep.rules import GAMES, IllegalDeal, Table, Verdict, bock, judge, standing
+from scorekeep.rules.bock import BockEvent
+from scorekeep.rules.ranking import counts_as_solo, round_places
+from scorekeep.rules.season import Measure
+from scorekeep.rules.seating import PLAYERS, engine_dealer, engine_seats, next_dealer, seating, sits_out
+from scorekeep.rules.standing import placing
+from scorekeep.rules.verdict import Recorded
 
 __all__ = ["PLAYERS", "BockEvent", "engine_dealer", "engine_seats", "placing", "seating", "sits_out"]
 

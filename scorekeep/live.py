@@ -15,7 +15,7 @@ from django.db.models import F, Sum
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 
-from .models import CardNight, CardTable
+from scorekeep.models import CardNight, CardTable
 
 POLL = "every 2s"
 

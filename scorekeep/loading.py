@@ -3,7 +3,7 @@
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 
-from .models import CardNight, CardTable, Deal, TablePlayer
+from scorekeep.models import CardNight, CardTable, Deal, TablePlayer
 
 
 def load_night(night_id: int) -> CardNight:

@@ -31,10 +31,10 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from . import ledger
-from .entry import SUIT_SIGNS
-from .forms import HouseRule, HouseRulesMixin, as_json, engine_message, peek
-from .labels import (
+from scorekeep import ledger
+from scorekeep.entry import SUIT_SIGNS
+from scorekeep.forms import HouseRule, HouseRulesMixin, as_json, engine_message, peek
+from scorekeep.labels import (
     CHOICE_LABELS,
     CONTRACT_LABELS,
     GAME_LABELS,
@@ -44,10 +44,10 @@ from .labels import (
     preformatted,
     translated,
 )
-from .models import CardNight, Club, NightRevision
-from .money import currency_exponent, format_money
-from .rules import GAMES, IllegalDeal, bock, standing
-from .settlement import options_in_words
+from scorekeep.models import CardNight, Club, NightRevision
+from scorekeep.money import currency_exponent, format_money
+from scorekeep.rules import GAMES, IllegalDeal, bock, standing
+from scorekeep.settlement import options_in_words
 
 Label = str | Promise
 

@@ -25,14 +25,14 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import access, clubs, ledger, live, nights
-from .access import HOST, SCORE, VIEW, night_access
-from .entry import BUSY, refusal
-from .htmx import render_page
-from .labels import GAME_LABELS
-from .loading import load_night
-from .models import CardNight, CardTable, Player, TablePlayer
-from .night_forms import (
+from scorekeep import access, clubs, ledger, live, nights
+from scorekeep.access import HOST, SCORE, VIEW, night_access
+from scorekeep.entry import BUSY, refusal
+from scorekeep.htmx import render_page
+from scorekeep.labels import GAME_LABELS
+from scorekeep.loading import load_night
+from scorekeep.models import CardNight, CardTable, Player, TablePlayer
+from scorekeep.night_forms import (
     REFRESH_ALL,
     REFRESH_DEALER,
     REFRESH_EXTRAS,
@@ -45,7 +45,7 @@ from .night_forms import (
     house_rules_in_words,
     preset_label,
 )
-from .rules import GAMES, rules_json
+from scorekeep.rules import GAMES, rules_json
 
 SCORER = "scorer"  # the session key for "Your name", shared with the table pages
 

@@ -14,10 +14,20 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F, Max
 
-from . import clubs, ledger
-from .models import CardNight, CardTable, Club, Deal, DealRevision, NightRevision, Player, TablePlayer, Tournament
-from .money import currency_exponent
-from .rules import GAMES, IllegalDeal
+from scorekeep import clubs, ledger
+from scorekeep.models import (
+    CardNight,
+    CardTable,
+    Club,
+    Deal,
+    DealRevision,
+    NightRevision,
+    Player,
+    TablePlayer,
+    Tournament,
+)
+from scorekeep.money import currency_exponent
+from scorekeep.rules import GAMES, IllegalDeal
 
 # The settings a deal's verdict depends on; the others (place, date, series …) never change one.
 SCORING = ("preset", "house_rules", "bock_events", "bock_length")

@@ -28,17 +28,17 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
-from . import charts, ledger, pdf, settlement
-from .access import VIEW, night_access
-from .labels import GAME_LABELS, page_words
-from .ledger import Ledger, Row
-from .loading import load_night
-from .models import CardNight, CardTable
-from .night_forms import bock_in_words, house_rules_in_words, preset_label
-from .rules import GAMES, fipsen, kop, schafkopf, skat, standing
-from .rules.explain import in_words
-from .settlement import played_for_money
-from .settlement import settle_as_stored as settle
+from scorekeep import charts, ledger, pdf, settlement
+from scorekeep.access import VIEW, night_access
+from scorekeep.labels import GAME_LABELS, page_words
+from scorekeep.ledger import Ledger, Row
+from scorekeep.loading import load_night
+from scorekeep.models import CardNight, CardTable
+from scorekeep.night_forms import bock_in_words, house_rules_in_words, preset_label
+from scorekeep.rules import GAMES, fipsen, kop, schafkopf, skat, standing
+from scorekeep.rules.explain import in_words
+from scorekeep.settlement import played_for_money
+from scorekeep.settlement import settle_as_stored as settle
 
 # The style sheet the printed page links and the PDF carries inline (Chromium renders it from a
 # file with no server behind it).

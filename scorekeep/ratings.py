@@ -22,9 +22,9 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from . import ledger, stats
-from .models import CardNight, Club, Player
-from .rules import GAMES
+from scorekeep import ledger, stats
+from scorekeep.models import CardNight, Club, Player
+from scorekeep.rules import GAMES
 
 RATED_AFTER = 5  # matches (tables of a night) played before a player's rating is shown
 

@@ -23,14 +23,14 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
-from . import pdf, ratings, seasons
-from .club_views import club_of
-from .labels import GAME_LABELS, translated
-from .models import Season
-from .money import in_units
-from .print_views import pdf_busy, pdf_unavailable
-from .rules import GAMES
-from .stats_views import DATE_FORMAT, text_cell
+from scorekeep import pdf, ratings, seasons
+from scorekeep.club_views import club_of
+from scorekeep.labels import GAME_LABELS, translated
+from scorekeep.models import Season
+from scorekeep.money import in_units
+from scorekeep.print_views import pdf_busy, pdf_unavailable
+from scorekeep.rules import GAMES
+from scorekeep.stats_views import DATE_FORMAT, text_cell
 
 
 def _basis_choices() -> list[tuple[str, str]]:

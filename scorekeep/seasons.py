@@ -30,10 +30,10 @@ from fractions import Fraction
 from django.db import transaction
 from django.utils.translation import gettext
 
-from . import ledger, stats
-from .models import CardNight, Club, Player, Season
-from .rules import GAMES
-from .rules.season import Basis, Measure
+from scorekeep import ledger, stats
+from scorekeep.models import CardNight, Club, Player, Season
+from scorekeep.rules import GAMES
+from scorekeep.rules.season import Basis, Measure
 
 
 class SeasonError(ValueError):

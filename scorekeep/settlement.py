@@ -62,9 +62,9 @@ from typing import Any, Literal
 
 from django.utils.translation import gettext
 
-from . import ledger
-from .models import CardNight
-from .money import MINUS, currency_exponent, format_money, format_units, in_units, parse_units
+from scorekeep import ledger
+from scorekeep.models import CardNight
+from scorekeep.money import MINUS, currency_exponent, format_money, format_units, in_units, parse_units
 
 # Rounding steps in the currency's minor unit that players use: exact, 5, 10, 50 of it, a hundred (a euro
 # of cents; 100 yen, a coin).

@@ -41,13 +41,13 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
-from . import access, nights
-from .access import HOST, VIEW, night_access
-from .entry import BUSY
-from .labels import GAME_LABELS, preformatted
-from .models import CardNight
-from .money import currency_exponent, money_input_error
-from .settlement import (
+from scorekeep import access, nights
+from scorekeep.access import HOST, VIEW, night_access
+from scorekeep.entry import BUSY
+from scorekeep.labels import GAME_LABELS, preformatted
+from scorekeep.models import CardNight
+from scorekeep.money import currency_exponent, money_input_error
+from scorekeep.settlement import (
     DEFAULT_STEP,
     STEPS,
     Extras,
@@ -61,7 +61,7 @@ from .settlement import (
     stored,
     units,
 )
-from .settlement import settle_as_stored as settle
+from scorekeep.settlement import settle_as_stored as settle
 
 SCORER = "scorer"  # the session key for "Your name", shared with the table and night pages
 RATE_EXTRA_DECIMALS = 2  # a hundredth of the minor unit (of a cent, of a yen) a point is the finest rate

@@ -17,10 +17,10 @@ from fractions import Fraction
 from django.db import transaction
 from django.db.models import F, Sum
 
-from . import ledger
-from .models import CardTable, Entrant, Series, TablePlayer, Tournament, TournamentRevision
-from .rules import GAMES, IllegalDeal
-from .rules.ranking import CRITERIA, Criterion, criteria, rank, round_places
+from scorekeep import ledger
+from scorekeep.models import CardTable, Entrant, Series, TablePlayer, Tournament, TournamentRevision
+from scorekeep.rules import GAMES, IllegalDeal
+from scorekeep.rules.ranking import CRITERIA, Criterion, criteria, rank, round_places
 
 Figures = dict[str, Fraction | int]  # whole numbers but Kop's placing points (halves where ties share)
 

@@ -30,11 +30,11 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 
-from . import ledger
-from .labels import CONTRACT_LABELS, GAME_LABELS
-from .models import GAME_CHOICES, CardNight, CardTable, Deal, Player, TablePlayer
-from .money import currency_exponent
-from .rules import GAMES
+from scorekeep import ledger
+from scorekeep.labels import CONTRACT_LABELS, GAME_LABELS
+from scorekeep.models import GAME_CHOICES, CardNight, CardTable, Deal, Player, TablePlayer
+from scorekeep.money import currency_exponent
+from scorekeep.rules import GAMES
 
 GAME_ORDER = {game: index for index, (game, _label) in enumerate(GAME_CHOICES)}
 

@@ -34,13 +34,13 @@ from django.utils.text import slugify
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from . import access, clubs, journey, ledger, ratings, stats
-from .access import VIEW, night_access
-from .labels import CONTRACT_LABELS, preformatted
-from .models import GAME_CHOICES, CardNight, Club, Player
-from .money import in_units
-from .rules import GAMES
-from .rules.explain import in_words
+from scorekeep import access, clubs, journey, ledger, ratings, stats
+from scorekeep.access import VIEW, night_access
+from scorekeep.labels import CONTRACT_LABELS, preformatted
+from scorekeep.models import GAME_CHOICES, CardNight, Club, Player
+from scorekeep.money import in_units
+from scorekeep.rules import GAMES
+from scorekeep.rules.explain import in_words
 
 DATE_FORMAT = "%Y-%m-%d"
 

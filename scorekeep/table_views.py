@@ -31,9 +31,9 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 
-from . import ledger, live, nights
-from .access import SCORE, VIEW, allows, night_access
-from .entry import (
+from scorekeep import ledger, live, nights
+from scorekeep.access import SCORE, VIEW, allows, night_access
+from scorekeep.entry import (
     BUSY,
     ChangeNote,
     DealForm,
@@ -45,15 +45,15 @@ from .entry import (
     initial_from,
     refusal,
 )
-from .forms import PlayForm, ReplayRow, pack_of
-from .htmx import render_page
-from .labels import page_words, table_names
-from .models import CardNight, CardTable, Deal
-from .rules import IllegalDeal, Verdict
-from .rules import play as played
-from .rules.seating import rotation
-from .rules.verdict import explained
-from .templatetags import ledger_tags
+from scorekeep.forms import PlayForm, ReplayRow, pack_of
+from scorekeep.htmx import render_page
+from scorekeep.labels import page_words, table_names
+from scorekeep.models import CardNight, CardTable, Deal
+from scorekeep.rules import IllegalDeal, Verdict
+from scorekeep.rules import play as played
+from scorekeep.rules.seating import rotation
+from scorekeep.rules.verdict import explained
+from scorekeep.templatetags import ledger_tags
 
 # Which partial answers an htmx request, by the id of the element it swaps (HX-Target): the dealer
 # or the contract re-render the whole entry, any other edit only the preview (with the messages

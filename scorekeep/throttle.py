@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db import transaction
 from django.http import HttpRequest
 
-from .models import Attempt
+from scorekeep.models import Attempt
 
 WINDOW = 15 * 60  # seconds
 PRUNE = 100  # rows past their window deleted at a time, by each attempt counted

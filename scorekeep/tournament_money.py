@@ -29,9 +29,9 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext
 
-from . import standings
-from .models import Tournament, TournamentRevision
-from .money import format_money, parse_units
+from scorekeep import standings
+from scorekeep.models import Tournament, TournamentRevision
+from scorekeep.money import format_money, parse_units
 
 
 class MoneyError(ValueError):

@@ -29,9 +29,9 @@ from django.db.models import Count, F, Max
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from . import ledger, standings
-from .labels import page_words, unit_text
-from .models import (
+from scorekeep import ledger, standings
+from scorekeep.labels import page_words, unit_text
+from scorekeep.models import (
     CardNight,
     CardTable,
     Club,
@@ -44,10 +44,10 @@ from .models import (
     Tournament,
     TournamentRevision,
 )
-from .rules import GAMES, IllegalDeal
-from .rules.draw import Draw, Mode, Seatable, draw, pairs_of
-from .rules.explain import Phrase, in_words
-from .rules.tournament import check_series_length, check_table, series_length_at
+from scorekeep.rules import GAMES, IllegalDeal
+from scorekeep.rules.draw import Draw, Mode, Seatable, draw, pairs_of
+from scorekeep.rules.explain import Phrase, in_words
+from scorekeep.rules.tournament import check_series_length, check_table, series_length_at
 
 MAX_SERIES = 20
 CURRENCY = re.compile(r"[A-Z]{3}")  # an ISO 4217 code

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import (
+from scorekeep import (
     access_views,
     api,
     club_views,

@@ -8,10 +8,10 @@ so the form works the same without JavaScript.
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from .forms import DisputeForm
-from .glossary import GAMES as GLOSSARY
-from .htmx import render_page
-from .labels import GAME_LABELS, speaking_of
+from scorekeep.forms import DisputeForm
+from scorekeep.glossary import GAMES as GLOSSARY
+from scorekeep.htmx import render_page
+from scorekeep.labels import GAME_LABELS, speaking_of
 
 # Which partial answers an htmx request, by the id of the element it swaps (the HX-Target header):
 # inputs that change the set of inputs swap their region (#dispute or #deal); every other edit

@@ -19,9 +19,8 @@ from hypothesis import strategies as st
 
 from scorekeep import rules
 from scorekeep.contract_io import dumps
+from tests.conftest import REPO, Run
 from tests.contract_cases import BAD_FIELDS, DEALER_DECLARES, IN_OTHER_LANGUAGES, SAUSPIEL
-
-from .conftest import REPO, Run
 
 
 def line(request: object) -> bytes:

@@ -13,9 +13,8 @@ import sys
 import pytest
 
 from scorekeep.rules import adjudicate
-
-from .conftest import REPO
-from .rules.vectors import SHARED, VECTORS, check, load
+from tests.conftest import REPO
+from tests.rules.vectors import SHARED, VECTORS, check, load
 
 TOOL = SHARED / "tools" / "conformance.py"
 VECTOR_FILES = sorted(VECTORS.glob("*.jsonl"))

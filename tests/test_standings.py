@@ -12,8 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from scorekeep import ledger, nights, standings
 from scorekeep.models import CardTable, Entrant, Tournament
-
-from .tournament_fixtures import draw, tournament
+from tests.tournament_fixtures import draw, tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -14,8 +14,7 @@ from scorekeep import nights, standings, tournament_money
 from scorekeep.models import Entrant, Tournament
 from scorekeep.standings import Line
 from scorekeep.tournament_money import MoneyError, lost_game_money, parse_tiers
-
-from .tournament_fixtures import draw, tournament
+from tests.tournament_fixtures import draw, tournament
 
 TIERS = [{"from": 1, "amount": 50}, {"from": 4, "amount": 100}]
 

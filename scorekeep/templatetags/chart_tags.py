@@ -9,10 +9,10 @@ from __future__ import annotations
 from django import template
 from django.utils.safestring import SafeString
 
-from .. import charts
-from ..ledger import Ledger
-from ..models import CardNight
-from .ledger_tags import signed_amount
+from scorekeep import charts
+from scorekeep.ledger import Ledger
+from scorekeep.models import CardNight
+from scorekeep.templatetags.ledger_tags import signed_amount
 
 register = template.Library()
 

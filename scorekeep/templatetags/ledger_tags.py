@@ -16,13 +16,13 @@ from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils.translation import gettext
 
-from .. import ledger
-from ..labels import page_words, translated
-from ..ledger import Ledger, Row
-from ..models import CardNight
-from ..money import format_money
-from ..rules import GAMES, bock
-from ..rules.explain import in_words
+from scorekeep import ledger
+from scorekeep.labels import page_words, translated
+from scorekeep.ledger import Ledger, Row
+from scorekeep.models import CardNight
+from scorekeep.money import format_money
+from scorekeep.rules import GAMES, bock
+from scorekeep.rules.explain import in_words
 
 register = template.Library()
 

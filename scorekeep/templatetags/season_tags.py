@@ -9,8 +9,7 @@ from django import template
 from scorekeep.rules.season import Measure
 from scorekeep.seasons import Table
 from scorekeep.stats import rounded
-
-from .ledger_tags import average, placing, signed, signed_money
+from scorekeep.templatetags.ledger_tags import average, placing, signed, signed_money
 
 register = template.Library()
 

@@ -37,8 +37,14 @@ from django.db.models import AutoField, BigAutoField, Field, IntegerField, Model
 from django.utils.translation import gettext as _
 
 from scorekeep.contract_io import Refused, loads
-
-from .export import FORMAT, FORMAT_VERSION, applied_migrations, backed_up_models, in_dependency_order, summary
+from scorekeep.management.commands.export import (
+    FORMAT,
+    FORMAT_VERSION,
+    applied_migrations,
+    backed_up_models,
+    in_dependency_order,
+    summary,
+)
 
 Record = dict[str, Any]
 
