@@ -26,8 +26,8 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 
 from scorekeep import clubs
-from scorekeep.labels import speaking_of
 from scorekeep.models import CardNight, Club, Player, new_token
+from scorekeep.words.labels import speaking_of
 
 VIEW, SCORE, HOST = "view", "score", "host"
 RANK = {VIEW: 0, SCORE: 1, HOST: 2}

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_safe
 
 from scorekeep import rules
 from scorekeep.contract_io import Refused, adjudicate_safely, adjudicating_in, dumps, loads, rejection
-from scorekeep.labels import page_words
+from scorekeep.words.labels import page_words
 
 __all__ = ["MAX_BODY", "Refused", "adjudicate", "adjudicate_safely", "dumps", "games", "loads", "rejection"]
 

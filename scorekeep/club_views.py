@@ -24,8 +24,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scorekeep import clubs, ratings, throttle
 from scorekeep.access_views import TOKEN_LIMIT, _wait_message, qr_svg
-from scorekeep.labels import GAME_LABELS
 from scorekeep.models import Club, token_shaped
+from scorekeep.words.labels import GAME_LABELS
 
 
 class ClubNameForm(forms.Form):

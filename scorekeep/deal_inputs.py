@@ -27,9 +27,9 @@ from django import forms
 from django.utils.functional import Promise
 from django.utils.translation import gettext, ngettext
 
-from scorekeep.labels import page_words
 from scorekeep.rules import Input, Kind
 from scorekeep.rules.explain import in_words
+from scorekeep.words.labels import page_words
 
 TAP, PLAIN = "tap", "plain"
 TAP_MAX = 10  # small counts are tapped, not typed: one tap instead of opening the keyboard

@@ -28,10 +28,10 @@ from django.utils.translation import gettext_lazy as _
 from scorekeep import ledger
 from scorekeep.deal_inputs import TAP, DealInputs, People, Question, carries, initial_values, live_words, say
 from scorekeep.forms import CONTRACT_LABELS, peek
-from scorekeep.labels import page_words
 from scorekeep.models import CardNight, CardTable, Deal
 from scorekeep.rules import GAMES, IllegalDeal, Input, Kind, Table, Verdict, complete, entered, inputs, pack
 from scorekeep.rules.explain import COMMA
+from scorekeep.words.labels import page_words
 
 SUIT_SIGNS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 DECLARER = "declarer"

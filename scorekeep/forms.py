@@ -28,7 +28,11 @@ from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from scorekeep.deal_inputs import PLAIN, SPLIT, DealInputs, People, carries
-from scorekeep.labels import (
+from scorekeep.rules import GAMES, Comparison, IllegalDeal, Table, Verdict, inputs, judge, settles_bidding
+from scorekeep.rules import play as played
+from scorekeep.rules.explain import signed
+from scorekeep.rules.fields import option_shape
+from scorekeep.words.labels import (
     CHOICE_LABELS,
     CONTRACT_LABELS,
     GAME_LABELS,
@@ -39,11 +43,7 @@ from scorekeep.labels import (
     in_game,
     page_words,
 )
-from scorekeep.money import format_money, in_units, money_input_error, parse_units, symbol
-from scorekeep.rules import GAMES, Comparison, IllegalDeal, Table, Verdict, inputs, judge, settles_bidding
-from scorekeep.rules import play as played
-from scorekeep.rules.explain import signed
-from scorekeep.rules.fields import option_shape
+from scorekeep.words.money import format_money, in_units, money_input_error, parse_units, symbol
 
 DEFAULT_GAME = "skat"
 

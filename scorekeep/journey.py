@@ -27,11 +27,11 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
 from scorekeep import charts, ledger, stats
-from scorekeep.labels import CONTRACT_LABELS, GAME_LABELS
 from scorekeep.models import CardNight, Player, TablePlayer
 from scorekeep.rules import GAMES, standing
 from scorekeep.rules.explain import in_words
 from scorekeep.settlement import MINUS, format_money
+from scorekeep.words.labels import CONTRACT_LABELS, GAME_LABELS
 
 
 @dataclass(slots=True)

@@ -20,9 +20,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from .money import currency_exponent
 from .rules import GAMES
 from .rules.verdict import Recorded
+from .words.money import currency_exponent
 
 GAME_CHOICES = [("skat", _("Skat")), ("schafkopf", _("Schafkopf")), ("kop", _("Kop")), ("fipsen", _("Fipsen"))]
 assert {key for key, _label in GAME_CHOICES} == set(GAMES)
@@ -148,7 +148,7 @@ class CardNight(models.Model):
     # Schafkopf (money): the engine's amounts are counts of this currency's minor unit (cents, yen); the
     # settlement's fees too, in every game.
     currency = models.CharField(_("currency"), max_length=3, default="EUR")
-    # How many decimals that unit is (scorekeep.money): set from the currency when the night is made or its
+    # How many decimals that unit is (scorekeep.words.money): set from the currency when the night is made or its
     # currency changes, kept with the night so that a stored integer always means the same money.
     amount_exponent = models.PositiveSmallIntegerField(_("decimals of the amounts"), null=True, blank=True,
                                                        editable=False)
@@ -190,7 +190,7 @@ class CardNight(models.Model):
 
     @property
     def exponent(self) -> int:
-        """The decimals of the unit the night's amounts count (EUR cents 2, whole yen 0): scorekeep.money."""
+        """The decimals of the unit the night's amounts count (EUR cents 2, whole yen 0): scorekeep.words.money."""
         return currency_exponent(self.currency) if self.amount_exponent is None else self.amount_exponent
 
     @classmethod
@@ -410,7 +410,7 @@ class Tournament(models.Model):
     What the rule set says of a tournament — the series' length at a table of three or four, how tables are
     filled, what is checked when a table's list closes, the standings' order and tie-breaks — is the engine's
     (`scorekeep.rules.tournament`); the money is the organiser's: the entry fee, the lost-game money and the
-    prize table, amounts in the currency's minor unit (`scorekeep.money`)."""
+    prize table, amounts in the currency's minor unit (`scorekeep.words.money`)."""
 
     club = models.ForeignKey(Club, verbose_name=pgettext_lazy("association", "club"), on_delete=models.PROTECT,
                              related_name="tournaments")

@@ -34,7 +34,10 @@ from django.utils.translation import gettext_lazy as _
 from scorekeep import ledger
 from scorekeep.entry import SUIT_SIGNS
 from scorekeep.forms import HouseRule, HouseRulesMixin, as_json, engine_message, peek
-from scorekeep.labels import (
+from scorekeep.models import CardNight, Club, NightRevision
+from scorekeep.rules import GAMES, IllegalDeal, bock, standing
+from scorekeep.settlement import options_in_words
+from scorekeep.words.labels import (
     CHOICE_LABELS,
     CONTRACT_LABELS,
     GAME_LABELS,
@@ -44,10 +47,7 @@ from scorekeep.labels import (
     preformatted,
     translated,
 )
-from scorekeep.models import CardNight, Club, NightRevision
-from scorekeep.money import currency_exponent, format_money
-from scorekeep.rules import GAMES, IllegalDeal, bock, standing
-from scorekeep.settlement import options_in_words
+from scorekeep.words.money import currency_exponent, format_money
 
 Label = str | Promise
 

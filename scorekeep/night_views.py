@@ -29,7 +29,6 @@ from scorekeep import access, clubs, ledger, live, nights
 from scorekeep.access import HOST, SCORE, VIEW, night_access
 from scorekeep.entry import BUSY, refusal
 from scorekeep.htmx import render_page
-from scorekeep.labels import GAME_LABELS
 from scorekeep.loading import load_night
 from scorekeep.models import CardNight, CardTable, Player, TablePlayer
 from scorekeep.night_forms import (
@@ -46,6 +45,7 @@ from scorekeep.night_forms import (
     preset_label,
 )
 from scorekeep.rules import GAMES, rules_json
+from scorekeep.words.labels import GAME_LABELS
 
 SCORER = "scorer"  # the session key for "Your name", shared with the table pages
 

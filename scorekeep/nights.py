@@ -26,8 +26,8 @@ from scorekeep.models import (
     TablePlayer,
     Tournament,
 )
-from scorekeep.money import currency_exponent
 from scorekeep.rules import GAMES, IllegalDeal
+from scorekeep.words.money import currency_exponent
 
 # The settings a deal's verdict depends on; the others (place, date, series …) never change one.
 SCORING = ("preset", "house_rules", "bock_events", "bock_length")
@@ -372,7 +372,7 @@ def change_settings(night: CardNight, *, by: str = "", reason: str = "", **chang
         if key not in SETTINGS:
             raise TypeError(f"not a night setting: {key}")
         setattr(night, key, value)
-    if night.currency != old["currency"]:  # the amounts count the new currency's minor unit (scorekeep.money)
+    if night.currency != old["currency"]:  # the amounts count the new currency's minor unit (scorekeep.words.money)
         night.amount_exponent = currency_exponent(night.currency)
     _check_rules(night.game, night.rules_request)
     night.save()

@@ -25,12 +25,12 @@ from django.views.decorators.http import require_http_methods
 
 from scorekeep import pdf, ratings, seasons
 from scorekeep.club_views import club_of
-from scorekeep.labels import GAME_LABELS, translated
 from scorekeep.models import Season
-from scorekeep.money import in_units
 from scorekeep.print_views import pdf_busy, pdf_unavailable
 from scorekeep.rules import GAMES
 from scorekeep.stats_views import DATE_FORMAT, text_cell
+from scorekeep.words.labels import GAME_LABELS, translated
+from scorekeep.words.money import in_units
 
 
 def _basis_choices() -> list[tuple[str, str]]:

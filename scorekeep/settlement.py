@@ -2,7 +2,7 @@
 ("Clara pays Anna €4.20"), in the night's currency, rounded the way players round.
 
 How the issue is read here (every amount is an integer number of the minor unit of the night's
-currency — "cents" below; whole yen for JPY, scorekeep/money.py — or an exact `Fraction` of it before
+currency — "cents" below; whole yen for JPY, scorekeep/words/money.py — or an exact `Fraction` of it before
 rounding, never a float):
 
 - **What a player's points are worth.** Schafkopf and Kop are played zero-sum: every payment one
@@ -64,7 +64,7 @@ from django.utils.translation import gettext
 
 from scorekeep import ledger
 from scorekeep.models import CardNight
-from scorekeep.money import MINUS, currency_exponent, format_money, format_units, in_units, parse_units
+from scorekeep.words.money import MINUS, currency_exponent, format_money, format_units, in_units, parse_units
 
 # Rounding steps in the currency's minor unit that players use: exact, 5, 10, 50 of it, a hundred (a euro
 # of cents; 100 yen, a coin).

@@ -44,9 +44,7 @@ from django.views.decorators.http import require_http_methods
 from scorekeep import access, nights
 from scorekeep.access import HOST, VIEW, night_access
 from scorekeep.entry import BUSY
-from scorekeep.labels import GAME_LABELS, preformatted
 from scorekeep.models import CardNight
-from scorekeep.money import currency_exponent, money_input_error
 from scorekeep.settlement import (
     DEFAULT_STEP,
     STEPS,
@@ -62,6 +60,8 @@ from scorekeep.settlement import (
     units,
 )
 from scorekeep.settlement import settle_as_stored as settle
+from scorekeep.words.labels import GAME_LABELS, preformatted
+from scorekeep.words.money import currency_exponent, money_input_error
 
 SCORER = "scorer"  # the session key for "Your name", shared with the table and night pages
 RATE_EXTRA_DECIMALS = 2  # a hundredth of the minor unit (of a cent, of a yen) a point is the finest rate

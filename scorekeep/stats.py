@@ -31,10 +31,10 @@ from typing import Any
 from django.db.models import Prefetch, QuerySet
 
 from scorekeep import ledger
-from scorekeep.labels import CONTRACT_LABELS, GAME_LABELS
 from scorekeep.models import GAME_CHOICES, CardNight, CardTable, Deal, Player, TablePlayer
-from scorekeep.money import currency_exponent
 from scorekeep.rules import GAMES
+from scorekeep.words.labels import CONTRACT_LABELS, GAME_LABELS
+from scorekeep.words.money import currency_exponent
 
 GAME_ORDER = {game: index for index, (game, _label) in enumerate(GAME_CHOICES)}
 
@@ -98,7 +98,7 @@ class Tally:
     """One player's numbers in one game (Schafkopf: in one currency), whose amounts may be added up.
 
     Amounts are in the game's own unit: Skat list points, Schafkopf money in the minor unit of `currency`
-    (cents, whole yen: scorekeep.money), Kop small points, Fipsen points.
+    (cents, whole yen: scorekeep.words.money), Kop small points, Fipsen points.
     """
 
     game: str
@@ -315,7 +315,7 @@ def collect(nights: Iterable[CardNight]) -> Statistics:
     for night in nights:
         key = (night.game, night.currency if night.money else None)
         # A tally adds money in the currency's own minor unit; a night kept in finer units (hundredths, from
-        # before scorekeep.money) is scaled up to it, which is exact.
+        # before scorekeep.words.money) is scaled up to it, which is exact.
         scale = 10 ** max(0, currency_exponent(night.currency) - night.exponent) if night.money else 1
         scores: dict[int, NightScore] = {}
         for table in night.tables.all():

@@ -36,11 +36,11 @@ from django.utils.translation import gettext_lazy as _
 
 from scorekeep import access, clubs, journey, ledger, ratings, stats
 from scorekeep.access import VIEW, night_access
-from scorekeep.labels import CONTRACT_LABELS, preformatted
 from scorekeep.models import GAME_CHOICES, CardNight, Club, Player
-from scorekeep.money import in_units
 from scorekeep.rules import GAMES
 from scorekeep.rules.explain import in_words
+from scorekeep.words.labels import CONTRACT_LABELS, preformatted
+from scorekeep.words.money import in_units
 
 DATE_FORMAT = "%Y-%m-%d"
 

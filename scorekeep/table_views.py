@@ -47,13 +47,13 @@ from scorekeep.entry import (
 )
 from scorekeep.forms import PlayForm, ReplayRow, pack_of
 from scorekeep.htmx import render_page
-from scorekeep.labels import page_words, table_names
 from scorekeep.models import CardNight, CardTable, Deal
 from scorekeep.rules import IllegalDeal, Verdict
 from scorekeep.rules import play as played
 from scorekeep.rules.seating import rotation
 from scorekeep.rules.verdict import explained
 from scorekeep.templatetags import ledger_tags
+from scorekeep.words.labels import page_words, table_names
 
 # Which partial answers an htmx request, by the id of the element it swaps (HX-Target): the dealer
 # or the contract re-render the whole entry, any other edit only the preview (with the messages

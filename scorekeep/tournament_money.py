@@ -1,5 +1,5 @@
 """A tournament's money (issue 18): entry fees, lost-game money, the pot, the prizes and a payout sheet that
-adds up. Every amount is an integer in the currency's minor unit (`scorekeep.money`).
+adds up. Every amount is an integer in the currency's minor unit (`scorekeep.words.money`).
 
 - Entry fees: the tournament's fee for each entrant, paid or still owed (the pot counts every fee due; the
   sheet shows what is still to collect).
@@ -31,7 +31,7 @@ from django.utils.translation import gettext
 
 from scorekeep import standings
 from scorekeep.models import Tournament, TournamentRevision
-from scorekeep.money import format_money, parse_units
+from scorekeep.words.money import format_money, parse_units
 
 
 class MoneyError(ValueError):

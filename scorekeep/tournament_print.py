@@ -33,13 +33,14 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
-from scorekeep import labels, ledger, pdf, standings, standings_views, tournament_money, tournaments
-from scorekeep.labels import GAME_LABELS, translated, unit_text
+from scorekeep import ledger, pdf, standings, standings_views, tournament_money, tournaments
 from scorekeep.models import CardNight, CardTable, Deal, Entrant, Series, TablePlayer, Tournament
 from scorekeep.night_forms import preset_label
 from scorekeep.print_views import LISTS, PRINT_CSS, PrintTable, pdf_busy, pdf_unavailable, skat_levels
 from scorekeep.qr import qr_svg
 from scorekeep.tournament_views import tournament_of
+from scorekeep.words import labels
+from scorekeep.words.labels import GAME_LABELS, translated, unit_text
 
 log = logging.getLogger(__name__)
 

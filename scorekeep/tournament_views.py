@@ -26,13 +26,13 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorekeep import clubs, tournament_money, tournaments
-from scorekeep.labels import GAME_LABELS, unit_text
 from scorekeep.models import GAME_CHOICES, Entrant, Series, Tournament
-from scorekeep.money import currency_exponent
 from scorekeep.night_forms import preset_label
 from scorekeep.qr import qr_svg
 from scorekeep.rules import GAMES
 from scorekeep.rules.draw import Conflict
+from scorekeep.words.labels import GAME_LABELS, unit_text
+from scorekeep.words.money import currency_exponent
 
 
 def _see_other(url: str) -> HttpResponse:

@@ -30,7 +30,6 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from scorekeep import ledger, standings
-from scorekeep.labels import page_words, unit_text
 from scorekeep.models import (
     CardNight,
     CardTable,
@@ -48,6 +47,7 @@ from scorekeep.rules import GAMES, IllegalDeal
 from scorekeep.rules.draw import Draw, Mode, Seatable, draw, pairs_of
 from scorekeep.rules.explain import Phrase, in_words
 from scorekeep.rules.tournament import check_series_length, check_table, series_length_at
+from scorekeep.words.labels import page_words, unit_text
 
 MAX_SERIES = 20
 CURRENCY = re.compile(r"[A-Z]{3}")  # an ISO 4217 code

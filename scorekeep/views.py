@@ -9,9 +9,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from scorekeep.forms import DisputeForm
-from scorekeep.glossary import GAMES as GLOSSARY
 from scorekeep.htmx import render_page
-from scorekeep.labels import GAME_LABELS, speaking_of
+from scorekeep.words.glossary import GAMES as GLOSSARY
+from scorekeep.words.labels import GAME_LABELS, speaking_of
 
 # Which partial answers an htmx request, by the id of the element it swaps (the HX-Target header):
 # inputs that change the set of inputs swap their region (#dispute or #deal); every other edit

@@ -1,4 +1,4 @@
-"""Each game in its own words (scorekeep/game_words.py): a message the games say differently has the game
+"""Each game in its own words (scorekeep/words/game_words.py): a message the games say differently has the game
 as its context, looked up in the game a page speaks of, the plain message as the fallback.
 
 Japanese from the games' seed pages (../shared/spec/VOCABULARY.md): the declarer is 宣言者 in Skat and
@@ -15,8 +15,8 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from scorekeep.labels import in_game, page_words, speaking_of
 from scorekeep.models import CardNight
+from scorekeep.words.labels import in_game, page_words, speaking_of
 
 
 def text(html: bytes) -> str:

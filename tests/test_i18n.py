@@ -3,7 +3,7 @@ German and Japanese, and no English is left on a Japanese page.
 
 - Every entry of locale/de and locale/ja is translated (all plural forms), none fuzzy, and keeps the
   English's placeholders and HTML tags (a missing `%(name)s` would crash or lose a number).
-- The engine's message ids (`scorekeep/engine_messages.py`) are current, and the catalogues hold every
+- The engine's message ids (`scorekeep/words/engine_messages.py`) are current, and the catalogues hold every
   message the source marks (makemessages run on a copy of the project, where GNU gettext is installed).
 - Each main page answers in each language with `<html lang>` set; on Japanese pages no run of three
   English words remains in the visible text (apart from the players' names and places typed in).
@@ -74,7 +74,7 @@ def test_translations_keep_the_placeholders_and_tags(language: str) -> None:
 @pytest.mark.skipif(not VECTORS.exists() and not os.environ.get("CI"),
                     reason=f"{VECTORS} not found: the engine's ids include those it writes for the vectors")
 def test_the_engine_message_ids_are_current() -> None:
-    from scorekeep.engine_messages import MESSAGES
+    from scorekeep.words.engine_messages import MESSAGES
 
     assert sorted(set(MESSAGES)) == enginemessages.messages(), "run: manage.py enginemessages (make messages)"
     written = enginemessages.OUTPUT.read_text(encoding="utf-8")
@@ -174,8 +174,8 @@ def test_a_refusal_that_counts_takes_the_plural_form_of_its_count(language: str,
     """"1 Stiche" no more: the engine's lines that count go through ngettext (explain.counted)."""
     from django.utils import translation
 
-    from scorekeep.labels import page_words
     from scorekeep.rules import IllegalDeal, judge
+    from scorekeep.words.labels import page_words
 
     request = {"game": "skat", "rules": {"preset": "classic"}, "players": 3,
                "deal": {"contract": "ramsch", "points": [90, 20, 10], "tricks": [tricks, 5, 5 - tricks]}}

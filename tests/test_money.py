@@ -1,4 +1,4 @@
-"""Money in each currency's own minor unit (scorekeep/money.py, docs/MONEY.md).
+"""Money in each currency's own minor unit (scorekeep/words/money.py, docs/MONEY.md).
 
 A night keeps its amounts as integers of its currency's minor unit — cents of EUR, whole yen — and
 the decimals of that unit (`CardNight.amount_exponent`, from CLDR through Babel when the night is
@@ -23,10 +23,10 @@ from django.utils import translation
 
 from scorekeep import ledger, nights, stats
 from scorekeep.models import CardNight
-from scorekeep.money import currency_exponent, format_money
 from scorekeep.settlement import settle_as_stored
 from scorekeep.settlement_views import SettlementForm
 from scorekeep.templatetags.ledger_tags import money
+from scorekeep.words.money import currency_exponent, format_money
 
 PLAYERS = ["Anna", "Bernd", "Clara", "Dieter"]
 # A partner game Anna and Clara lose with 40 card points: each pays the partner price to Bernd and Dieter.

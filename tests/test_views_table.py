@@ -668,7 +668,7 @@ def test_the_saved_line_states_the_amount_the_list_books_for_the_declaring_side(
 # --- players' names at a table (issue 28, item 5) -----------------------------------------------------------
 
 def test_short_names_stay_unique_at_the_table() -> None:
-    from scorekeep.labels import table_names
+    from scorekeep.words.labels import table_names
 
     assert table_names(["Winnie Schmidt", "Winnie Müller", "Anna", "Bernd Berg"]) == [
         "Winnie S.", "Winnie M.", "Anna", "Bernd"]

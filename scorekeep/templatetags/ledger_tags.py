@@ -17,12 +17,12 @@ from django.urls import reverse
 from django.utils.translation import gettext
 
 from scorekeep import ledger
-from scorekeep.labels import page_words, translated
 from scorekeep.ledger import Ledger, Row
 from scorekeep.models import CardNight
-from scorekeep.money import format_money
 from scorekeep.rules import GAMES, bock
 from scorekeep.rules.explain import in_words
+from scorekeep.words.labels import page_words, translated
+from scorekeep.words.money import format_money
 
 register = template.Library()
 
@@ -61,7 +61,7 @@ def _unit(unit: CardNight | str) -> tuple[str, int | None]:
 @register.filter
 def money(amount: int | None, unit: CardNight | str) -> str:
     """An amount in a night's currency (or a currency's own), kept in its minor unit: €4.20, −€0.60, ¥1,200,
-    1.50 CHF (scorekeep.money: one way to write money, per language)."""
+    1.50 CHF (scorekeep.words.money: one way to write money, per language)."""
     if amount is None:
         return ""
     currency, exponent = _unit(unit)

@@ -17,9 +17,9 @@ from django.utils.translation import gettext
 from playwright.sync_api import Page, expect
 
 from scorekeep import nights
-from scorekeep.labels import CONTRACT_LABELS, page_words, speaking_of
 from scorekeep.models import CardNight, Deal
 from scorekeep.templatetags.ledger_tags import signed_amount
+from scorekeep.words.labels import CONTRACT_LABELS, page_words, speaking_of
 
 from .steps import PLAYERS, Judged, choose_game, judged, replaced, show_scorer, tap_choice
 

@@ -28,9 +28,9 @@ from django.utils import translation
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from scorekeep import clubs, ledger, nights, standings
-from scorekeep.labels import unit_text
 from scorekeep.models import CardTable, Deal, Tournament
 from scorekeep.rules import GAMES
+from scorekeep.words.labels import unit_text
 
 from .conftest import TIMEOUT_MS
 from .steps import fill_deal, replaced, show_rare, tap_choice

@@ -497,7 +497,7 @@ def _demo_requests() -> list[object]:
 def test_the_collector_reads_every_line_and_refusal_from_the_source() -> None:
     """`manage.py enginemessages` finds each template in the source (it stops at one it cannot read), and the
     generated module holds them all."""
-    from scorekeep.engine_messages import MESSAGES
+    from scorekeep.words.engine_messages import MESSAGES
 
     counting = {plural for _singular, plural in enginemessages.plurals()}
     assert set(_templates()) <= set(MESSAGES) | counting, "run: manage.py enginemessages (make messages)"

@@ -14,7 +14,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
-from scorekeep.labels import in_game
+from scorekeep.words.labels import in_game
 
 
 @dataclass(frozen=True, slots=True)

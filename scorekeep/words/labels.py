@@ -10,10 +10,10 @@ from contextvars import ContextVar
 from django.utils.functional import Promise, lazy
 
 from scorekeep.contract_io import Translation
-from scorekeep.money import format_money
 from scorekeep.rules import GAMES, schafkopf
 from scorekeep.rules.explain import Word, in_words
 from scorekeep.rules.tournament import format_of
+from scorekeep.words.money import format_money
 
 Label = str | Promise
 
@@ -27,7 +27,7 @@ translated = lazy(_translated, str)
 
 
 # The game a page speaks of (a night's, the dispute form's): words the games say differently have the game
-# as their message context (`pgettext`, scorekeep/game_words.py), the plain message being the fallback.
+# as their message context (`pgettext`, scorekeep/words/game_words.py), the plain message being the fallback.
 _GAME: ContextVar[str | None] = ContextVar("game", default=None)
 # The currency a page's amounts are in (a night's: its code and the decimals of its stored integers), so the
 # engine's lines write their amounts (`explain.Amount`) as money; None where a page has no currency.
