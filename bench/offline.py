@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from scorekeep import offline
+    from scorekeep.web import offline
 
     settings.ALLOWED_HOSTS = ["*"]
     settings.DEBUG = False

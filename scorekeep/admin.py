@@ -11,7 +11,7 @@ from django.http import HttpRequest
 
 from scorekeep.models import CardNight, CardTable, Club, Deal, DealRevision, NightRevision, Player, TablePlayer
 
-# admin.site is scorekeep.admin_site.Site (settings.INSTALLED_APPS): its log-in is throttled.
+# admin.site is scorekeep.web.admin_site.Site (settings.INSTALLED_APPS): its log-in is throttled.
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

@@ -22,9 +22,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scorekeep import clubs, ratings, throttle
-from scorekeep.access_views import TOKEN_LIMIT, _wait_message, qr_svg
+from scorekeep import clubs, ratings
 from scorekeep.models import Club, token_shaped
+from scorekeep.web import throttle
+from scorekeep.web.access_views import TOKEN_LIMIT, _wait_message, qr_svg
 from scorekeep.words.labels import GAME_LABELS
 
 

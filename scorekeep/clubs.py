@@ -2,7 +2,7 @@
 
 A club owns its players and card nights. Its hosts — the owner and the co-hosts, who have the same
 rights — see and run all of them; nobody else sees a club's players, nights or numbers (a night's link
-holders see that night, `scorekeep.access`). A host may run several clubs. A co-host joins by the club's
+holders see that night, `scorekeep.web.access`). A host may run several clubs. A co-host joins by the club's
 invitation link (opened while logged in) or is added by account name by a host.
 
 No HTTP here: `scorekeep.club_views` calls these.

@@ -68,7 +68,7 @@ def token_shaped(text: str) -> bool:
 
 class Club(models.Model):
     """A group of players run by one or more hosts: it owns its players and card nights, and nobody but
-    its hosts (and the site owner) sees them — a night's link holders see that night (`scorekeep.access`).
+    its hosts (and the site owner) sees them — a night's link holders see that night (`scorekeep.web.access`).
 
     The owner started the club; co-hosts were invited (by a link or by their account name) and have the
     same rights. A club without an owner holds the nights started without a host (the demo nights,
@@ -162,7 +162,7 @@ class CardNight(models.Model):
                                       choices=[("", _("the reader's language")), *settings.LANGUAGES])
     # Settling the night in money (issue 5): rate per point, rounding, fees, prize split.
     settlement = models.JSONField(_("settlement"), default=dict, blank=True)
-    # Who runs the night (scorekeep.access): the host's account, and the two links for the table. A new
+    # Who runs the night (scorekeep.web.access): the host's account, and the two links for the table. A new
     # token revokes the old link: a phone that opened it loses access at its next request.
     host = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("host"), null=True, blank=True,
                              on_delete=models.SET_NULL, related_name="card_nights")
@@ -269,7 +269,7 @@ class CardTable(models.Model):
     seats = models.PositiveSmallIntegerField()
     first_dealer = models.PositiveSmallIntegerField(default=0)  # a position in the seating order
     # Bumped by every write to this table's deals and every change of the night: the table page's live
-    # ledger is current while it is unchanged (scorekeep.live), whatever happens at the other tables.
+    # ledger is current while it is unchanged (scorekeep.web.live), whatever happens at the other tables.
     version = models.PositiveIntegerField(default=0)
     # Where the table stands after its live deals (totals, games, Bock to come, who dealt last): derived state,
     # kept so a page, a poll and a save need not read every deal (`scorekeep.ledger.Standing`). Empty: not
@@ -387,7 +387,7 @@ class NightRevision(models.Model):
 
 
 class Attempt(models.Model):
-    """The attempts a throttle counts (`scorekeep.throttle`) for one scope ("login", "token", …) and one
+    """The attempts a throttle counts (`scorekeep.web.throttle`) for one scope ("login", "token", …) and one
     client address or account name: when each was made, while it is within the window. In the database,
     not the cache, so every process and thread counts the same attempts and takes its turn at the row's
     lock. Not card-night data: backups leave it out (`export.backed_up_models`)."""

@@ -25,10 +25,8 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scorekeep import access, clubs, ledger, live, nights
-from scorekeep.access import HOST, SCORE, VIEW, night_access
+from scorekeep import clubs, ledger, nights
 from scorekeep.entry import BUSY, refusal
-from scorekeep.htmx import render_page
 from scorekeep.loading import load_night
 from scorekeep.models import CardNight, CardTable, Player, TablePlayer
 from scorekeep.night_forms import (
@@ -45,6 +43,9 @@ from scorekeep.night_forms import (
     preset_label,
 )
 from scorekeep.rules import GAMES, rules_json
+from scorekeep.web import access, live
+from scorekeep.web.access import HOST, SCORE, VIEW, night_access
+from scorekeep.web.htmx import render_page
 from scorekeep.words.labels import GAME_LABELS
 
 SCORER = "scorer"  # the session key for "Your name", shared with the table pages
@@ -167,7 +168,7 @@ def night_new(request: HttpRequest) -> HttpResponse:
 
 # --- a night's page, another table --------------------------------------------------------------
 
-LIVE = "live-night"  # the id of the night page's tables section, polled for changes (scorekeep.live)
+LIVE = "live-night"  # the id of the night page's tables section, polled for changes (scorekeep.web.live)
 
 
 @night_access(VIEW)

@@ -29,7 +29,6 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from scorekeep import charts, ledger, pdf, settlement
-from scorekeep.access import VIEW, night_access
 from scorekeep.ledger import Ledger, Row
 from scorekeep.loading import load_night
 from scorekeep.models import CardNight, CardTable
@@ -38,6 +37,7 @@ from scorekeep.rules import GAMES, fipsen, kop, schafkopf, skat, standing
 from scorekeep.rules.explain import in_words
 from scorekeep.settlement import played_for_money
 from scorekeep.settlement import settle_as_stored as settle
+from scorekeep.web.access import VIEW, night_access
 from scorekeep.words.labels import GAME_LABELS, page_words
 
 # The style sheet the printed page links and the PDF carries inline (Chromium renders it from a

@@ -41,8 +41,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
-from scorekeep import access, nights
-from scorekeep.access import HOST, VIEW, night_access
+from scorekeep import nights
 from scorekeep.entry import BUSY
 from scorekeep.models import CardNight
 from scorekeep.settlement import (
@@ -60,6 +59,8 @@ from scorekeep.settlement import (
     units,
 )
 from scorekeep.settlement import settle_as_stored as settle
+from scorekeep.web import access
+from scorekeep.web.access import HOST, VIEW, night_access
 from scorekeep.words.labels import GAME_LABELS, preformatted
 from scorekeep.words.money import currency_exponent, money_input_error
 

@@ -28,12 +28,13 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
-from scorekeep import live, standings, throttle, tournament_money, tournaments
-from scorekeep.access_views import TOKEN_LIMIT, _wait_message
+from scorekeep import standings, tournament_money, tournaments
 from scorekeep.models import Tournament, token_shaped
 from scorekeep.rules import GAMES
 from scorekeep.templatetags.ledger_tags import MINUS
 from scorekeep.tournament_views import tournament_of
+from scorekeep.web import live, throttle
+from scorekeep.web.access_views import TOKEN_LIMIT, _wait_message
 from scorekeep.words.labels import GAME_LABELS, translated, unit_text
 
 LIVE = "live-standings"  # the id of the polled standings section

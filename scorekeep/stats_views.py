@@ -34,11 +34,12 @@ from django.utils.text import slugify
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from scorekeep import access, clubs, journey, ledger, ratings, stats
-from scorekeep.access import VIEW, night_access
+from scorekeep import clubs, journey, ledger, ratings, stats
 from scorekeep.models import GAME_CHOICES, CardNight, Club, Player
 from scorekeep.rules import GAMES
 from scorekeep.rules.explain import in_words
+from scorekeep.web import access
+from scorekeep.web.access import VIEW, night_access
 from scorekeep.words.labels import CONTRACT_LABELS, preformatted
 from scorekeep.words.money import in_units
 

@@ -31,8 +31,7 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 
-from scorekeep import ledger, live, nights
-from scorekeep.access import SCORE, VIEW, allows, night_access
+from scorekeep import ledger, nights
 from scorekeep.entry import (
     BUSY,
     ChangeNote,
@@ -46,13 +45,15 @@ from scorekeep.entry import (
     refusal,
 )
 from scorekeep.forms import PlayForm, ReplayRow, pack_of
-from scorekeep.htmx import render_page
 from scorekeep.models import CardNight, CardTable, Deal
 from scorekeep.rules import IllegalDeal, Verdict
 from scorekeep.rules import play as played
 from scorekeep.rules.seating import rotation
 from scorekeep.rules.verdict import explained
 from scorekeep.templatetags import ledger_tags
+from scorekeep.web import live
+from scorekeep.web.access import SCORE, VIEW, allows, night_access
+from scorekeep.web.htmx import render_page
 from scorekeep.words.labels import page_words, table_names
 
 # Which partial answers an htmx request, by the id of the element it swaps (HX-Target): the dealer

@@ -37,8 +37,8 @@ from scorekeep import ledger, pdf, standings, standings_views, tournament_money,
 from scorekeep.models import CardNight, CardTable, Deal, Entrant, Series, TablePlayer, Tournament
 from scorekeep.night_forms import preset_label
 from scorekeep.print_views import LISTS, PRINT_CSS, PrintTable, pdf_busy, pdf_unavailable, skat_levels
-from scorekeep.qr import qr_svg
 from scorekeep.tournament_views import tournament_of
+from scorekeep.web.qr import qr_svg
 from scorekeep.words import labels
 from scorekeep.words.labels import GAME_LABELS, translated, unit_text
 

@@ -3,11 +3,9 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from scorekeep import (
-    access_views,
     api,
     club_views,
     night_views,
-    offline,
     print_views,
     season_views,
     settlement_views,
@@ -16,11 +14,11 @@ from scorekeep import (
     table_views,
     tournament_print,
     tournament_views,
-    views,
 )
+from scorekeep.web import access_views, offline, views
 
 # Django's 400 page reads the body again (for a CSRF token) and fails on the body it refused: ours reads nothing.
-handler400 = "scorekeep.unreadable.bad_request"
+handler400 = "scorekeep.web.unreadable.bad_request"
 
 TABLE = "nights/<int:night_id>/tables/<int:table_number>/"
 

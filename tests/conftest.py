@@ -125,7 +125,7 @@ def _fresh_cache() -> Any:
 
 @pytest.fixture
 def host(django_user_model: Any) -> Any:
-    """The site owner, who may do everything with every night (scorekeep.access: HOST)."""
+    """The site owner, who may do everything with every night (scorekeep.web.access: HOST)."""
     return django_user_model.objects.create_superuser("host", "host@example.org", "host-password-1")
 
 

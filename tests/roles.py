@@ -38,7 +38,7 @@ ACCOUNT_OR_LINK = "account or link"  # a logged-in host, or a phone that opened 
 OWN_PLAYER = "own player"  # a host of the player's club; other hosts 404, no account: log in
 CLUB_HOST = "club host"  # a host of the club (owner or co-host); other accounts 404, no account: log in
 STAFF = "staff"  # the site owner; everyone else is sent to the admin's log-in
-VIEW, SCORE, NIGHT_HOST = "night: view", "night: score", "night: host"  # scorekeep.access roles
+VIEW, SCORE, NIGHT_HOST = "night: view", "night: score", "night: host"  # scorekeep.web.access roles
 READS = "reads only"  # a POST is answered like the GET (or 405), by whoever may GET, and changes nothing
 NONE = "not offered"  # 405 (or the refusal the URL's other method gives this role)
 

@@ -19,9 +19,10 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
-from scorekeep import nights, throttle
-from scorekeep.access_views import ACCOUNT_LIMIT, LOGIN_LIMIT, RESET_LIMIT, TOKEN_LIMIT, qr_svg
+from scorekeep import nights
 from scorekeep.models import Attempt, CardNight, Tournament
+from scorekeep.web import throttle
+from scorekeep.web.access_views import ACCOUNT_LIMIT, LOGIN_LIMIT, RESET_LIMIT, TOKEN_LIMIT, qr_svg
 from tests.conftest import REPO
 from tests.roles import (
     ACCESS,

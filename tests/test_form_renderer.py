@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorekeep import nights
-from scorekeep.form_renderer import WRITTEN, Renderer
+from scorekeep.web.form_renderer import WRITTEN, Renderer
 
 DJANGO, OURS = DjangoTemplates(), Renderer()
 FOUR = ["Anna", "Bernd", "Clara", "Dieter"]

@@ -252,7 +252,7 @@ def test_a_count_on_a_page_agrees_with_its_noun(language: str, one: str, many: s
     from django.template import Context, Template
     from django.utils import translation
 
-    from scorekeep.access_views import _wait_message
+    from scorekeep.web.access_views import _wait_message
 
     with translation.override(language):
         assert one in _wait_message(30) and many in _wait_message(15 * 60)

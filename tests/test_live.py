@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from scorekeep import access, nights
+from scorekeep import nights
 from scorekeep.models import CardNight
+from scorekeep.web import access
 
 GRAND = {"contract": "grand", "declarer": 1, "bid": 48, "matadors": 2, "card_points": 70}
 TABLE_POLL = {"HX-Request": "true", "HX-Target": "live-ledger"}

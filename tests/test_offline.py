@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from scorekeep import nights, offline
+from scorekeep import nights
+from scorekeep.web import offline
 
 pytestmark = pytest.mark.django_db
 

@@ -23,10 +23,10 @@ from pypdf import PdfReader
 
 from scorekeep import ledger, nights, pdf, standings
 from scorekeep.models import CardNight, CardTable, Club, Entrant, Player, Series, TablePlayer, Team, Tournament
-from scorekeep.qr import qr_svg
 from scorekeep.rules import GAMES
 from scorekeep.rules.season import Measure
 from scorekeep.templatetags.ledger_tags import signed
+from scorekeep.web.qr import qr_svg
 from scorekeep.words.money import format_money
 
 pytestmark = pytest.mark.django_db

@@ -17,8 +17,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeep import access, nights
+from scorekeep import nights
 from scorekeep.models import CardNight, Deal
+from scorekeep.web import access
 
 from .conftest import TIMEOUT_MS
 from .steps import PLAYERS, fill_deal, judged, replaced, show_scorer

@@ -3,7 +3,7 @@
 Hosts sign up and log in with Django's auth; a password is reset through Django's reset link, which
 goes by e-mail where mail is configured and is otherwise printed on the server's console (and
 `manage.py resetlink` prints one for the site owner to hand over). Log-ins and link tokens are
-throttled (`scorekeep.throttle`).
+throttled (`scorekeep.web.throttle`).
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scorekeep import access, throttle
 from scorekeep.models import CardNight, token_shaped
-from scorekeep.qr import qr_svg  # the links page's QR codes; kept importable here for the club pages
+from scorekeep.web import access, throttle
+from scorekeep.web.qr import qr_svg  # the links page's QR codes; kept importable here for the club pages
 
 LOGIN_LIMIT = 10  # failed log-ins per address in throttle.WINDOW (for one account or for all from there)
 ACCOUNT_LIMIT = 100  # failed log-ins for one account from all addresses together in throttle.WINDOW

@@ -9,12 +9,12 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 
-from scorekeep.access_views import ThrottledAdminAuthenticationForm, throttled
-from scorekeep.unreadable import holds_nul, refusal
+from scorekeep.web.access_views import ThrottledAdminAuthenticationForm, throttled
+from scorekeep.web.unreadable import holds_nul, refusal
 
 
 class Site(admin.AdminSite):
-    # Wrong passwords count with the site's own log-in (scorekeep.access_views.ThrottleLogins).
+    # Wrong passwords count with the site's own log-in (scorekeep.web.access_views.ThrottleLogins).
     login_form = ThrottledAdminAuthenticationForm
 
     def admin_view(self, view: Callable[..., HttpResponse], cacheable: bool = False) -> Callable[..., HttpResponse]:
