@@ -3,7 +3,6 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from scorekeep import (
-    api,
     club_views,
     night_views,
     print_views,
@@ -15,6 +14,7 @@ from scorekeep import (
     tournament_print,
     tournament_views,
 )
+from scorekeep.api import views as api
 from scorekeep.web import access_views, offline, views
 
 # Django's 400 page reads the body again (for a CSRF token) and fails on the body it refused: ours reads nothing.

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeep import rules
-from scorekeep.api import MAX_BODY
+from scorekeep.api.views import MAX_BODY
 from tests.contract_cases import BAD_FIELDS, DEALER_DECLARES, IN_OTHER_LANGUAGES, SAUSPIEL
 
 URL = "/api/adjudicate"

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeep import rules
-from scorekeep.contract_io import dumps
+from scorekeep.api.contract_io import dumps
 from tests.conftest import REPO, Run
 from tests.contract_cases import BAD_FIELDS, DEALER_DECLARES, IN_OTHER_LANGUAGES, SAUSPIEL
 
@@ -355,7 +355,7 @@ def test_the_command_line_with_a_file_answers_without_starting_django(tmp_path, 
 
 
 def test_lines_longer_than_a_chunk_and_split_between_chunks_are_read_whole(grand_with_two: dict) -> None:
-    from scorekeep import jsonlines
+    from scorekeep.api import jsonlines
 
     text = json.dumps(grand_with_two).replace(", ", "," + " " * jsonlines.CHUNK, 1).encode() + b"\n"
     data = line(grand_with_two) * 1000 + text + line(grand_with_two) * 1000 + b"\r\n" + text.rstrip(b"\n")
@@ -367,7 +367,7 @@ def test_lines_longer_than_a_chunk_and_split_between_chunks_are_read_whole(grand
 
 
 def test_answers_are_flushed_once_the_lines_read_so_far_are_answered(grand_with_two: dict) -> None:
-    from scorekeep import jsonlines
+    from scorekeep.api import jsonlines
 
     class Reader(io.BytesIO):
         """Gives the data a few lines at a time, as a pipe does."""

@@ -194,7 +194,7 @@ def test_the_api_and_the_command_line_count_in_their_language(client: Client) ->
     answer = client.post("/api/adjudicate", request, content_type="application/json",
                          headers={"Accept-Language": "de"}).json()
     assert answer["errors"][0]["message"] == "Platz 0 kann mit 1 Stich nicht 90 Augen haben"
-    from scorekeep.jsonlines import in_language
+    from scorekeep.api.jsonlines import in_language
 
     assert "mit 1 Stich nicht" in in_language("de", [REPO / "locale"])(request)["errors"][0]["message"]
 

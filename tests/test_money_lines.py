@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 
 from scorekeep import nights
-from scorekeep.contract_io import Translation
+from scorekeep.api.contract_io import Translation
 from scorekeep.models import Deal
 from scorekeep.rules import judge
 from scorekeep.rules.explain import Amount, Step

@@ -9,7 +9,7 @@ from contextvars import ContextVar
 
 from django.utils.functional import Promise, lazy
 
-from scorekeep.contract_io import Translation
+from scorekeep.api.contract_io import Translation
 from scorekeep.rules import GAMES, schafkopf
 from scorekeep.rules.explain import Word, in_words
 from scorekeep.rules.tournament import format_of

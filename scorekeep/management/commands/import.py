@@ -36,7 +36,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.models import AutoField, BigAutoField, Field, IntegerField, Model
 from django.utils.translation import gettext as _
 
-from scorekeep.contract_io import Refused, loads
+from scorekeep.api.contract_io import Refused, loads
 from scorekeep.management.commands.export import (
     FORMAT,
     FORMAT_VERSION,

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
-from scorekeep.contract_io import Refused, Translation, adjudicate_safely, adjudicating_in, dumps, loads, rejection
+from scorekeep.api.contract_io import Refused, Translation, adjudicate_safely, adjudicating_in, dumps, loads, rejection
 
 Adjudicate = Callable[[object], dict[str, Any]]
 

@@ -7,7 +7,7 @@ is. Stateless: no login, no session, no CSRF token, no cookies set. Whatever arr
 wrong content type, an empty, oversized or non-UTF-8 body, text that is not JSON — the answer is a JSON
 rejection that names the field and says what is allowed, never a server error.
 
-`loads`, `dumps`, `rejection` and `adjudicate_safely` (`scorekeep.contract_io`) are shared with ``manage.py
+`loads`, `dumps`, `rejection` and `adjudicate_safely` (`scorekeep.api.contract_io`) are shared with ``manage.py
 adjudicate``, so the command line and the API read JSON and refuse it in the same words.
 """
 
@@ -22,7 +22,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
 from scorekeep import rules
-from scorekeep.contract_io import Refused, adjudicate_safely, adjudicating_in, dumps, loads, rejection
+from scorekeep.api.contract_io import Refused, adjudicate_safely, adjudicating_in, dumps, loads, rejection
 from scorekeep.words.labels import page_words
 
 __all__ = ["MAX_BODY", "Refused", "adjudicate", "adjudicate_safely", "dumps", "games", "loads", "rejection"]
