@@ -94,7 +94,8 @@ def measure(game: str, repeat: int) -> tuple[str, int]:
     entry forms asked for."""
     from django.test import Client
 
-    from scorekeep import nights, rules
+    from scorekeep import rules
+    from scorekeep.nights import writes as nights
 
     night = nights.start_night(game=game, preset=rules.GAMES[game].DEFAULT_PRESET, players=TABLES[game])
     client = Client()

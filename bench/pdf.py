@@ -71,8 +71,8 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     call_command("loaddemo", stdout=io.StringIO())
     from scorekeep import pdf
-    from scorekeep.loading import load_night
     from scorekeep.models import CardNight
+    from scorekeep.nights.loading import load_night
     from scorekeep.print_views import print_context
 
     night = load_night(CardNight.objects.get(game="skat").pk)

@@ -61,8 +61,10 @@ def main() -> None:
 
     settings.ALLOWED_HOSTS = ["*"]
     call_command("migrate", verbosity=0)
-    from scorekeep import clubs, demo, nights, ratings, seasons
+    from scorekeep import clubs, ratings, seasons
     from scorekeep.models import Player
+    from scorekeep.nights import demo
+    from scorekeep.nights import writes as nights
 
     rng = random.Random(17)
     host = get_user_model().objects.create_user("bench-host")

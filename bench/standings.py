@@ -59,8 +59,10 @@ def main() -> None:
 
     settings.ALLOWED_HOSTS = ["*"]
     call_command("migrate", verbosity=0)
-    from scorekeep import demo, nights, standings, tournament_money
+    from scorekeep import standings, tournament_money
     from scorekeep.models import Club, Tournament
+    from scorekeep.nights import demo
+    from scorekeep.nights import writes as nights
     from tests.tournament_fixtures import draw, tournament
 
     rng = random.Random(18)

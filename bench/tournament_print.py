@@ -52,8 +52,9 @@ def main() -> None:
     from django.test import Client
     from django.urls import reverse
 
-    from scorekeep import nights, pdf
+    from scorekeep import pdf
     from scorekeep.models import CardNight, CardTable, Club, Entrant, Player, Series, TablePlayer, Tournament
+    from scorekeep.nights import writes as nights
 
     user = get_user_model().objects.create_user("organiser")
     client = Client()

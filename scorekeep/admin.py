@@ -2,7 +2,7 @@
 
 Only what no verdict depends on can be changed here: a night's place, date and currency, a
 player's name. The rule set, Bock, seating and deals are read-only — a change behind the ledger's
-back would skip the recomputation and the history (`scorekeep.nights` does both), so those changes
+back would skip the recomputation and the history (`scorekeep.nights.writes` does both), so those changes
 go through the card-night pages.
 """
 

@@ -27,7 +27,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
-from scorekeep.deal_inputs import PLAIN, SPLIT, DealInputs, People, carries
+from scorekeep.nights.deal_inputs import PLAIN, SPLIT, DealInputs, People, carries
 from scorekeep.rules import GAMES, Comparison, IllegalDeal, Table, Verdict, inputs, judge, settles_bidding
 from scorekeep.rules import play as played
 from scorekeep.rules.explain import signed

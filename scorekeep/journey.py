@@ -26,11 +26,12 @@ from fractions import Fraction
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
-from scorekeep import charts, ledger, stats
+from scorekeep import stats
 from scorekeep.models import CardNight, Player, TablePlayer
+from scorekeep.nights import charts, ledger
+from scorekeep.nights.settlement import MINUS, format_money
 from scorekeep.rules import GAMES, standing
 from scorekeep.rules.explain import in_words
-from scorekeep.settlement import MINUS, format_money
 from scorekeep.words.labels import CONTRACT_LABELS, GAME_LABELS
 
 

@@ -4,7 +4,7 @@ every correction of a deal.
 A deal stores the facts the table declared (the adjudication contract's ``deal`` object, seats as
 the engine numbers them for that deal) and the engine's verdict for them. The verdict is always
 recomputable from the facts and is recomputed whenever facts or house rules change
-(`scorekeep.ledger.recompute`); running totals, Bock deals, deal numbers and the series count are
+(`scorekeep.nights.ledger.recompute`); running totals, Bock deals, deal numbers and the series count are
 derived from the deal list, never stored by hand.
 """
 
@@ -261,7 +261,7 @@ class CardTable(models.Model):
     """A table of a night: its players in seating order (clockwise) and who deals first.
 
     ``seats`` is the table size the engine scores (Skat 3 or 4, Fipsen 3 or 4, Schafkopf and Kop
-    4); players beyond it sit out in turn (`scorekeep.ledger.seating`).
+    4); players beyond it sit out in turn (`scorekeep.nights.ledger.seating`).
     """
 
     night = models.ForeignKey(CardNight, on_delete=models.CASCADE, related_name="tables")
@@ -272,7 +272,7 @@ class CardTable(models.Model):
     # ledger is current while it is unchanged (scorekeep.web.live), whatever happens at the other tables.
     version = models.PositiveIntegerField(default=0)
     # Where the table stands after its live deals (totals, games, Bock to come, who dealt last): derived state,
-    # kept so a page, a poll and a save need not read every deal (`scorekeep.ledger.Standing`). Empty: not
+    # kept so a page, a poll and a save need not read every deal (`scorekeep.nights.ledger.Standing`). Empty: not
     # kept yet (a table from before), walked from the deals when asked.
     standing = models.JSONField(default=dict, blank=True, editable=False)
 

@@ -28,15 +28,16 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
-from scorekeep import charts, ledger, pdf, settlement
-from scorekeep.ledger import Ledger, Row
-from scorekeep.loading import load_night
+from scorekeep import pdf
 from scorekeep.models import CardNight, CardTable
-from scorekeep.night_forms import bock_in_words, house_rules_in_words, preset_label
+from scorekeep.nights import charts, ledger, settlement
+from scorekeep.nights.forms import bock_in_words, house_rules_in_words, preset_label
+from scorekeep.nights.ledger import Ledger, Row
+from scorekeep.nights.loading import load_night
+from scorekeep.nights.settlement import played_for_money
+from scorekeep.nights.settlement import settle_as_stored as settle
 from scorekeep.rules import GAMES, fipsen, kop, schafkopf, skat, standing
 from scorekeep.rules.explain import in_words
-from scorekeep.settlement import played_for_money
-from scorekeep.settlement import settle_as_stored as settle
 from scorekeep.web.access import VIEW, night_access
 from scorekeep.words.labels import GAME_LABELS, page_words
 
@@ -428,7 +429,7 @@ def night_pdf(request: HttpRequest, night_id: int) -> HttpResponse:
             return render_to_string(f"print/{night.game}.html", print_context(night, pdf_render=True),
                                     request=request)
 
-    # Anything the printout shows changes the night's version or a table's (scorekeep.nights).
+    # Anything the printout shows changes the night's version or a table's (scorekeep.nights.writes).
     key = "-".join(map(str, [night.pk, night.version, *(table.version for table in night.tables.all()), language]))
     try:
         data = pdf.rendered(key, page)

@@ -22,8 +22,9 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from scorekeep import ledger, stats
+from scorekeep import stats
 from scorekeep.models import CardNight, Club, Player
+from scorekeep.nights import ledger
 from scorekeep.rules import GAMES
 
 RATED_AFTER = 5  # matches (tables of a night) played before a player's rating is shown

@@ -30,8 +30,9 @@ from fractions import Fraction
 from django.db import transaction
 from django.utils.translation import gettext
 
-from scorekeep import ledger, stats
+from scorekeep import stats
 from scorekeep.models import CardNight, Club, Player, Season
+from scorekeep.nights import ledger
 from scorekeep.rules import GAMES
 from scorekeep.rules.season import Basis, Measure
 

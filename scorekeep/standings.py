@@ -17,8 +17,8 @@ from fractions import Fraction
 from django.db import transaction
 from django.db.models import F, Sum
 
-from scorekeep import ledger
 from scorekeep.models import CardTable, Entrant, Series, TablePlayer, Tournament, TournamentRevision
+from scorekeep.nights import ledger
 from scorekeep.rules import GAMES, IllegalDeal
 from scorekeep.rules.ranking import CRITERIA, Criterion, criteria, rank, round_places
 

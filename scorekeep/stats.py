@@ -1,7 +1,7 @@
 """Statistics per player across card nights: nights and deals played, games declared and won (by
 contract), totals and averages, the best and the worst night.
 
-Everything is counted from the ledgers (`scorekeep.ledger.build`) of the stored verdicts, never by
+Everything is counted from the ledgers (`scorekeep.nights.ledger.build`) of the stored verdicts, never by
 calling the engine, so the statistics always agree with the lists the tables kept. Amounts are added
 up only where they mean the same thing: one `Tally` per game, and for Schafkopf one per currency —
 Skat list points, Kop small points, Fipsen points and euros are never summed together. Counts (nights,
@@ -30,8 +30,8 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 
-from scorekeep import ledger
 from scorekeep.models import GAME_CHOICES, CardNight, CardTable, Deal, Player, TablePlayer
+from scorekeep.nights import ledger
 from scorekeep.rules import GAMES
 from scorekeep.words.labels import CONTRACT_LABELS, GAME_LABELS
 from scorekeep.words.money import currency_exponent

@@ -33,9 +33,10 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
-from scorekeep import ledger, pdf, standings, standings_views, tournament_money, tournaments
+from scorekeep import pdf, standings, standings_views, tournament_money, tournaments
 from scorekeep.models import CardNight, CardTable, Deal, Entrant, Series, TablePlayer, Tournament
-from scorekeep.night_forms import preset_label
+from scorekeep.nights import ledger
+from scorekeep.nights.forms import preset_label
 from scorekeep.print_views import LISTS, PRINT_CSS, PrintTable, pdf_busy, pdf_unavailable, skat_levels
 from scorekeep.tournament_views import tournament_of
 from scorekeep.web.qr import qr_svg

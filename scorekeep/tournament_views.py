@@ -27,7 +27,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from scorekeep import clubs, tournament_money, tournaments
 from scorekeep.models import GAME_CHOICES, Entrant, Series, Tournament
-from scorekeep.night_forms import preset_label
+from scorekeep.nights.forms import preset_label
 from scorekeep.rules import GAMES
 from scorekeep.rules.draw import Conflict
 from scorekeep.web.qr import qr_svg

@@ -29,7 +29,7 @@ from django.db.models import Count, F, Max
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scorekeep import ledger, standings
+from scorekeep import standings
 from scorekeep.models import (
     CardNight,
     CardTable,
@@ -43,6 +43,7 @@ from scorekeep.models import (
     Tournament,
     TournamentRevision,
 )
+from scorekeep.nights import ledger
 from scorekeep.rules import GAMES, IllegalDeal
 from scorekeep.rules.draw import Draw, Mode, Seatable, draw, pairs_of
 from scorekeep.rules.explain import Phrase, in_words

@@ -4,17 +4,16 @@ from django.urls import include, path
 
 from scorekeep import (
     club_views,
-    night_views,
     print_views,
     season_views,
-    settlement_views,
     standings_views,
     stats_views,
-    table_views,
     tournament_print,
     tournament_views,
 )
 from scorekeep.api import views as api
+from scorekeep.nights import settlement_views, table_views
+from scorekeep.nights import views as night_views
 from scorekeep.web import access_views, offline, views
 
 # Django's 400 page reads the body again (for a CSRF token) and fails on the body it refused: ours reads nothing.

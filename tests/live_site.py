@@ -310,7 +310,7 @@ class Proxy:
 
 
 SETUP = """
-from scorekeep import nights
+from scorekeep.nights import writes as nights
 night = nights.start_night(game=ARGS["game"], preset=ARGS["preset"], players=ARGS["names"])
 for _ in range(ARGS["tables"] - 1):
     nights.seat_table(night, ARGS["names"])
@@ -322,7 +322,7 @@ OUT = {"night": night.pk, "scorer": night.scorer_token, "viewer": night.viewer_t
 # the database is left as it was).
 INSPECT = """
 from django.db import transaction
-from scorekeep import ledger
+from scorekeep.nights import ledger
 from scorekeep.models import CardTable, Deal
 OUT = []
 for table in CardTable.objects.filter(night_id=ARGS["night"]).select_related("night").order_by("number"):

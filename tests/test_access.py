@@ -19,8 +19,8 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
-from scorekeep import nights
 from scorekeep.models import Attempt, CardNight, Tournament
+from scorekeep.nights import writes as nights
 from scorekeep.web import throttle
 from scorekeep.web.access_views import ACCOUNT_LIMIT, LOGIN_LIMIT, RESET_LIMIT, TOKEN_LIMIT, qr_svg
 from tests.conftest import REPO

@@ -6,8 +6,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from scorekeep import clubs, nights
+from scorekeep import clubs
 from scorekeep.models import CardNight, Deal, Player
+from scorekeep.nights import writes as nights
 
 GRAND = {"contract": "grand", "declarer": 0, "bid": 18, "matadors": 1, "card_points": 70}
 

@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scorekeep import nights
 from scorekeep.models import CardNight, Deal, DealRevision
+from scorekeep.nights import writes as nights
 from scorekeep.rules import IllegalDeal, Verdict, judge
 from scorekeep.rules import play as played
 from tests.roles import join

@@ -28,7 +28,7 @@ from django.db.models import Max, Model
 from django.test import Client
 from django.urls import reverse
 
-from scorekeep import ledger, nights, seasons, tournaments
+from scorekeep import seasons, tournaments
 from scorekeep.models import (
     Attempt,
     CardNight,
@@ -40,6 +40,8 @@ from scorekeep.models import (
     Player,
     Tournament,
 )
+from scorekeep.nights import ledger
+from scorekeep.nights import writes as nights
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""The running-totals chart (scorekeep/charts.py): the plotted points are the ledger's totals, and the
+"""The running-totals chart (scorekeep/nights/charts.py): the plotted points are the ledger's totals, and the
 SVG's lines really are drawn at them — read back from the markup with an XML parser, mapped to
 numbers through the gridlines' and deal ticks' own positions; names are escaped; screen readers get
 a title and a description; lines differ without colour.
@@ -13,9 +13,9 @@ from django.utils.safestring import SafeString
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeep import ledger
-from scorekeep.charts import Series, nice_step, points, running_totals_svg
 from scorekeep.models import CardNight
+from scorekeep.nights import ledger
+from scorekeep.nights.charts import Series, nice_step, points, running_totals_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 

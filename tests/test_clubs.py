@@ -19,8 +19,8 @@ from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
 
-from scorekeep import nights
 from scorekeep.models import CardNight, Club, Player, Season
+from scorekeep.nights import writes as nights
 from tests.roles import every_pattern
 
 # Club A's night: the names and place that must never reach anyone outside club A. Club B has an Anna too.

@@ -17,8 +17,10 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.test import Client
 
-from scorekeep import ledger, nights, stats_views
+from scorekeep import stats_views
 from scorekeep.models import CardNight, Club
+from scorekeep.nights import ledger
+from scorekeep.nights import writes as nights
 
 PLAYERS = ["Anna", "Bernd", "Clara", "Dieter"]
 GRAND = {"contract": "grand", "declarer": 0, "bid": 48, "matadors": 2, "card_points": 70}  # +72 to seat 0

@@ -9,9 +9,10 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.http import QueryDict
 
-from scorekeep import ledger, nights
-from scorekeep.entry import DealForm, changes, deal_history, facts_in_words, initial_from, pack, refusal
 from scorekeep.models import CardNight
+from scorekeep.nights import ledger
+from scorekeep.nights import writes as nights
+from scorekeep.nights.entry import DealForm, changes, deal_history, facts_in_words, initial_from, pack, refusal
 from scorekeep.rules import IllegalDeal
 from scorekeep.rules.explain import Seat
 

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeep import nights
+from scorekeep.nights import writes as nights
 from scorekeep.web.form_renderer import WRITTEN, Renderer
 
 DJANGO, OURS = DjangoTemplates(), Renderer()

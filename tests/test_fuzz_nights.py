@@ -26,10 +26,11 @@ from django.utils.html import escape
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeep import ledger, nights
-from scorekeep.entry import DealForm
 from scorekeep.models import CardNight, CardTable, Deal, DealRevision, NightRevision
-from scorekeep.night_forms import NightForm, SettingsForm
+from scorekeep.nights import ledger
+from scorekeep.nights import writes as nights
+from scorekeep.nights.entry import DealForm
+from scorekeep.nights.forms import NightForm, SettingsForm
 from scorekeep.rules import GAMES, judge
 from scorekeep.words import labels
 

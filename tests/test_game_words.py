@@ -98,7 +98,7 @@ def test_every_example_line_speaks_its_games_words(language: str) -> None:
     it, uses each game's own words (VOCABULARY.md)."""
     import json
 
-    from scorekeep import demo
+    from scorekeep.nights import demo
     from scorekeep.rules import IllegalDeal, judge
     from tests.rules.vectors import VECTORS
 

@@ -23,9 +23,9 @@ import pytest
 from babel.messages.pofile import read_po
 from django.test import Client
 
-from scorekeep import nights
 from scorekeep.management.commands import enginemessages
 from scorekeep.models import CardNight
+from scorekeep.nights import writes as nights
 from tests.rules.vectors import VECTORS
 
 REPO = Path(__file__).resolve().parent.parent
@@ -203,7 +203,7 @@ def _example_deals() -> list[dict]:
     """The demo nights' deals and the conformance vectors' deals, as adjudication requests."""
     import json
 
-    from scorekeep import demo
+    from scorekeep.nights import demo
 
     requests = [{"game": night.game, "rules": {"preset": night.preset, **night.house_rules},
                  "players": len(night.players), "deal": facts} for night in demo.nights() for facts in night.deals]

@@ -18,8 +18,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from scorekeep import clubs, journey, nights, stats
+from scorekeep import clubs, journey, stats
 from scorekeep.models import CardNight, Club, Player
+from scorekeep.nights import writes as nights
 
 GRAND = {"contract": "grand", "declarer": 0, "bid": 48, "matadors": 2, "card_points": 70}
 LOST_CLUBS = {"contract": "clubs", "declarer": 0, "bid": 18, "matadors": 1, "card_points": 40}

@@ -1,4 +1,4 @@
-"""The ledger derivation (scorekeep/ledger.py): seating rotation, numbering, recompute, running totals,
+"""The ledger derivation (scorekeep/nights/ledger.py): seating rotation, numbering, recompute, running totals,
 won/lost counts, Seeger-Fabian performance and Kop placings.
 
 The central invariant is checked with Hypothesis against an independent reference: every running total
@@ -16,8 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeep import ledger, nights
 from scorekeep.models import CardNight, CardTable, Deal, DealRevision
+from scorekeep.nights import ledger
+from scorekeep.nights import writes as nights
 from scorekeep.rules import IllegalDeal, adjudicate, judge
 
 NAMES = ["Anna", "Bernd", "Clara", "Dieter", "Eva", "Frieda"]

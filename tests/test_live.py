@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from scorekeep import nights
 from scorekeep.models import CardNight
+from scorekeep.nights import writes as nights
 from scorekeep.web import access
 
 GRAND = {"contract": "grand", "declarer": 1, "bid": 48, "matadors": 2, "card_points": 70}

@@ -13,8 +13,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
 
-from scorekeep import ledger
 from scorekeep.models import CardNight
+from scorekeep.nights import ledger
 from scorekeep.rules import judge
 
 

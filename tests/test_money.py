@@ -21,10 +21,12 @@ from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 from django.utils import translation
 
-from scorekeep import ledger, nights, stats
+from scorekeep import stats
 from scorekeep.models import CardNight
-from scorekeep.settlement import settle_as_stored
-from scorekeep.settlement_views import SettlementForm
+from scorekeep.nights import ledger
+from scorekeep.nights import writes as nights
+from scorekeep.nights.settlement import settle_as_stored
+from scorekeep.nights.settlement_views import SettlementForm
 from scorekeep.templatetags.ledger_tags import money
 from scorekeep.words.money import currency_exponent, format_money
 
@@ -182,7 +184,7 @@ def test_a_night_kept_in_hundredths_settles_and_shows_as_before() -> None:
 def _night_form_data(currency: str, preset: str = "sauspiel", **rules: str) -> dict[str, Any]:
     from django.http import QueryDict
 
-    from scorekeep.night_forms import NightForm
+    from scorekeep.nights.forms import NightForm
 
     query = QueryDict(mutable=True)
     query.update({"game": "schafkopf", "preset": preset, "currency": currency})

@@ -13,9 +13,9 @@ from html import unescape
 import pytest
 from django.test import Client
 
-from scorekeep import nights
 from scorekeep.api.contract_io import Translation
 from scorekeep.models import Deal
+from scorekeep.nights import writes as nights
 from scorekeep.rules import judge
 from scorekeep.rules.explain import Amount, Step
 

@@ -10,8 +10,9 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from scorekeep import ledger, nights
 from scorekeep.models import CardNight
+from scorekeep.nights import ledger
+from scorekeep.nights import writes as nights
 from scorekeep.rules import judge
 
 PLAYERS = ["Anna", "Bernd", "Clara", "Dieter"]

@@ -1,4 +1,4 @@
-"""The changes to a night (scorekeep/nights.py): corrections and their history, Bock rounds that follow
+"""The changes to a night (scorekeep/nights/writes.py): corrections and their history, Bock rounds that follow
 from the deal list, deleting and restoring deals, and changing the night's settings."""
 
 from __future__ import annotations
@@ -8,8 +8,10 @@ from typing import Any
 
 import pytest
 
-from scorekeep import clubs, ledger, nights
+from scorekeep import clubs
 from scorekeep.models import CardNight, CardTable, Deal, DealRevision, NightRevision, Player
+from scorekeep.nights import ledger
+from scorekeep.nights import writes as nights
 from scorekeep.rules import IllegalDeal
 
 pytestmark = pytest.mark.django_db
@@ -434,7 +436,7 @@ django.setup()
 from django.core.management import call_command
 from django.db import connection
 call_command("migrate", verbosity=0)
-from scorekeep import nights
+from scorekeep.nights import writes as nights
 night = nights.start_night(game="skat", preset="isko", players=["Anna", "Bernd", "Clara"])
 table = night.tables.get()
 start = threading.Barrier(8)

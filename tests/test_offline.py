@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from scorekeep import nights
+from scorekeep.nights import writes as nights
 from scorekeep.web import offline
 
 pytestmark = pytest.mark.django_db

@@ -18,8 +18,9 @@ from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
 
-from scorekeep import ledger, pdf, settlement
+from scorekeep import pdf
 from scorekeep.models import CardNight
+from scorekeep.nights import ledger, settlement
 from scorekeep.templatetags.ledger_tags import placing, signed
 from tests.conftest import REPO
 

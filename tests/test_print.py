@@ -18,9 +18,11 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from scorekeep import clubs, ledger, nights, pdf
+from scorekeep import clubs, pdf
 from scorekeep.models import CardNight
-from scorekeep.night_forms import house_rules_in_words
+from scorekeep.nights import ledger
+from scorekeep.nights import writes as nights
+from scorekeep.nights.forms import house_rules_in_words
 from scorekeep.print_views import pdf_filename
 
 pytestmark = pytest.mark.django_db

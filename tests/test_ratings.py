@@ -12,8 +12,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from scorekeep import clubs, nights, ratings, seasons
+from scorekeep import clubs, ratings, seasons
 from scorekeep.models import Club, Player
+from scorekeep.nights import writes as nights
 
 GRAND = {"contract": "grand", "declarer": 0, "bid": 48, "matadors": 2, "card_points": 70}
 

@@ -12,8 +12,10 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from scorekeep import clubs, demo, ledger, nights, ratings, seasons, stats
+from scorekeep import clubs, ratings, seasons, stats
 from scorekeep.models import CardNight, CardTable, Club, Player, Season
+from scorekeep.nights import demo, ledger
+from scorekeep.nights import writes as nights
 from scorekeep.rules import GAMES
 from scorekeep.rules.season import Measure
 

@@ -25,8 +25,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from scorekeep import clubs, nights, pdf, seasons
+from scorekeep import clubs, pdf, seasons
 from scorekeep.models import Club, Season
+from scorekeep.nights import writes as nights
 from scorekeep.rules import GAMES
 from scorekeep.rules.season import Measure
 

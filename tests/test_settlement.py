@@ -1,4 +1,4 @@
-"""Settling a night in money (scorekeep/settlement.py): rounding that keeps the sum zero, the fewest
+"""Settling a night in money (scorekeep/nights/settlement.py): rounding that keeps the sum zero, the fewest
 transfers, money from points (each pays each the difference), tournament extras, the night helper.
 
 The central invariants are Hypothesis properties: the transfers pay every rounded balance to the cent;
@@ -17,9 +17,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeep import ledger, nights
 from scorekeep.models import CardNight
-from scorekeep.settlement import (
+from scorekeep.nights import ledger
+from scorekeep.nights import writes as nights
+from scorekeep.nights.settlement import (
     EXACT_LIMIT,
     STEPS,
     Extras,

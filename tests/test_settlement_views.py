@@ -1,4 +1,4 @@
-"""The settlement page (scorekeep/settlement_views.py) and the chart fragment (templates/_chart.html).
+"""The settlement page (scorekeep/nights/settlement_views.py) and the chart fragment (templates/_chart.html).
 
 The transfers are read back from the page as a person reads them ("Anna pays Bernd €1.10") and must
 pay each player's balance to the cent; the balances are computed here from the ledger's totals, apart
@@ -17,9 +17,11 @@ import pytest
 from django.template.loader import render_to_string
 from django.test import Client
 
-from scorekeep import clubs, ledger, nights
+from scorekeep import clubs
 from scorekeep.models import CardNight, NightRevision, Player
-from scorekeep.settlement_views import SettlementForm
+from scorekeep.nights import ledger
+from scorekeep.nights import writes as nights
+from scorekeep.nights.settlement_views import SettlementForm
 
 TRANSFER = re.compile(r'<li class="transfer">(.*?)</li>', re.S)
 SENTENCE = re.compile(r"(.+) pays (.+) ([\u2212-]?)€(\d+)\.(\d\d)")

@@ -10,8 +10,10 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from scorekeep import ledger, nights, standings
+from scorekeep import standings
 from scorekeep.models import CardTable, Entrant, Tournament
+from scorekeep.nights import ledger
+from scorekeep.nights import writes as nights
 from tests.tournament_fixtures import draw, tournament
 
 pytestmark = pytest.mark.django_db

@@ -1,7 +1,7 @@
 """Statistics per player across card nights (scorekeep/stats.py, /stats/, /stats/<player>/).
 
 The numbers are checked against an independent count straight from the stored deals — their seating,
-facts and verdicts, read here without `scorekeep.ledger` — for the demo nights of every game and for
+facts and verdicts, read here without `scorekeep.nights.ledger` — for the demo nights of every game and for
 nights built by hand: Schafkopf in two currencies, a deleted deal, two hosts, periods and games.
 """
 
@@ -21,8 +21,9 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from scorekeep import nights, stats
+from scorekeep import stats
 from scorekeep.models import CardNight, Club, Deal, Player
+from scorekeep.nights import writes as nights
 
 PLAYERS = ["Anna", "Bernd", "Clara", "Dieter"]
 

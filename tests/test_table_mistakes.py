@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from scorekeep import nights
 from scorekeep.models import CardNight, Deal
+from scorekeep.nights import writes as nights
 
 FOUR = ["Anna", "Bernd", "Clara", "Dieter"]
 HX = {"HX-Request": "true"}

@@ -10,8 +10,9 @@ from django.test import Client
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeep import nights, standings, tournament_money
+from scorekeep import standings, tournament_money
 from scorekeep.models import Entrant, Tournament
+from scorekeep.nights import writes as nights
 from scorekeep.standings import Line
 from scorekeep.tournament_money import MoneyError, lost_game_money, parse_tiers
 from tests.tournament_fixtures import draw, tournament

@@ -21,8 +21,10 @@ from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
 
-from scorekeep import ledger, nights, pdf, standings
+from scorekeep import pdf, standings
 from scorekeep.models import CardNight, CardTable, Club, Entrant, Player, Series, TablePlayer, Team, Tournament
+from scorekeep.nights import ledger
+from scorekeep.nights import writes as nights
 from scorekeep.rules import GAMES
 from scorekeep.rules.season import Measure
 from scorekeep.templatetags.ledger_tags import signed

@@ -12,8 +12,9 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from scorekeep import clubs, nights, standings, tournaments
+from scorekeep import clubs, standings, tournaments
 from scorekeep.models import CardNight, Club, DealRevision, Series, Tournament, TournamentRevision
+from scorekeep.nights import writes as nights
 from scorekeep.rules import GAMES
 from scorekeep.rules.draw import pairs_of
 

@@ -13,9 +13,9 @@ from django.http import QueryDict
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from scorekeep import nights
 from scorekeep.models import CardNight, Deal, NightRevision
-from scorekeep.night_forms import NightForm, SettingsForm
+from scorekeep.nights import writes as nights
+from scorekeep.nights.forms import NightForm, SettingsForm
 from scorekeep.rules import GAMES
 
 PLAYERS = ["Anna", "Bernd", "Clara", "Dieter"]
@@ -493,7 +493,7 @@ def test_schafkopf_named_values_and_an_empty_list_are_written_in_words(client: C
 
 def test_every_value_of_every_option_has_words() -> None:
     """Each preset's value and each named value an option takes is written without keys or JSON."""
-    from scorekeep.night_forms import CHOICE_LABELS, CONTRACT_LABELS, MORE_CHOICE_LABELS, option_label, value_words
+    from scorekeep.nights.forms import CHOICE_LABELS, CONTRACT_LABELS, MORE_CHOICE_LABELS, option_label, value_words
     for game, module in GAMES.items():
         for preset in module.PRESETS.values():
             for key, value in preset.items():

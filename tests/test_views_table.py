@@ -8,8 +8,9 @@ from django.db import OperationalError, connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from scorekeep import ledger, nights
 from scorekeep.models import CardNight, CardTable, Deal, DealRevision
+from scorekeep.nights import ledger
+from scorekeep.nights import writes as nights
 from scorekeep.templatetags.ledger_tags import amount, signed_amount
 
 FOUR = ["Anna", "Bernd", "Clara", "Dieter"]

@@ -8,8 +8,8 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from scorekeep import ledger
 from scorekeep.models import CardNight, CardTable, Club, Entrant, Player, Series, TablePlayer, Team, Tournament
+from scorekeep.nights import ledger
 from scorekeep.rules import GAMES
 
 SERIES_LENGTH = {"skat": 48, "schafkopf": 32, "kop": 32, "fipsen": 32}

@@ -1,6 +1,6 @@
 """Formatting for the table pages: signed numbers, money, placings, Skat levels, and the ledger sheet.
 
-Nothing here scores: every number comes from the engine's stored verdicts (`scorekeep.ledger`);
+Nothing here scores: every number comes from the engine's stored verdicts (`scorekeep.nights.ledger`);
 these functions only decide how a number or a game word is written, and which columns each
 game's score sheet has.
 """
@@ -16,9 +16,9 @@ from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils.translation import gettext
 
-from scorekeep import ledger
-from scorekeep.ledger import Ledger, Row
 from scorekeep.models import CardNight
+from scorekeep.nights import ledger
+from scorekeep.nights.ledger import Ledger, Row
 from scorekeep.rules import GAMES, bock
 from scorekeep.rules.explain import in_words
 from scorekeep.words.labels import page_words, translated

@@ -16,8 +16,8 @@ from django.utils import translation
 from django.utils.translation import gettext
 from playwright.sync_api import Page, expect
 
-from scorekeep import nights
 from scorekeep.models import CardNight, Deal
+from scorekeep.nights import writes as nights
 from scorekeep.templatetags.ledger_tags import signed_amount
 from scorekeep.words.labels import CONTRACT_LABELS, page_words, speaking_of
 

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeep import nights
 from scorekeep.models import CardNight, Deal
+from scorekeep.nights import writes as nights
 from scorekeep.web import access
 
 from .conftest import TIMEOUT_MS

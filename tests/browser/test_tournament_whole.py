@@ -27,8 +27,10 @@ from django.contrib.auth import get_user_model
 from django.utils import translation
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from scorekeep import clubs, ledger, nights, standings
+from scorekeep import clubs, standings
 from scorekeep.models import CardTable, Deal, Tournament
+from scorekeep.nights import ledger
+from scorekeep.nights import writes as nights
 from scorekeep.rules import GAMES
 from scorekeep.words.labels import unit_text
 

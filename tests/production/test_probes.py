@@ -29,7 +29,7 @@ LOGIN_LIMIT = 10
 
 WORLD = """
 from django.contrib.auth import get_user_model
-from scorekeep import nights
+from scorekeep.nights import writes as nights
 from scorekeep.models import Club
 from tests.tournament_fixtures import tournament
 user = get_user_model().objects.create_user(ARGS["username"], password=ARGS["password"])

@@ -488,7 +488,7 @@ def _translations(language: str) -> dict[str, str]:
 
 def _demo_requests() -> list[object]:
     """Every deal of the four demo nights, as an adjudication request."""
-    from scorekeep import demo
+    from scorekeep.nights import demo
 
     return [{"game": night.game, "rules": {"preset": night.preset, **night.house_rules},
              "players": len(night.players), "deal": facts} for night in demo.nights() for facts in night.deals]

@@ -344,8 +344,8 @@ def rejudge() -> None:
     """Judge every imported deal again: a verdict is derived from the facts, so the file's verdicts are
     not taken on trust (one that is not a verdict would break every page of its night); a deal the rules
     refuse is refused, naming it."""
-    from scorekeep import ledger
     from scorekeep.models import CardTable
+    from scorekeep.nights import ledger
 
     for table in CardTable.objects.select_related("night"):
         try:

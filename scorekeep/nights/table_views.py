@@ -2,7 +2,7 @@
 (its facts, verdict and history; corrections, deleting and restoring).
 
 Views stay thin: load the table with its players and deals in a fixed number of queries, bind the
-`DealForm` (which calls the engine), write through `scorekeep.nights` (each change one transaction
+`DealForm` (which calls the engine), write through `scorekeep.nights.writes` (each change one transaction
 with its history), render. htmx requests get the named partial of ``table.html`` that their
 HX-Target names; everything else the whole page, so every form works without JavaScript (POST,
 then a 303 redirect). A preview (typing, htmx) builds no ledger: it answers every keystroke.
@@ -31,8 +31,11 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 
-from scorekeep import ledger, nights
-from scorekeep.entry import (
+from scorekeep.forms import PlayForm, ReplayRow, pack_of
+from scorekeep.models import CardNight, CardTable, Deal
+from scorekeep.nights import ledger
+from scorekeep.nights import writes as nights
+from scorekeep.nights.entry import (
     BUSY,
     ChangeNote,
     DealForm,
@@ -44,8 +47,6 @@ from scorekeep.entry import (
     initial_from,
     refusal,
 )
-from scorekeep.forms import PlayForm, ReplayRow, pack_of
-from scorekeep.models import CardNight, CardTable, Deal
 from scorekeep.rules import IllegalDeal, Verdict
 from scorekeep.rules import play as played
 from scorekeep.rules.seating import rotation

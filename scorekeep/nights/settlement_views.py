@@ -2,7 +2,7 @@
 
 Everyone who may see the night (`access.VIEW`) reads the transfers in words ("Clara pays Anna
 €4.20"), each player's line (points, money, fees, prize, balance), the rounding step and whether the
-transfers are proven to be the fewest. The arithmetic is `scorekeep.settlement`'s; this module only
+transfers are proven to be the fewest. The arithmetic is `scorekeep.nights.settlement`'s; this module only
 reads the options stored with the night, parses the host's form and writes what is shown.
 
 The options live in `CardNight.settlement` (saved with `nights.change_settings`, so each change is in
@@ -41,10 +41,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
-from scorekeep import nights
-from scorekeep.entry import BUSY
 from scorekeep.models import CardNight
-from scorekeep.settlement import (
+from scorekeep.nights import writes as nights
+from scorekeep.nights.entry import BUSY
+from scorekeep.nights.settlement import (
     DEFAULT_STEP,
     STEPS,
     Extras,
@@ -58,7 +58,7 @@ from scorekeep.settlement import (
     stored,
     units,
 )
-from scorekeep.settlement import settle_as_stored as settle
+from scorekeep.nights.settlement import settle_as_stored as settle
 from scorekeep.web import access
 from scorekeep.web.access import HOST, VIEW, night_access
 from scorekeep.words.labels import GAME_LABELS, preformatted

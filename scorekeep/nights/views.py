@@ -2,9 +2,9 @@
 JSON and a plain printout.
 
 Views stay thin: load the night (tables, players and live deals prefetched, so the number of
-queries does not grow with the deals), bind a form from `night_forms`, call `scorekeep.nights` to
+queries does not grow with the deals), bind a form from `night_forms`, call `scorekeep.nights.writes` to
 write (each change a transaction with its history), and render. The ledgers are derived by
-`scorekeep.ledger.build` from the stored verdicts. htmx requests that refresh the game-dependent
+`scorekeep.nights.ledger.build` from the stored verdicts. htmx requests that refresh the game-dependent
 parts of a form get the named partial of the page (by the HX-Target header); everything works as
 plain POST + redirect without JavaScript. A write the database could not take (SQLite busy) answers
 with the page as it was sent and a message, never a server error.
@@ -25,11 +25,12 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scorekeep import clubs, ledger, nights
-from scorekeep.entry import BUSY, refusal
-from scorekeep.loading import load_night
+from scorekeep import clubs
 from scorekeep.models import CardNight, CardTable, Player, TablePlayer
-from scorekeep.night_forms import (
+from scorekeep.nights import ledger
+from scorekeep.nights import writes as nights
+from scorekeep.nights.entry import BUSY, refusal
+from scorekeep.nights.forms import (
     REFRESH_ALL,
     REFRESH_DEALER,
     REFRESH_EXTRAS,
@@ -42,6 +43,7 @@ from scorekeep.night_forms import (
     house_rules_in_words,
     preset_label,
 )
+from scorekeep.nights.loading import load_night
 from scorekeep.rules import GAMES, rules_json
 from scorekeep.web import access, live
 from scorekeep.web.access import HOST, SCORE, VIEW, night_access

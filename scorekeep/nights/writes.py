@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F, Max
 
-from scorekeep import clubs, ledger
+from scorekeep import clubs
 from scorekeep.models import (
     CardNight,
     CardTable,
@@ -26,6 +26,7 @@ from scorekeep.models import (
     TablePlayer,
     Tournament,
 )
+from scorekeep.nights import ledger
 from scorekeep.rules import GAMES, IllegalDeal
 from scorekeep.words.money import currency_exponent
 

@@ -25,10 +25,10 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scorekeep import ledger
-from scorekeep.deal_inputs import TAP, DealInputs, People, Question, carries, initial_values, live_words, say
 from scorekeep.forms import CONTRACT_LABELS, peek
 from scorekeep.models import CardNight, CardTable, Deal
+from scorekeep.nights import ledger
+from scorekeep.nights.deal_inputs import TAP, DealInputs, People, Question, carries, initial_values, live_words, say
 from scorekeep.rules import GAMES, IllegalDeal, Input, Kind, Table, Verdict, complete, entered, inputs, pack
 from scorekeep.rules.explain import COMMA
 from scorekeep.words.labels import page_words
@@ -150,7 +150,7 @@ class DealForm(forms.Form):
     `data` is the submitted form (None: unbound, filled from `initial`). After `is_valid()`,
     `facts` holds the contract's ``deal`` object, `verdict` the engine's verdict for the preview,
     and the errors sit at their inputs. The inputs are the engine's description of the contract
-    (`scorekeep.deal_inputs`), tapped: seats by the players' names.
+    (`scorekeep.nights.deal_inputs`), tapped: seats by the players' names.
     """
 
     def __init__(self, data: Mapping[str, Any] | None, *, night: CardNight, names: Sequence[str], dealer: int,

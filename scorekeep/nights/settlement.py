@@ -62,8 +62,8 @@ from typing import Any, Literal
 
 from django.utils.translation import gettext
 
-from scorekeep import ledger
 from scorekeep.models import CardNight
+from scorekeep.nights import ledger
 from scorekeep.words.money import MINUS, currency_exponent, format_money, format_units, in_units, parse_units
 
 # Rounding steps in the currency's minor unit that players use: exact, 5, 10, 50 of it, a hundred (a euro
