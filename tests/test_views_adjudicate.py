@@ -14,7 +14,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeep.forms import seat_label
+from scorekeep.dispute.forms import seat_label
 from scorekeep.rules import IllegalDeal, adjudicate, judge
 from tests.rules import vectors
 

@@ -1,7 +1,7 @@
 """The inputs of one deal, built from the engine's own description of a contract (`scorekeep.rules.inputs`).
 
 Both deal forms use it — the table's entry form (`scorekeep.nights.entry.DealForm`) and the dispute page
-(`scorekeep.forms.DisputeForm`) — so neither knows what a contract needs: the engine says which fields,
+(`scorekeep.dispute.forms.DisputeForm`) — so neither knows what a contract needs: the engine says which fields,
 of which kind, in which range, required or not, and in which words; this module turns that into Django
 form fields, reads what was entered back into the contract's ``deal`` object, and maps the engine's
 refusals (``deal.points.2``) back to the input they concern.

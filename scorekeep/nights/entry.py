@@ -25,7 +25,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scorekeep.forms import CONTRACT_LABELS, peek
+from scorekeep.dispute.forms import CONTRACT_LABELS, peek
 from scorekeep.models import CardNight, CardTable, Deal
 from scorekeep.nights import ledger
 from scorekeep.nights.deal_inputs import TAP, DealInputs, People, Question, carries, initial_values, live_words, say

@@ -31,7 +31,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from scorekeep.forms import HouseRule, HouseRulesMixin, as_json, engine_message, peek
+from scorekeep.dispute.forms import HouseRule, HouseRulesMixin, as_json, engine_message, peek
 from scorekeep.models import CardNight, Club, NightRevision
 from scorekeep.nights import ledger
 from scorekeep.nights.entry import SUIT_SIGNS

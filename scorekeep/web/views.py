@@ -8,7 +8,7 @@ so the form works the same without JavaScript.
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from scorekeep.forms import DisputeForm
+from scorekeep.dispute.forms import DisputeForm
 from scorekeep.web.htmx import render_page
 from scorekeep.words.glossary import GAMES as GLOSSARY
 from scorekeep.words.labels import GAME_LABELS, speaking_of
