@@ -12,6 +12,7 @@ from scorekeep import (
     tournament_views,
 )
 from scorekeep.api import views as api
+from scorekeep.dispute import views as dispute_views
 from scorekeep.nights import settlement_views, table_views
 from scorekeep.nights import views as night_views
 from scorekeep.web import access_views, offline, views
@@ -23,7 +24,7 @@ TABLE = "nights/<int:night_id>/tables/<int:table_number>/"
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("adjudicate/", views.adjudicate_page, name="adjudicate"),
+    path("adjudicate/", dispute_views.adjudicate_page, name="adjudicate"),
     path("glossary/", views.glossary, name="glossary"),
     path("glossary/<str:game>/", views.glossary, name="glossary-game"),
     path("api/adjudicate", api.adjudicate, name="api-adjudicate"),

@@ -14,8 +14,8 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeep.dispute.forms import seat_label
 from scorekeep.rules import IllegalDeal, adjudicate, judge
+from scorekeep.web.fields import seat_label
 from tests.rules import vectors
 
 URL = "/adjudicate/"

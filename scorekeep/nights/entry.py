@@ -25,13 +25,13 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scorekeep.dispute.forms import CONTRACT_LABELS, peek
 from scorekeep.models import CardNight, CardTable, Deal
 from scorekeep.nights import ledger
 from scorekeep.nights.deal_inputs import TAP, DealInputs, People, Question, carries, initial_values, live_words, say
 from scorekeep.rules import GAMES, IllegalDeal, Input, Kind, Table, Verdict, complete, entered, inputs, pack
 from scorekeep.rules.explain import COMMA
-from scorekeep.words.labels import page_words
+from scorekeep.web.fields import peek
+from scorekeep.words.labels import CONTRACT_LABELS, page_words
 
 SUIT_SIGNS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 DECLARER = "declarer"

@@ -31,12 +31,12 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from scorekeep.dispute.forms import HouseRule, HouseRulesMixin, as_json, engine_message, peek
 from scorekeep.models import CardNight, Club, NightRevision
 from scorekeep.nights import ledger
 from scorekeep.nights.entry import SUIT_SIGNS
 from scorekeep.nights.settlement import options_in_words
 from scorekeep.rules import GAMES, IllegalDeal, bock, standing
+from scorekeep.web.fields import HouseRule, HouseRulesMixin, as_json, engine_message, peek
 from scorekeep.words.labels import (
     CHOICE_LABELS,
     CONTRACT_LABELS,

@@ -31,7 +31,7 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 
-from scorekeep.dispute.forms import PlayForm, ReplayRow, pack_of
+from scorekeep.dispute.play import PlayForm, ReplayRow, pack_of
 from scorekeep.models import CardNight, CardTable, Deal
 from scorekeep.nights import ledger
 from scorekeep.nights import writes as nights
