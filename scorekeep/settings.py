@@ -131,7 +131,7 @@ else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("SCOREKEEP_EMAIL_FROM", "scorekeep@localhost")
 
-# The cache keeps rendered PDFs (scorekeep.pdf): per process by default; several gunicorn workers can
+# The cache keeps rendered PDFs (scorekeep.printing.pdf): per process by default; several gunicorn workers can
 # share them in the database (SCOREKEEP_CACHE=db; run `manage.py createcachetable` once). The throttles
 # (scorekeep.web.throttle) count in a table of the app, shared by every process whatever the cache.
 CACHES = {

@@ -1,4 +1,4 @@
-"""A tournament's printouts (issue 18), each an A4 page to print and the same page as PDF (`scorekeep.pdf`):
+"""A tournament's printouts (issue 18), each an A4 page to print and the same page as PDF (`scorekeep.printing.pdf`):
 
 - the **table cards** of a series: one card (A6, four to an A4 sheet, with cut lines) per table — the seats in
   order with start numbers and names, who deals first, and the table's scorer link as a QR code;
@@ -33,11 +33,12 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
-from scorekeep import pdf, standings, standings_views, tournament_money, tournaments
+from scorekeep import standings, standings_views, tournament_money, tournaments
 from scorekeep.models import CardNight, CardTable, Deal, Entrant, Series, TablePlayer, Tournament
 from scorekeep.nights import ledger
 from scorekeep.nights.forms import preset_label
-from scorekeep.print_views import LISTS, PRINT_CSS, PrintTable, pdf_busy, pdf_unavailable, skat_levels
+from scorekeep.printing import pdf
+from scorekeep.printing.views import LISTS, PRINT_CSS, PrintTable, pdf_busy, pdf_unavailable, skat_levels
 from scorekeep.tournament_views import tournament_of
 from scorekeep.web.qr import qr_svg
 from scorekeep.words import labels

@@ -2,19 +2,12 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from scorekeep import (
-    club_views,
-    print_views,
-    season_views,
-    standings_views,
-    stats_views,
-    tournament_print,
-    tournament_views,
-)
+from scorekeep import club_views, season_views, standings_views, stats_views, tournament_print, tournament_views
 from scorekeep.api import views as api
 from scorekeep.dispute import views as dispute_views
 from scorekeep.nights import settlement_views, table_views
 from scorekeep.nights import views as night_views
+from scorekeep.printing import views as print_views
 from scorekeep.web import access_views, offline, views
 
 # Django's 400 page reads the body again (for a CSRF token) and fails on the body it refused: ours reads nothing.

@@ -101,7 +101,7 @@ def test_every_url_of_a_club_s_night_player_or_club_is_covered(two_clubs: dict[s
 @pytest.mark.parametrize("method", ["GET", "POST"])
 def test_nobody_outside_the_club_reaches_its_nights_players_or_club_pages(
         two_clubs: dict[str, Any], outsider: str, method: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from scorekeep import pdf
+    from scorekeep.printing import pdf
 
     monkeypatch.setattr(pdf, "render", lambda html, **kw: b"%PDF-1.4 (the printout)")
     client = two_clubs["clients"][outsider]

@@ -27,9 +27,9 @@ from django.utils.http import urlsafe_base64_encode
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from scorekeep import pdf
 from scorekeep.models import CardNight, Deal
 from scorekeep.nights import writes as nights
+from scorekeep.printing import pdf
 from scorekeep.words import labels
 from tests.roles import (
     ACCESS,

@@ -1,4 +1,4 @@
-"""The PDF of each demo night's list (`scorekeep.pdf`, rendered by Chromium): A4, and its text holds
+"""The PDF of each demo night's list (`scorekeep.printing.pdf`, rendered by Chromium): A4, and its text holds
 the date, the players and their totals. One render per game, so the module stays fast."""
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
 
-from scorekeep import pdf
 from scorekeep.models import CardNight
 from scorekeep.nights import ledger, settlement
+from scorekeep.printing import pdf
 from scorekeep.templatetags.ledger_tags import placing, signed
 from tests.conftest import REPO
 

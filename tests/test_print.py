@@ -1,4 +1,4 @@
-"""The printed lists (`scorekeep.print_views`): each demo night's printout holds the numbers its
+"""The printed lists (`scorekeep.printing.views`): each demo night's printout holds the numbers its
 deals give — computed here from the stored verdicts, not from the page's own arithmetic — and the
 list's marks, header, escaping and access rules."""
 
@@ -18,12 +18,13 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from scorekeep import clubs, pdf
+from scorekeep import clubs
 from scorekeep.models import CardNight
 from scorekeep.nights import ledger
 from scorekeep.nights import writes as nights
 from scorekeep.nights.forms import house_rules_in_words
-from scorekeep.print_views import pdf_filename
+from scorekeep.printing import pdf
+from scorekeep.printing.views import pdf_filename
 
 pytestmark = pytest.mark.django_db
 

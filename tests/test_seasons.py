@@ -25,9 +25,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from scorekeep import clubs, pdf, seasons
+from scorekeep import clubs, seasons
 from scorekeep.models import Club, Season
 from scorekeep.nights import writes as nights
+from scorekeep.printing import pdf
 from scorekeep.rules import GAMES
 from scorekeep.rules.season import Measure
 

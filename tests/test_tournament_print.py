@@ -1,7 +1,7 @@
 """A tournament's printouts (`scorekeep.tournament_print`): the table cards with each table's scorer QR, every
 table's list of a series with its signature lines, the standings after a series and the final ranking with its
 prizes — in English, German and Japanese, for the organising club's hosts only, and as PDF through the render
-queue (`scorekeep.pdf`). The expected figures are computed here from the tables' ledgers (`ledger.build`), not
+queue (`scorekeep.printing.pdf`). The expected figures are computed here from the tables' ledgers (`ledger.build`), not
 from the printout's own arithmetic."""
 
 from __future__ import annotations
@@ -21,10 +21,11 @@ from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
 
-from scorekeep import pdf, standings
+from scorekeep import standings
 from scorekeep.models import CardNight, CardTable, Club, Entrant, Player, Series, TablePlayer, Team, Tournament
 from scorekeep.nights import ledger
 from scorekeep.nights import writes as nights
+from scorekeep.printing import pdf
 from scorekeep.rules import GAMES
 from scorekeep.rules.season import Measure
 from scorekeep.templatetags.ledger_tags import signed

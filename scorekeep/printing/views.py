@@ -7,7 +7,7 @@ Seeger-Fabian points; Schafkopf plus and minus per player with the sums that agr
 points with the round placings; Fipsen the score sheet's columns. Every number comes from the
 stored verdicts through `ledger.build`; this module only arranges them in the list's columns and
 adds the footer lines a club writes under them. `night_pdf` renders the same page with Chromium
-(`scorekeep.pdf`).
+(`scorekeep.printing.pdf`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
-from scorekeep import pdf
 from scorekeep.models import CardNight, CardTable
 from scorekeep.nights import charts, ledger, settlement
 from scorekeep.nights.forms import bock_in_words, house_rules_in_words, preset_label
@@ -36,6 +35,7 @@ from scorekeep.nights.ledger import Ledger, Row
 from scorekeep.nights.loading import load_night
 from scorekeep.nights.settlement import played_for_money
 from scorekeep.nights.settlement import settle_as_stored as settle
+from scorekeep.printing import pdf
 from scorekeep.rules import GAMES, fipsen, kop, schafkopf, skat, standing
 from scorekeep.rules.explain import in_words
 from scorekeep.web.access import VIEW, night_access
