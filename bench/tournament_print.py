@@ -1,7 +1,8 @@
 """Benchmark a tournament's printouts at the size of a large championship: a series of N Skat tables of four
 (default 40 and 150), each with D deals (default 36), on a throw-away SQLite file. Times the pages (table cards,
 every table's list, the standings after the series, the final ranking with its prizes) and their PDFs (headless
-Chromium, `scorekeep.printing.pdf`; the first PDF includes starting Chromium), and counts the database queries of each page.
+Chromium, `scorekeep.printing.pdf`; the first PDF includes starting Chromium), and counts the database queries of
+each page.
 
     .venv/bin/python bench/tournament_print.py [--tables 40 150] [--deals 36] [--kinds standings ranking …]
 
