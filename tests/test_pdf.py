@@ -139,7 +139,7 @@ ENDINGS = {"exits": "", "is killed": "os.kill(os.getpid(), signal.SIGKILL)"}
 @pytest.mark.parametrize("ending", ENDINGS)
 def test_the_chromium_ends_with_its_process(ending: str) -> None:
     # Closed at exit; and when the process is killed, Chromium sees its pipe close and quits by itself.
-    code = "\n".join(["import django, os, signal", "django.setup()", "from scorekeep import pdf",
+    code = "\n".join(["import django, os, signal", "django.setup()", "from scorekeep.printing import pdf",
                       "pdf.render('<p>x</p>')", "print(pdf._browser.pid, flush=True)", ENDINGS[ending]])
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60,
                           env={**os.environ, "DJANGO_SETTINGS_MODULE": "scorekeep.settings",
