@@ -61,7 +61,7 @@ def main() -> None:
 
     settings.ALLOWED_HOSTS = ["*"]
     call_command("migrate", verbosity=0)
-    from scorekeep import clubs, ratings, seasons
+    from scorekeep.clubs import clubs, ratings, seasons
     from scorekeep.models import Player
     from scorekeep.nights import demo
     from scorekeep.nights import writes as nights

@@ -80,7 +80,7 @@ class Club(models.Model):
                               on_delete=models.SET_NULL, related_name="owned_clubs")
     cohosts = models.ManyToManyField(settings.AUTH_USER_MODEL, verbose_name=_("co-hosts"), blank=True,
                                      related_name="cohosted_clubs")
-    # Ratings (OpenSkill, `scorekeep.ratings`) beside the plain figures: off until the club's hosts turn them on.
+    # Ratings (OpenSkill, `scorekeep.clubs.ratings`) beside the plain figures: off until the club's hosts turn them on.
     ratings = models.BooleanField(_("show ratings"), default=False)
     # The co-host invitation link: whoever opens it logged in becomes a host. A new token revokes the old link.
     invite_token = models.CharField(max_length=43, unique=True, default=new_token, editable=False)
@@ -227,7 +227,7 @@ class CardNight(models.Model):
 
 
 class Season(models.Model):
-    """A named period of one game's nights of a club, ranked by the club's rules (`scorekeep.seasons`).
+    """A named period of one game's nights of a club, ranked by the club's rules (`scorekeep.clubs.seasons`).
 
     The basis is one the game's engine module offers (`rules.season`: Skat's Seeger-Fabian points or their
     average per series, Schafkopf's money, Kop's placing points …). Only nights within the period count;

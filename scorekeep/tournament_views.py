@@ -25,7 +25,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from scorekeep import clubs, tournament_money, tournaments
+from scorekeep import tournament_money, tournaments
+from scorekeep.clubs import clubs
 from scorekeep.models import GAME_CHOICES, Entrant, Series, Tournament
 from scorekeep.nights.forms import preset_label
 from scorekeep.rules import GAMES

@@ -2,8 +2,10 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from scorekeep import club_views, season_views, standings_views, stats_views, tournament_print, tournament_views
+from scorekeep import standings_views, tournament_print, tournament_views
 from scorekeep.api import views as api
+from scorekeep.clubs import season_views, stats_views
+from scorekeep.clubs import views as club_views
 from scorekeep.dispute import views as dispute_views
 from scorekeep.nights import settlement_views, table_views
 from scorekeep.nights import views as night_views

@@ -28,7 +28,8 @@ from django.db.models import Max, Model
 from django.test import Client
 from django.urls import reverse
 
-from scorekeep import seasons, tournaments
+from scorekeep import tournaments
+from scorekeep.clubs import seasons
 from scorekeep.models import (
     Attempt,
     CardNight,

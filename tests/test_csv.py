@@ -17,7 +17,7 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.test import Client
 
-from scorekeep import stats_views
+from scorekeep.clubs import stats_views
 from scorekeep.models import CardNight, Club
 from scorekeep.nights import ledger
 from scorekeep.nights import writes as nights

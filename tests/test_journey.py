@@ -18,7 +18,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from scorekeep import clubs, journey, stats
+from scorekeep.clubs import clubs, journey, stats
 from scorekeep.models import CardNight, Club, Player
 from scorekeep.nights import writes as nights
 

@@ -134,7 +134,7 @@ def _all_deals() -> list:
 def test_seasons_option_gives_the_demo_club_two_seasons_of_nights(django_user_model: Any) -> None:
     from django.urls import reverse
 
-    from scorekeep import seasons
+    from scorekeep.clubs import seasons
     from scorekeep.models import Club, Season
 
     django_user_model.objects.create_user("anna")

@@ -21,7 +21,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 from django.utils import translation
 
-from scorekeep import stats
+from scorekeep.clubs import stats
 from scorekeep.models import CardNight
 from scorekeep.nights import ledger
 from scorekeep.nights import writes as nights

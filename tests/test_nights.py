@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from scorekeep import clubs
+from scorekeep.clubs import clubs
 from scorekeep.models import CardNight, CardTable, Deal, DealRevision, NightRevision, Player
 from scorekeep.nights import ledger
 from scorekeep.nights import writes as nights

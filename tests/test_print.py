@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from scorekeep import clubs
+from scorekeep.clubs import clubs
 from scorekeep.models import CardNight
 from scorekeep.nights import ledger
 from scorekeep.nights import writes as nights

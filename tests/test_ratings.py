@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from scorekeep import clubs, ratings, seasons
+from scorekeep.clubs import clubs, ratings, seasons
 from scorekeep.models import Club, Player
 from scorekeep.nights import writes as nights
 

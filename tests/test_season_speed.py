@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from scorekeep import clubs, ratings, seasons, stats
+from scorekeep.clubs import clubs, ratings, seasons, stats
 from scorekeep.models import CardNight, CardTable, Club, Player, Season
 from scorekeep.nights import demo, ledger
 from scorekeep.nights import writes as nights

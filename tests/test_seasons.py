@@ -25,7 +25,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from scorekeep import clubs, seasons
+from scorekeep.clubs import clubs, seasons
 from scorekeep.models import Club, Season
 from scorekeep.nights import writes as nights
 from scorekeep.printing import pdf

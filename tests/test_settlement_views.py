@@ -17,7 +17,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.test import Client
 
-from scorekeep import clubs
+from scorekeep.clubs import clubs
 from scorekeep.models import CardNight, NightRevision, Player
 from scorekeep.nights import ledger
 from scorekeep.nights import writes as nights

@@ -1,4 +1,4 @@
-"""Statistics per player across card nights (scorekeep/stats.py, /stats/, /stats/<player>/).
+"""Statistics per player across card nights (scorekeep/clubs/stats.py, /stats/, /stats/<player>/).
 
 The numbers are checked against an independent count straight from the stored deals — their seating,
 facts and verdicts, read here without `scorekeep.nights.ledger` — for the demo nights of every game and for
@@ -21,7 +21,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from scorekeep import stats
+from scorekeep.clubs import stats
 from scorekeep.models import CardNight, Club, Deal, Player
 from scorekeep.nights import writes as nights
 

@@ -12,7 +12,8 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from scorekeep import clubs, standings, tournaments
+from scorekeep import standings, tournaments
+from scorekeep.clubs import clubs
 from scorekeep.models import CardNight, Club, DealRevision, Series, Tournament, TournamentRevision
 from scorekeep.nights import writes as nights
 from scorekeep.rules import GAMES
@@ -367,7 +368,7 @@ def test_a_kop_round_is_the_table_nights_round_for_its_placing(club: Club) -> No
 
 @pytest.mark.django_db
 def test_a_tournaments_tables_are_no_nights_of_a_club_season(seven: Tournament) -> None:
-    from scorekeep import seasons
+    from scorekeep.clubs import seasons
 
     series = tournaments.draw_series(seven, 1, seed="s")
     play_out(series)

@@ -25,7 +25,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scorekeep import clubs
+from scorekeep.clubs import clubs
 from scorekeep.models import CardNight, CardTable, Player, TablePlayer
 from scorekeep.nights import ledger
 from scorekeep.nights import writes as nights

@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F, Max
 
-from scorekeep import clubs
+from scorekeep.clubs import clubs
 from scorekeep.models import (
     CardNight,
     CardTable,

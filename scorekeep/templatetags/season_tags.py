@@ -6,9 +6,9 @@ from fractions import Fraction
 
 from django import template
 
+from scorekeep.clubs.seasons import Table
+from scorekeep.clubs.stats import rounded
 from scorekeep.rules.season import Measure
-from scorekeep.seasons import Table
-from scorekeep.stats import rounded
 from scorekeep.templatetags.ledger_tags import average, placing, signed, signed_money
 
 register = template.Library()

@@ -2,7 +2,7 @@
 
 A night is reached in one of three ways, never by its id alone:
 
-- the **hosts of its club** (`scorekeep.clubs`: the club's owner and co-hosts; the site owner, a
+- the **hosts of its club** (`scorekeep.clubs.clubs`: the club's owner and co-hosts; the site owner, a
   superuser, too) may do everything: settings, finishing, the links;
 - a phone that opened the night's **scorer link** may enter, correct, delete and restore deals and add
   tables;
@@ -25,7 +25,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 
-from scorekeep import clubs
+from scorekeep.clubs import clubs
 from scorekeep.models import CardNight, Club, Player, new_token
 from scorekeep.words.labels import speaking_of
 

@@ -23,7 +23,7 @@ from django.conf import settings
 from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
-from scorekeep import clubs, seasons
+from scorekeep.clubs import clubs, seasons
 from scorekeep.models import CardNight, CardTable, Player, Season
 from scorekeep.nights import demo
 from scorekeep.nights import writes as nights

@@ -27,7 +27,8 @@ from django.contrib.auth import get_user_model
 from django.utils import translation
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from scorekeep import clubs, standings
+from scorekeep import standings
+from scorekeep.clubs import clubs
 from scorekeep.models import CardTable, Deal, Tournament
 from scorekeep.nights import ledger
 from scorekeep.nights import writes as nights

@@ -20,8 +20,8 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from scorekeep import clubs
-from scorekeep import seasons as club_seasons
+from scorekeep.clubs import clubs
+from scorekeep.clubs import seasons as club_seasons
 from scorekeep.models import CardNight, Club, DealRevision
 from scorekeep.nights import demo
 from scorekeep.nights import writes as nights

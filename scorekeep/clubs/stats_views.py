@@ -34,7 +34,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from scorekeep import clubs, journey, ratings, stats
+from scorekeep.clubs import clubs, journey, ratings, stats
 from scorekeep.models import GAME_CHOICES, CardNight, Club, Player
 from scorekeep.nights import ledger
 from scorekeep.rules import GAMES

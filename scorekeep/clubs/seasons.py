@@ -30,7 +30,7 @@ from fractions import Fraction
 from django.db import transaction
 from django.utils.translation import gettext
 
-from scorekeep import stats
+from scorekeep.clubs import stats
 from scorekeep.models import CardNight, Club, Player, Season
 from scorekeep.nights import ledger
 from scorekeep.rules import GAMES

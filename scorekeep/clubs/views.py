@@ -3,7 +3,7 @@ by a link or by account name, and accepting an invitation.
 
 Only a club's hosts (and the site owner) reach its pages; to anyone else logged in a club is "not found"
 (404), as a night is to a stranger, and anyone not logged in is sent to log in. Every write goes through
-`scorekeep.clubs`, in a transaction; each page works as plain POST and redirect.
+`scorekeep.clubs.clubs`, in a transaction; each page works as plain POST and redirect.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scorekeep import clubs, ratings
+from scorekeep.clubs import clubs, ratings
 from scorekeep.models import Club, token_shaped
 from scorekeep.web import throttle
 from scorekeep.web.access_views import TOKEN_LIMIT, _wait_message, qr_svg

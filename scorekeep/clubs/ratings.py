@@ -22,7 +22,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from scorekeep import stats
+from scorekeep.clubs import stats
 from scorekeep.models import CardNight, Club, Player
 from scorekeep.nights import ledger
 from scorekeep.rules import GAMES

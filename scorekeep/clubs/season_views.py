@@ -23,13 +23,13 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
-from scorekeep import ratings, seasons
-from scorekeep.club_views import club_of
+from scorekeep.clubs import ratings, seasons
+from scorekeep.clubs.stats_views import DATE_FORMAT, text_cell
+from scorekeep.clubs.views import club_of
 from scorekeep.models import Season
 from scorekeep.printing import pdf
 from scorekeep.printing.views import pdf_busy, pdf_unavailable
 from scorekeep.rules import GAMES
-from scorekeep.stats_views import DATE_FORMAT, text_cell
 from scorekeep.words.labels import GAME_LABELS, translated
 from scorekeep.words.money import in_units
 

@@ -17,7 +17,7 @@ Definitions, so the numbers can be checked by hand:
 - the Skat **performance** is list points plus Seeger-Fabian points (the ledger's footer); Skat nights
   are ranked by it, every other game by its total.
 
-No HTTP here: the views (`scorekeep.stats_views`) choose the nights the request may see and filter them.
+No HTTP here: the views (`scorekeep.clubs.stats_views`) choose the nights the request may see and filter them.
 """
 
 from __future__ import annotations

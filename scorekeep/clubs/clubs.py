@@ -5,7 +5,7 @@ rights — see and run all of them; nobody else sees a club's players, nights or
 holders see that night, `scorekeep.web.access`). A host may run several clubs. A co-host joins by the club's
 invitation link (opened while logged in) or is added by account name by a host.
 
-No HTTP here: `scorekeep.club_views` calls these.
+No HTTP here: `scorekeep.clubs.views` calls these.
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ def renew_invitation(club: Club) -> Club:
 
 @transaction.atomic
 def set_ratings(club: Club, on: bool) -> Club:
-    """Show the players' ratings (`scorekeep.ratings`) beside the plain figures, or not."""
+    """Show the players' ratings (`scorekeep.clubs.ratings`) beside the plain figures, or not."""
     club = Club.objects.select_for_update().get(pk=club.pk)
     club.ratings = on
     club.save(update_fields=["ratings"])

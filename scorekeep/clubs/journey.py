@@ -1,5 +1,5 @@
 """A player's game over months, within their club: what the player page adds to the statistics
-(`scorekeep.stats`) — per game (Schafkopf per currency) the average value of each contract declared, what
+(`scorekeep.clubs.stats`) — per game (Schafkopf per currency) the average value of each contract declared, what
 the declared games came with (the engine's own columns: Hand, Schneider, Ouvert, Kontra; Stoß, Laufende …),
 the best and the worst deal, streaks of games won and lost, partners and opponents met, and the running
 total over the nights as a chart.
@@ -26,7 +26,7 @@ from fractions import Fraction
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
-from scorekeep import stats
+from scorekeep.clubs import stats
 from scorekeep.models import CardNight, Player, TablePlayer
 from scorekeep.nights import charts, ledger
 from scorekeep.nights.settlement import MINUS, format_money
