@@ -59,10 +59,11 @@ def main() -> None:
 
     settings.ALLOWED_HOSTS = ["*"]
     call_command("migrate", verbosity=0)
-    from scorekeep import standings, tournament_money
     from scorekeep.models import Club, Tournament
     from scorekeep.nights import demo
     from scorekeep.nights import writes as nights
+    from scorekeep.tournaments import money as tournament_money
+    from scorekeep.tournaments import standings
     from tests.tournament_fixtures import draw, tournament
 
     rng = random.Random(18)

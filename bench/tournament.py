@@ -8,7 +8,7 @@ gunicorn on loopback (issue 18).
 Run by hand, never by the test suite; results go to docs/PERFORMANCE.md. The script makes a throw-away
 database (a temporary PostgreSQL database on the server of --database-url or DATABASE_URL, dropped afterwards;
 a SQLite file when neither is PostgreSQL), migrates it, starts gunicorn on 127.0.0.1, and sets up a tournament
-the way an organiser does — the club, `--players` entrants registered (`scorekeep.tournaments.register`),
+the way an organiser does — the club, `--players` entrants registered (`scorekeep.tournaments.writes.register`),
 series 1 drawn (`draw_series`: 600 Skat players make 150 tables of four). Then, for `--seconds` (a list keeper's
 counted from its join):
 
@@ -69,7 +69,7 @@ IN_GRID = "@"  # a grid's tap sends "grand@2": the game, and its declarer's tabl
 
 SETUP = """
 from django.contrib.auth import get_user_model
-from scorekeep import tournaments
+from scorekeep.tournaments import writes as tournaments
 from scorekeep.models import Club
 host = get_user_model().objects.create_user("organiser", password="bench-only-password")
 club = Club.objects.create(name="Bench Skatclub", owner=host)

@@ -2,7 +2,6 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from scorekeep import standings_views, tournament_print, tournament_views
 from scorekeep.api import views as api
 from scorekeep.clubs import season_views, stats_views
 from scorekeep.clubs import views as club_views
@@ -10,6 +9,9 @@ from scorekeep.dispute import views as dispute_views
 from scorekeep.nights import settlement_views, table_views
 from scorekeep.nights import views as night_views
 from scorekeep.printing import views as print_views
+from scorekeep.tournaments import printouts as tournament_print
+from scorekeep.tournaments import standings_views
+from scorekeep.tournaments import views as tournament_views
 from scorekeep.web import access_views, offline, views
 
 # Django's 400 page reads the body again (for a CSRF token) and fails on the body it refused: ours reads nothing.

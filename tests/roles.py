@@ -19,10 +19,10 @@ from django.http import HttpResponse, QueryDict
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from scorekeep import tournaments
 from scorekeep.models import Attempt, CardNight, Deal, Player, Season, Tournament
 from scorekeep.nights import writes as nights
 from scorekeep.nights.forms import NightForm, SettingsForm
+from scorekeep.tournaments import writes as tournaments
 
 ANONYMOUS, OTHER_HOST, VIEWER, SCORER, HOST, COHOST, SITE_OWNER = (
     "anonymous", "other host", "viewer", "scorer", "host", "co-host", "site owner")

@@ -28,7 +28,6 @@ from django.db.models import Max, Model
 from django.test import Client
 from django.urls import reverse
 
-from scorekeep import tournaments
 from scorekeep.clubs import seasons
 from scorekeep.models import (
     Attempt,
@@ -43,6 +42,7 @@ from scorekeep.models import (
 )
 from scorekeep.nights import ledger
 from scorekeep.nights import writes as nights
+from scorekeep.tournaments import writes as tournaments
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""A tournament's standings (scorekeep.standings) and their pages: from the tables' kept standings only,
+"""A tournament's standings (scorekeep.tournaments.standings) and their pages: from the tables' kept standings only,
 ties and lots, withdrawals and late entries, teams, and 304 while nothing changed."""
 
 from fractions import Fraction
@@ -10,10 +10,10 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from scorekeep import standings
 from scorekeep.models import CardTable, Entrant, Tournament
 from scorekeep.nights import ledger
 from scorekeep.nights import writes as nights
+from scorekeep.tournaments import standings
 from tests.tournament_fixtures import draw, tournament
 
 pytestmark = pytest.mark.django_db
@@ -212,7 +212,7 @@ def test_viewers_share_one_board_for_a_few_seconds_while_the_tables_keep_changin
                                                                                  monkeypatch: Any) -> None:
     settings.SCOREKEEP_STANDINGS_FRESH = 5
     clock = [1_000_000.0]
-    monkeypatch.setattr("scorekeep.standings_views.time.time", lambda: clock[0])
+    monkeypatch.setattr("scorekeep.tournaments.standings_views.time.time", lambda: clock[0])
     tour = tournament("skat", "isko", players=3)
     (t1,) = draw(tour, 1, [[1, 2, 3]])
     url, poll = f"/standings/{tour.viewer_token}/screen/", {"HTTP_HX_REQUEST": "true",
@@ -293,8 +293,8 @@ def test_a_standing_kept_before_tournaments_is_walked_once_and_kept_again() -> N
 
 @pytest.mark.parametrize("game", ["skat", "schafkopf", "kop", "fipsen"])
 def test_the_standings_of_a_tournament_the_organiser_flow_made(game: str, host: User) -> None:
-    from scorekeep import tournaments
     from scorekeep.rules import GAMES
+    from scorekeep.tournaments import writes as tournaments
 
     club = Tournament._meta.get_field("club").related_model.objects.create(name="Verein", owner=host)
     preset = {"skat": "isko", "schafkopf": "bsv", "kop": "koscian", "fipsen": "classic"}[game]

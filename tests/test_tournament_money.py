@@ -1,4 +1,4 @@
-"""A tournament's money (scorekeep.tournament_money): tiers, fees, the pot, prizes with ties, and a payout
+"""A tournament's money (scorekeep.tournaments.money): tiers, fees, the pot, prizes with ties, and a payout
 sheet that always adds up; the money page and its field-named errors."""
 
 from fractions import Fraction
@@ -10,11 +10,12 @@ from django.test import Client
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeep import standings, tournament_money
 from scorekeep.models import Entrant, Tournament
 from scorekeep.nights import writes as nights
-from scorekeep.standings import Line
-from scorekeep.tournament_money import MoneyError, lost_game_money, parse_tiers
+from scorekeep.tournaments import money as tournament_money
+from scorekeep.tournaments import standings
+from scorekeep.tournaments.money import MoneyError, lost_game_money, parse_tiers
+from scorekeep.tournaments.standings import Line
 from tests.tournament_fixtures import draw, tournament
 
 TIERS = [{"from": 1, "amount": 50}, {"from": 4, "amount": 100}]

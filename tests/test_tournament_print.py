@@ -1,4 +1,4 @@
-"""A tournament's printouts (`scorekeep.tournament_print`): the table cards with each table's scorer QR, every
+"""A tournament's printouts (`scorekeep.tournaments.printouts`): the table cards with each table's scorer QR, every
 table's list of a series with its signature lines, the standings after a series and the final ranking with its
 prizes — in English, German and Japanese, for the organising club's hosts only, and as PDF through the render
 queue (`scorekeep.printing.pdf`). The expected figures are computed here from the tables' ledgers (`ledger.build`), not
@@ -21,7 +21,6 @@ from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
 
-from scorekeep import standings
 from scorekeep.models import CardNight, CardTable, Club, Entrant, Player, Series, TablePlayer, Team, Tournament
 from scorekeep.nights import ledger
 from scorekeep.nights import writes as nights
@@ -29,6 +28,7 @@ from scorekeep.printing import pdf
 from scorekeep.rules import GAMES
 from scorekeep.rules.season import Measure
 from scorekeep.templatetags.ledger_tags import signed
+from scorekeep.tournaments import standings
 from scorekeep.web.qr import qr_svg
 from scorekeep.words.money import format_money
 

@@ -1,4 +1,4 @@
-"""The organiser's tournament (issue 18, `scorekeep.tournaments` and its pages): creating one with its
+"""The organiser's tournament (issue 18, `scorekeep.tournaments.writes` and its pages): creating one with its
 settings checked, registration at the door, the draw stored and repeatable from its seed, each table a card
 night whose scorer link works on the table page, the closing checks, withdrawals and late entries in the
 next draw, the organiser's correction after a series closed, and only the club's hosts reaching any of it."""
@@ -12,12 +12,13 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from scorekeep import standings, tournaments
 from scorekeep.clubs import clubs
 from scorekeep.models import CardNight, Club, DealRevision, Series, Tournament, TournamentRevision
 from scorekeep.nights import writes as nights
 from scorekeep.rules import GAMES
 from scorekeep.rules.draw import pairs_of
+from scorekeep.tournaments import standings
+from scorekeep.tournaments import writes as tournaments
 
 SEVEN = ["Anna", "Bernd", "Clara", "Dieter", "Erika", "Fritz", "Gisela"]
 

@@ -130,7 +130,7 @@ def night_list(request: HttpRequest) -> HttpResponse:
     joined = access.joined_nights(request)
     if not request.user.is_authenticated and not joined:
         return HttpResponseRedirect(f"{reverse('login')}?next={reverse('nights')}")
-    # A tournament's tables are nights of their own, but the tournament's page lists them (scorekeep.tournaments).
+    # A tournament's tables are nights of their own, but the tournament's page lists them (tournaments/writes.py).
     nights = (access.visible_nights(request).filter(series=None).select_related("club")
               .annotate(deals_played=Count("tables__deals", filter=Q(tables__deals__deleted=False)))
               .prefetch_related(Prefetch("tables__places", queryset=TablePlayer.objects.select_related("player")))

@@ -27,12 +27,12 @@ from django.contrib.auth import get_user_model
 from django.utils import translation
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from scorekeep import standings
 from scorekeep.clubs import clubs
 from scorekeep.models import CardTable, Deal, Tournament
 from scorekeep.nights import ledger
 from scorekeep.nights import writes as nights
 from scorekeep.rules import GAMES
+from scorekeep.tournaments import standings
 from scorekeep.words.labels import unit_text
 
 from .conftest import TIMEOUT_MS

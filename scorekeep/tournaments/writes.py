@@ -29,7 +29,6 @@ from django.db.models import Count, F, Max
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scorekeep import standings
 from scorekeep.models import (
     CardNight,
     CardTable,
@@ -48,6 +47,7 @@ from scorekeep.rules import GAMES, IllegalDeal
 from scorekeep.rules.draw import Draw, Mode, Seatable, draw, pairs_of
 from scorekeep.rules.explain import Phrase, in_words
 from scorekeep.rules.tournament import check_series_length, check_table, series_length_at
+from scorekeep.tournaments import standings
 from scorekeep.words.labels import page_words, unit_text
 
 MAX_SERIES = 20
@@ -278,7 +278,7 @@ def _seatables(tournament: Tournament, number: int) -> tuple[list[Seatable], dic
 
 
 def standings_order(tournament: Tournament, before: int) -> list[int]:
-    """The start numbers as the standings after series `before` rank them, best first (`scorekeep.standings`:
+    """The start numbers as the standings after series `before` rank them, best first (`tournaments.standings`:
     the rule set's order and tie-breaks, a recorded lot; players still tied by their start numbers) — the
     tables' kept standings, never re-judging a deal."""
     return [line.number for line in standings.standings(tournament, upto=before).lines]

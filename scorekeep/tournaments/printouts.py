@@ -33,13 +33,15 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
-from scorekeep import standings, standings_views, tournament_money, tournaments
 from scorekeep.models import CardNight, CardTable, Deal, Entrant, Series, TablePlayer, Tournament
 from scorekeep.nights import ledger
 from scorekeep.nights.forms import preset_label
 from scorekeep.printing import pdf
 from scorekeep.printing.views import LISTS, PRINT_CSS, PrintTable, pdf_busy, pdf_unavailable, skat_levels
-from scorekeep.tournament_views import tournament_of
+from scorekeep.tournaments import money as tournament_money
+from scorekeep.tournaments import standings, standings_views
+from scorekeep.tournaments import writes as tournaments
+from scorekeep.tournaments.views import tournament_of
 from scorekeep.web.qr import qr_svg
 from scorekeep.words import labels
 from scorekeep.words.labels import GAME_LABELS, translated, unit_text

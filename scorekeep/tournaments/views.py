@@ -4,7 +4,7 @@ door, withdrawal, drawing a series, closing and reopening it.
 
 Only the hosts of the tournament's club (and the site owner) reach them; to any other account a tournament
 is "not found" (404), and anyone not logged in is sent to log in, as for a club's pages. Every write goes
-through `scorekeep.tournaments`, in a transaction; every form is a plain POST and a 303, so the pages work
+through `scorekeep.tournaments.writes`, in a transaction; every form is a plain POST and a 303, so the pages work
 without JavaScript.
 """
 
@@ -25,12 +25,13 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from scorekeep import tournament_money, tournaments
 from scorekeep.clubs import clubs
 from scorekeep.models import GAME_CHOICES, Entrant, Series, Tournament
 from scorekeep.nights.forms import preset_label
 from scorekeep.rules import GAMES
 from scorekeep.rules.draw import Conflict
+from scorekeep.tournaments import money as tournament_money
+from scorekeep.tournaments import writes as tournaments
 from scorekeep.web.qr import qr_svg
 from scorekeep.words.labels import GAME_LABELS, unit_text
 from scorekeep.words.money import currency_exponent

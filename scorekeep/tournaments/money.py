@@ -29,8 +29,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext
 
-from scorekeep import standings
 from scorekeep.models import Tournament, TournamentRevision
+from scorekeep.tournaments import standings
 from scorekeep.words.money import format_money, parse_units
 
 

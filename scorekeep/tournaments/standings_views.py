@@ -4,7 +4,7 @@ by the viewer link, for anyone who has it, one for phones and one for the big sc
 Each page shows the standings overall or of one series (``?series=N``) and polls for changes (htmx, the
 standings section every 10 s): the ETag is the tournament's version (`Tournament.version`, moved on by every
 deal at one of its tables and every change of the organiser's), so a poll is answered 304 after one small
-query while nothing changed, and the standings (`scorekeep.standings`) are computed only when something did.
+query while nothing changed, and the standings (`scorekeep.tournaments.standings`) are computed only when something did.
 The big screen pages through a long list by itself (static/js/bigscreen.js); without JavaScript it shows
 every row.
 """
@@ -28,11 +28,13 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
-from scorekeep import standings, tournament_money, tournaments
 from scorekeep.models import Tournament, token_shaped
 from scorekeep.rules import GAMES
 from scorekeep.templatetags.ledger_tags import MINUS
-from scorekeep.tournament_views import tournament_of
+from scorekeep.tournaments import money as tournament_money
+from scorekeep.tournaments import standings
+from scorekeep.tournaments import writes as tournaments
+from scorekeep.tournaments.views import tournament_of
 from scorekeep.web import live, throttle
 from scorekeep.web.access_views import TOKEN_LIMIT, _wait_message
 from scorekeep.words.labels import GAME_LABELS, translated, unit_text
