@@ -256,8 +256,8 @@ class Bench:
 
     def fill_floor(self) -> None:
         """The floor's context: the standings and latest rows the table page shows, as plain values."""
+        from scorekeep.nights import sheet as ledger_tags
         from scorekeep.nights import table_views
-        from scorekeep.templatetags import ledger_tags
 
         loaded = table_views._load(self.night.pk, self.table.number)
         FLOOR_CONTEXT.clear()

@@ -22,7 +22,8 @@ from django.urls import reverse
 from scorekeep.models import Attempt, CardNight, Tournament
 from scorekeep.nights import writes as nights
 from scorekeep.web import throttle
-from scorekeep.web.access_views import ACCOUNT_LIMIT, LOGIN_LIMIT, RESET_LIMIT, TOKEN_LIMIT, qr_svg
+from scorekeep.web.qr import qr_svg
+from scorekeep.web.throttle import ACCOUNT_LIMIT, LOGIN_LIMIT, RESET_LIMIT, TOKEN_LIMIT
 from tests.conftest import REPO
 from tests.roles import (
     ACCESS,

@@ -21,6 +21,7 @@ from scorekeep.clubs import stats_views
 from scorekeep.models import CardNight, Club
 from scorekeep.nights import ledger
 from scorekeep.nights import writes as nights
+from scorekeep.words import cells
 
 PLAYERS = ["Anna", "Bernd", "Clara", "Dieter"]
 GRAND = {"contract": "grand", "declarer": 0, "bid": 48, "matadors": 2, "card_points": 70}  # +72 to seat 0
@@ -191,7 +192,7 @@ def test_formula_injection_names_are_written_as_text(host_client: Client, host: 
     ("山田\uff1d", "山田\uff1d"),
 ])
 def test_text_cells_that_would_start_a_formula_get_a_quote(text: str, written: str) -> None:
-    assert stats_views.text_cell(text) == written
+    assert cells.text_cell(text) == written
 
 
 def test_numbers_are_written_as_numbers() -> None:

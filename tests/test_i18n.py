@@ -252,10 +252,10 @@ def test_a_count_on_a_page_agrees_with_its_noun(language: str, one: str, many: s
     from django.template import Context, Template
     from django.utils import translation
 
-    from scorekeep.web.access_views import _wait_message
+    from scorekeep.web.throttle import wait_message
 
     with translation.override(language):
-        assert one in _wait_message(30) and many in _wait_message(15 * 60)
+        assert one in wait_message(30) and many in wait_message(15 * 60)
         round_of = Template("{% load i18n %}{% blocktranslate count n=n %}a round is {{ n }} deal{% plural %}"
                             "a round is {{ n }} deals{% endblocktranslate %}")
         if language == "de":

@@ -578,7 +578,7 @@ def test_next_is_bock_tells_the_entry_form_that_the_next_deal_is_a_bock_deal() -
 @pytest.mark.django_db
 def test_the_ledger_levels_column_shows_a_null_games_hand_and_ouvert(hand: bool, ouvert: bool, said: str) -> None:
     """The phone's ledger writes a Null game's levels as it does a suit game's (the engine's `sheet_row`)."""
-    from scorekeep.templatetags.ledger_tags import sheet
+    from scorekeep.nights.sheet import sheet
 
     night = nights.start_night(game="skat", preset="classic", players=NAMES[:3])
     table = table_of(night)

@@ -27,8 +27,8 @@ from scorekeep.nights import ledger
 from scorekeep.nights import writes as nights
 from scorekeep.nights.settlement import settle_as_stored
 from scorekeep.nights.settlement_views import SettlementForm
-from scorekeep.templatetags.ledger_tags import money
 from scorekeep.words.money import currency_exponent, format_money
+from scorekeep.words.numbers import money
 
 PLAYERS = ["Anna", "Bernd", "Clara", "Dieter"]
 # A partner game Anna and Clara lose with 40 card points: each pays the partner price to Bernd and Dieter.

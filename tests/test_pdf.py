@@ -21,7 +21,7 @@ from pypdf import PdfReader
 from scorekeep.models import CardNight
 from scorekeep.nights import ledger, settlement
 from scorekeep.printing import pdf
-from scorekeep.templatetags.ledger_tags import placing, signed
+from scorekeep.words.numbers import placing, signed
 from tests.conftest import REPO
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -11,7 +11,7 @@ from functools import partial
 
 import pytest
 
-from scorekeep.web.access_views import LOGIN_LIMIT, TOKEN_LIMIT
+from scorekeep.web.throttle import LOGIN_LIMIT, TOKEN_LIMIT
 from tests.live_site import Phone, Site, all_at_once, temp_database
 
 pytestmark = pytest.mark.database

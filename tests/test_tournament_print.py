@@ -27,10 +27,10 @@ from scorekeep.nights import writes as nights
 from scorekeep.printing import pdf
 from scorekeep.rules import GAMES
 from scorekeep.rules.season import Measure
-from scorekeep.templatetags.ledger_tags import signed
 from scorekeep.tournaments import standings
 from scorekeep.web.qr import qr_svg
 from scorekeep.words.money import format_money
+from scorekeep.words.numbers import signed
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from scorekeep.models import CardNight, CardTable, Deal, DealRevision
 from scorekeep.nights import ledger
 from scorekeep.nights import writes as nights
-from scorekeep.templatetags.ledger_tags import amount, signed_amount
+from scorekeep.words.numbers import amount, signed_amount
 
 FOUR = ["Anna", "Bernd", "Clara", "Dieter"]
 HX = {"HX-Request": "true"}

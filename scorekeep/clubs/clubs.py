@@ -15,6 +15,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q, QuerySet
+from django.http import Http404, HttpRequest
 from django.utils.translation import gettext
 
 from scorekeep.models import Club, new_token
@@ -143,4 +144,12 @@ def set_ratings(club: Club, on: bool) -> Club:
     club = Club.objects.select_for_update().get(pk=club.pk)
     club.ratings = on
     club.save(update_fields=["ratings"])
+    return club
+
+
+def club_of(request: HttpRequest, club_id: int) -> Club:
+    """The club, for one of its hosts (or the site owner); 404 for anyone else, as for a club that does not exist."""
+    club = hosted_by(request.user).filter(pk=club_id).select_related("owner").first()
+    if club is None:
+        raise Http404("No such club.")
     return club

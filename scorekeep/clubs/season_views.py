@@ -1,6 +1,6 @@
 """A club's seasons: starting one, its table as of any date (with the movement since the latest night), the
 printed table, its PDF (`scorekeep.printing.pdf`, the same page) and CSV. Only the club's hosts reach them
-(`club_views.club_of`: 404 for any other account, log-in for anyone else)."""
+(`clubs.club_of`: 404 for any other account, log-in for anyone else)."""
 
 from __future__ import annotations
 
@@ -24,12 +24,12 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from scorekeep.clubs import ratings, seasons
-from scorekeep.clubs.stats_views import DATE_FORMAT, text_cell
-from scorekeep.clubs.views import club_of
+from scorekeep.clubs.clubs import club_of
 from scorekeep.models import Season
 from scorekeep.printing import pdf
-from scorekeep.printing.views import pdf_busy, pdf_unavailable
+from scorekeep.printing.refusals import pdf_busy, pdf_unavailable
 from scorekeep.rules import GAMES
+from scorekeep.words.cells import DATE_FORMAT, text_cell
 from scorekeep.words.labels import GAME_LABELS, translated
 from scorekeep.words.money import in_units
 

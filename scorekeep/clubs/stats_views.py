@@ -41,10 +41,9 @@ from scorekeep.rules import GAMES
 from scorekeep.rules.explain import in_words
 from scorekeep.web import access
 from scorekeep.web.access import VIEW, night_access
+from scorekeep.words.cells import DATE_FORMAT, text_cell
 from scorekeep.words.labels import CONTRACT_LABELS, preformatted
 from scorekeep.words.money import in_units
-
-DATE_FORMAT = "%Y-%m-%d"
 
 
 class StatsFilter(forms.Form):
@@ -162,14 +161,6 @@ def _rating(player: Player, game: str) -> ratings.Rating | None:
 
 # --- a night's ledger as CSV ---------------------------------------------------------------------
 
-# What starts a formula in a spreadsheet: = + - @ — also in their full-width forms (＝ ＋ － ＠), which
-# spreadsheets set up for Japanese take as the same — and a tab or a carriage return.
-FORMULA_STARTS = ("=", "+", "-", "@", "\uff1d", "\uff0b", "\uff0d", "\uff20", "\t", "\r")
-
-
-def text_cell(value: str) -> str:
-    """A text cell a spreadsheet shows as text: one that would start a formula gets a leading '."""
-    return "'" + value if value.startswith(FORMULA_STARTS) else value
 
 
 def number_cell(value: int | None, night: CardNight) -> str:

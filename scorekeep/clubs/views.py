@@ -23,9 +23,10 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scorekeep.clubs import clubs, ratings
+from scorekeep.clubs.clubs import club_of
 from scorekeep.models import Club, token_shaped
 from scorekeep.web import throttle
-from scorekeep.web.access_views import TOKEN_LIMIT, _wait_message, qr_svg
+from scorekeep.web.qr import qr_svg
 from scorekeep.words.labels import GAME_LABELS
 
 
@@ -42,14 +43,6 @@ class CohostForm(forms.Form):
 
 def _see_other(url: str) -> HttpResponse:
     return HttpResponseRedirect(url, status=303)
-
-
-def club_of(request: HttpRequest, club_id: int) -> Club:
-    """The club, for one of its hosts (or the site owner); 404 for anyone else, as for a club that does not exist."""
-    club = clubs.hosted_by(request.user).filter(pk=club_id).select_related("owner").first()
-    if club is None:
-        raise Http404("No such club.")
-    return club
 
 
 @login_required
@@ -160,9 +153,9 @@ def club_join(request: HttpRequest, token: str) -> HttpResponse:
     if not request.user.is_authenticated:
         return HttpResponseRedirect(f"{reverse('login')}?next={reverse('club-join', args=[token])}")
     try:
-        counted = throttle.count("token", {f"ip:{throttle.client_address(request)}": TOKEN_LIMIT})
+        counted = throttle.count("token", {f"ip:{throttle.client_address(request)}": throttle.TOKEN_LIMIT})
     except throttle.Throttled as refused:
-        return render(request, "join_refused.html", {"message": _wait_message(refused.wait)}, status=429)
+        return render(request, "join_refused.html", {"message": throttle.wait_message(refused.wait)}, status=429)
     club = Club.objects.filter(invite_token=token).first() if token_shaped(token) else None
     if club is None:  # a wrong token stays counted
         return render(request, "join_refused.html", {"message": gettext(

@@ -15,7 +15,6 @@ typed. A refresh is `quiet`: it shows no errors for what is not filled in yet.
 from __future__ import annotations
 
 import datetime
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
@@ -47,13 +46,12 @@ from scorekeep.words.labels import (
     preformatted,
     translated,
 )
-from scorekeep.words.money import currency_exponent, format_money
+from scorekeep.words.money import CURRENCY, currency_exponent, format_money
 
 Label = str | Promise
 
 DEFAULT_GAME = "skat"
 DEFAULT_PLAYERS = 4
-CURRENCY = re.compile(r"[A-Z]{3}")
 LONGEST_NAME = 40  # Player.name
 
 # How seats and sitting out work at each game, for the players' help text (ledger.seating does it).

@@ -33,7 +33,7 @@ from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db import OperationalError
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.text import capfirst
@@ -60,20 +60,13 @@ from scorekeep.nights.settlement import (
 )
 from scorekeep.nights.settlement import settle_as_stored as settle
 from scorekeep.web import access
-from scorekeep.web.access import HOST, VIEW, night_access
+from scorekeep.web.access import HOST, SCORER, VIEW, night_access
+from scorekeep.web.htmx import HttpResponseSeeOther
 from scorekeep.words.labels import GAME_LABELS, preformatted
-from scorekeep.words.money import currency_exponent, money_input_error
+from scorekeep.words.money import CURRENCY, currency_exponent, money_input_error
 
-SCORER = "scorer"  # the session key for "Your name", shared with the table and night pages
 RATE_EXTRA_DECIMALS = 2  # a hundredth of the minor unit (of a cent, of a yen) a point is the finest rate
 PERCENT = re.compile(r"\d{1,3}")
-CURRENCY = re.compile(r"[A-Z]{3}")
-
-
-class HttpResponseSeeOther(HttpResponseRedirect):
-    """After a POST that changed something: the browser follows with a GET (no resubmit on reload)."""
-
-    status_code = 303
 
 
 # --- the host's form ------------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from django.utils.translation import gettext
 
 from scorekeep.dispute.play import PlayForm, ReplayRow, pack_of
 from scorekeep.models import CardNight, CardTable, Deal
-from scorekeep.nights import ledger
+from scorekeep.nights import ledger, sheet
 from scorekeep.nights import writes as nights
 from scorekeep.nights.entry import (
     BUSY,
@@ -51,9 +51,8 @@ from scorekeep.rules import IllegalDeal, Verdict
 from scorekeep.rules import play as played
 from scorekeep.rules.seating import rotation
 from scorekeep.rules.verdict import explained
-from scorekeep.templatetags import ledger_tags
 from scorekeep.web import live
-from scorekeep.web.access import SCORE, VIEW, allows, night_access
+from scorekeep.web.access import SCORE, SCORER, VIEW, allows, night_access
 from scorekeep.web.htmx import render_page
 from scorekeep.words.labels import page_words, table_names
 
@@ -63,7 +62,6 @@ from scorekeep.words.labels import page_words, table_names
 PARTIAL_FOR_TARGET = {"entry": "entry", "preview": "preview_update", "table-region": "region"}
 PREVIEWS = ("entry", "preview")  # the targets a preview answers: only the entry form, no ledger
 
-SCORER = "scorer"  # the session key remembering "Your name"
 LIVE = "live-ledger"  # the id of the ledger section a page polls (htmx, every 2 s)
 KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
@@ -261,8 +259,8 @@ def _table_context(request: HttpRequest, loaded: Loaded, form: DealForm | None,
                "inputs_url": _inputs_url(loaded), "seating": _seating(loaded),
                "turn": loaded.next_dealer}
     if not preview:  # a preview (typing) sends back only the entry: no standings, no rows
-        context["standings"] = ledger_tags.standings(loaded.night, loaded.names, loaded.standing, loaded.next_dealer)
-        context["latest"] = ledger_tags.latest(loaded.ledger(), loaded.night)
+        context["standings"] = sheet.standings(loaded.night, loaded.names, loaded.standing, loaded.next_dealer)
+        context["latest"] = sheet.latest(loaded.ledger(), loaded.night)
     return context
 
 
@@ -369,7 +367,7 @@ def deal_new(request: HttpRequest, night_id: int, table_number: int) -> HttpResp
 
 def _saved_words(loaded: Loaded, deal: Deal, saved: str) -> str:
     """"Deal 17 saved: Jürgen: Grand · won 96" — the live region's announcement and the note after a save."""
-    row = next((row for row in ledger_tags.latest(loaded.ledger(), loaded.night)
+    row = next((row for row in sheet.latest(loaded.ledger(), loaded.night)
                 if row.url == loaded.url("deal", deal.sequence)), None)
     if row is None or getattr(deal, "replayed", False):
         return saved

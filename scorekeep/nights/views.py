@@ -46,11 +46,9 @@ from scorekeep.nights.forms import (
 from scorekeep.nights.loading import load_night
 from scorekeep.rules import GAMES, rules_json
 from scorekeep.web import access, live
-from scorekeep.web.access import HOST, SCORE, VIEW, night_access
-from scorekeep.web.htmx import render_page
+from scorekeep.web.access import HOST, SCORE, SCORER, VIEW, night_access
+from scorekeep.web.htmx import HttpResponseSeeOther, render_page
 from scorekeep.words.labels import GAME_LABELS
-
-SCORER = "scorer"  # the session key for "Your name", shared with the table pages
 
 # Which partial of a page answers an htmx refresh, by the id of the element it swaps.
 PARTIALS = {REFRESH_ALL: "form_body", REFRESH_EXTRAS: "extras", REFRESH_SEATING: "seating_players",
@@ -59,12 +57,6 @@ PARTIALS = {REFRESH_ALL: "form_body", REFRESH_EXTRAS: "extras", REFRESH_SEATING:
 # whole page, where asking for a partial the template lacks was a server error.
 PAGE_PARTIALS = {"night_new.html": {"form_body", "extras", "dealer"}, "night_settings.html": {"form_body", "extras"},
                  "night.html": {"seating_players", "dealer"}}
-
-
-class HttpResponseSeeOther(HttpResponseRedirect):
-    """After a POST that changed something: the browser follows with a GET (no resubmit on reload)."""
-
-    status_code = 303
 
 
 def _render(request: HttpRequest, template: str, context: dict[str, Any], status: int = 200) -> HttpResponse:

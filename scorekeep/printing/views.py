@@ -36,6 +36,7 @@ from scorekeep.nights.loading import load_night
 from scorekeep.nights.settlement import played_for_money
 from scorekeep.nights.settlement import settle_as_stored as settle
 from scorekeep.printing import pdf
+from scorekeep.printing.refusals import pdf_busy
 from scorekeep.rules import GAMES, fipsen, kop, schafkopf, skat, standing
 from scorekeep.rules.explain import in_words
 from scorekeep.web.access import VIEW, night_access
@@ -401,21 +402,6 @@ def night_print(request: HttpRequest, night_id: int) -> HttpResponse:
     # The night may fix its printout's language (a club's list in German, whoever prints it).
     with translation.override(night.print_language or translation.get_language()):
         return render(request, f"print/{night.game}.html", print_context(night))
-
-
-def pdf_busy() -> HttpResponse:
-    """The answer while the render queue is full (`pdf.PdfBusy`): 503 with when to try again."""
-    response = HttpResponse(gettext("Many PDFs are being made just now; try again in a few seconds."),
-                            content_type="text/plain; charset=utf-8", status=503)
-    response["Retry-After"] = str(pdf.RETRY_AFTER)
-    return response
-
-
-def pdf_unavailable(err: pdf.PdfUnavailable) -> HttpResponse:
-    """The answer where no PDF can be made (`pdf.PdfUnavailable`): 503, pointing to the printout instead."""
-    return HttpResponse(gettext("No PDF can be made just now (%(reason)s); use the printout and your "
-                                "browser's Print instead.") % {"reason": err},
-                        content_type="text/plain; charset=utf-8", status=503)
 
 
 @night_access(VIEW)

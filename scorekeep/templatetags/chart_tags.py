@@ -12,7 +12,7 @@ from django.utils.safestring import SafeString
 from scorekeep.models import CardNight
 from scorekeep.nights import charts
 from scorekeep.nights.ledger import Ledger
-from scorekeep.templatetags.ledger_tags import signed_amount
+from scorekeep.words.numbers import signed_amount
 
 register = template.Library()
 

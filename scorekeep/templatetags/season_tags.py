@@ -9,7 +9,7 @@ from django import template
 from scorekeep.clubs.seasons import Table
 from scorekeep.clubs.stats import rounded
 from scorekeep.rules.season import Measure
-from scorekeep.templatetags.ledger_tags import average, placing, signed, signed_money
+from scorekeep.words.numbers import average, placing, signed, signed_money
 
 register = template.Library()
 

@@ -37,11 +37,12 @@ from scorekeep.models import CardNight, CardTable, Deal, Entrant, Series, TableP
 from scorekeep.nights import ledger
 from scorekeep.nights.forms import preset_label
 from scorekeep.printing import pdf
-from scorekeep.printing.views import LISTS, PRINT_CSS, PrintTable, pdf_busy, pdf_unavailable, skat_levels
+from scorekeep.printing.refusals import pdf_busy, pdf_unavailable
+from scorekeep.printing.views import LISTS, PRINT_CSS, PrintTable, skat_levels
 from scorekeep.tournaments import money as tournament_money
-from scorekeep.tournaments import standings, standings_views
+from scorekeep.tournaments import standing_rows, standings
 from scorekeep.tournaments import writes as tournaments
-from scorekeep.tournaments.views import tournament_of
+from scorekeep.tournaments.loading import tournament_of
 from scorekeep.web.qr import qr_svg
 from scorekeep.words import labels
 from scorekeep.words.labels import GAME_LABELS, translated, unit_text
@@ -146,7 +147,7 @@ def table_lists(series: Series, tables: list[CardTable]) -> list[TableList]:
 
 @dataclass(slots=True)
 class Standings:
-    """The standings as the standings page shows them (`standings_views.rows`, one computation: the rule
+    """The standings as the standings page shows them (`standing_rows.rows`, one computation: the rule
     set's order and tie-breaks, the lot, withdrawals and late entries, the teams), with the prizes and the
     payout's totals of the money sheet (`tournament_money.sheet`) on the final ranking."""
 
@@ -165,8 +166,8 @@ def ranking(tournament: Tournament, upto_series: int | None = None, *, prizes: b
     """The standings after series `upto_series` (None: all of them), and with `prizes` the money sheet's prize
     of each place and its pot, prizes paid and what is left."""
     now = standings.standings(tournament, upto=upto_series)
-    out = Standings(now, [str(translated(c.label)) for c in now.order], standings_views.rows(now, now.lines),
-                    standings_views.rows(now, now.teams))
+    out = Standings(now, [str(translated(c.label)) for c in now.order], standing_rows.rows(now, now.lines),
+                    standing_rows.rows(now, now.teams))
     if prizes:
         sheet = tournament_money.sheet(tournament, now)
         paid = {line.number: prize.each for prize in sheet.prizes for line in prize.winners}

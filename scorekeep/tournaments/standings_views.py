@@ -12,7 +12,6 @@ every row.
 from __future__ import annotations
 
 import time
-from fractions import Fraction
 from typing import Any
 
 from django import forms
@@ -29,15 +28,12 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from scorekeep.models import Tournament, token_shaped
-from scorekeep.rules import GAMES
-from scorekeep.templatetags.ledger_tags import MINUS
 from scorekeep.tournaments import money as tournament_money
-from scorekeep.tournaments import standings
+from scorekeep.tournaments import standing_rows, standings
 from scorekeep.tournaments import writes as tournaments
-from scorekeep.tournaments.views import tournament_of
+from scorekeep.tournaments.loading import tournament_of
 from scorekeep.web import live, throttle
-from scorekeep.web.access_views import TOKEN_LIMIT, _wait_message
-from scorekeep.words.labels import GAME_LABELS, translated, unit_text
+from scorekeep.words.labels import GAME_LABELS, translated
 
 LIVE = "live-standings"  # the id of the polled standings section
 POLL = "every 10s"
@@ -61,7 +57,7 @@ def _by_token(request: HttpRequest, token: str) -> Tournament:
         tournament = _lookup(token)
         if tournament is not None:
             return tournament
-    counted = throttle.count("token", {f"ip:{throttle.client_address(request)}": TOKEN_LIMIT})
+    counted = throttle.count("token", {f"ip:{throttle.client_address(request)}": throttle.TOKEN_LIMIT})
     tournament = _lookup(token)
     if tournament is None:  # a wrong token stays counted
         raise Http404("No such standings link.")
@@ -74,7 +70,7 @@ def _viewer_page(request: HttpRequest, token: str, template: str, kind: str) -> 
     try:
         tournament = _by_token(request, token)
     except throttle.Throttled as refused:
-        return render(request, "join_refused.html", {"message": _wait_message(refused.wait)}, status=429)
+        return render(request, "join_refused.html", {"message": throttle.wait_message(refused.wait)}, status=429)
     return _page(request, tournament, template, kind)
 
 
@@ -96,42 +92,6 @@ def _tag(request: HttpRequest, tournament: Tournament, kind: str, series: int | 
     return f'W/"s{tournament.pk}-{own}.{tables}-{kind}-{series or 0}-{request.LANGUAGE_CODE}"'
 
 
-def figure(value: Fraction | int, key: str, tournament: Tournament) -> str:
-    """A figure as the pages and printouts write it: money in the currency (Schafkopf's tariff), halves as
-    decimals, a negative one with a real minus sign (as the tables' lists write it)."""
-    value = Fraction(value)
-    if key == "total" and GAMES[tournament.game].MONEY:
-        return tournament_money.text(int(value), tournament)
-    if value.denominator == 1:
-        return str(value.numerator).replace("-", MINUS)
-    return f"{float(value):.2f}".rstrip("0").rstrip(".").replace("-", MINUS)
-
-
-def rows(now: standings.Standings, lines: list[standings.Line]) -> list[dict[str, Any]]:
-    """The lines as the pages and printouts show them: every number written out, the notes in words."""
-    tournament, first = now.tournament, now.order[0].key
-    rows = []
-    for line in lines:
-        notes = []
-        if line.by_lot:
-            notes.append(gettext("tie broken by lot"))
-        if line.joined:
-            notes.append(gettext("joined in %(part)s") % {"part": unit_text(tournament.game, "in_text", line.joined)})
-        if line.withdrew:
-            notes.append(gettext("withdrew after %(part)s")
-                         % {"part": unit_text(tournament.game, "in_text", line.withdrew)})
-        rows.append({
-            "line": line,
-            "series": ["–" if figures is None else figure(figures[first], first, tournament)
-                       for figures in line.series],
-            "figures": [figure(line.total[c.key], c.key, tournament) for c in now.order],
-            "movement": "" if line.movement is None else (
-                "±0" if line.movement == 0 else f"{line.movement:+d}".replace("-", MINUS)),
-            "notes": notes,
-        })
-    return rows
-
-
 def _context(request: HttpRequest, tournament: Tournament, series: int | None, error: str | None,
              kind: str) -> dict[str, Any]:
     now = standings.standings(tournament, series)
@@ -140,7 +100,7 @@ def _context(request: HttpRequest, tournament: Tournament, series: int | None, e
         "error": error, "kind": kind,
         "columns": [translated(c.label) for c in now.order],
         "short_columns": [translated(c.short) for c in now.order],
-        "rows": rows(now, now.lines), "team_rows": rows(now, now.teams),
+        "rows": standing_rows.rows(now, now.lines), "team_rows": standing_rows.rows(now, now.teams),
         "series_numbers": list(tournament.series_set.values_list("number", flat=True)),
         "etag": _tag(request, tournament, kind, series), "live_id": LIVE, "poll": POLL,
         "screen_rows": SCREEN_ROWS, "scope": now.scope,

@@ -32,6 +32,7 @@ from scorekeep.rules import GAMES
 from scorekeep.rules.draw import Conflict
 from scorekeep.tournaments import money as tournament_money
 from scorekeep.tournaments import writes as tournaments
+from scorekeep.tournaments.loading import tournament_of
 from scorekeep.web.qr import qr_svg
 from scorekeep.words.labels import GAME_LABELS, unit_text
 from scorekeep.words.money import currency_exponent
@@ -39,15 +40,6 @@ from scorekeep.words.money import currency_exponent
 
 def _see_other(url: str) -> HttpResponse:
     return HttpResponseRedirect(url, status=303)
-
-
-def tournament_of(request: HttpRequest, tournament_id: int) -> Tournament:
-    """The tournament, for a host of its club (or the site owner); 404 for anyone else, as for none at all."""
-    tournament = (Tournament.objects.filter(pk=tournament_id, club__in=clubs.hosted_by(request.user))
-                  .select_related("club").first())
-    if tournament is None:
-        raise Http404("No such tournament.")
-    return tournament
 
 
 def _typed(request: HttpRequest, name: str, longest: int) -> str:

@@ -16,7 +16,6 @@ deal, with its history, and the standings follow because they read each table's 
 
 from __future__ import annotations
 
-import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -49,9 +48,9 @@ from scorekeep.rules.explain import Phrase, in_words
 from scorekeep.rules.tournament import check_series_length, check_table, series_length_at
 from scorekeep.tournaments import standings
 from scorekeep.words.labels import page_words, unit_text
+from scorekeep.words.money import CURRENCY
 
 MAX_SERIES = 20
-CURRENCY = re.compile(r"[A-Z]{3}")  # an ISO 4217 code
 MAX_AMOUNT = 10_000_000  # minor units: 100,000.00 of a currency, far beyond any entry fee or prize
 PER_MILLE = 1000
 

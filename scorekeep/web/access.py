@@ -31,6 +31,7 @@ from scorekeep.words.labels import speaking_of
 
 VIEW, SCORE, HOST = "view", "score", "host"
 RANK = {VIEW: 0, SCORE: 1, HOST: 2}
+SCORER = "scorer"  # session key: the "Your name" a phone scores under (the table, night and settlement pages)
 GRANTS = "nights"  # session key: {night id: {"score": token, "view": token}} — the links this phone opened
 
 

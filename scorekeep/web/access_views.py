@@ -8,65 +8,22 @@ throttled (`scorekeep.web.throttle`).
 
 from __future__ import annotations
 
-from typing import Any
-
-from django import forms
 from django.contrib import messages
-from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import login
-from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
 from django.contrib.auth.views import LoginView, PasswordResetView
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scorekeep.models import CardNight, token_shaped
 from scorekeep.web import access, throttle
-from scorekeep.web.qr import qr_svg  # the links page's QR codes; kept importable here for the club pages
-
-LOGIN_LIMIT = 10  # failed log-ins per address in throttle.WINDOW (for one account or for all from there)
-ACCOUNT_LIMIT = 100  # failed log-ins for one account from all addresses together in throttle.WINDOW
-TOKEN_LIMIT = 20  # wrong link tokens per address in throttle.WINDOW
-RESET_LIMIT = 10  # password-reset mails asked for per address in throttle.WINDOW
-
-
-def _wait_message(seconds: int) -> str:
-    minutes = max(1, (seconds + 59) // 60)
-    return ngettext("Too many attempts. Try again in %(minutes)s minute.",
-                    "Too many attempts. Try again in %(minutes)s minutes.", minutes) % {"minutes": minutes}
-
-
-class ThrottleLogins:
-    """Refuse further log-ins after too many wrong passwords: from one address (for one account or for
-    all), and for one account from all addresses together at a far higher count — so guessing costs
-    hours, while someone guessing a host's name from elsewhere does not lock the host out."""
-
-    data: Any
-    request: HttpRequest | None
-
-    def clean(self) -> dict[str, Any]:
-        name = str(self.data.get("username", "")).strip().casefold()[:150]
-        address = throttle.client_address(self.request) if self.request else ""
-        try:
-            # Counted before the password is checked: attempts at the same moment cannot pass the limit.
-            counted = throttle.count("login", {f"ip:{address}": LOGIN_LIMIT, f"user:{name}": ACCOUNT_LIMIT})
-        except throttle.Throttled as refused:
-            raise forms.ValidationError(_wait_message(refused.wait), code="throttled") from None
-        cleaned: dict[str, Any] = super().clean()  # type: ignore[misc]  # a wrong password stays counted
-        counted.undo()
-        return cleaned
-
-
-class ThrottledAuthenticationForm(ThrottleLogins, AuthenticationForm):
-    """Django's log-in form, throttled."""
-
-
-class ThrottledAdminAuthenticationForm(ThrottleLogins, AdminAuthenticationForm):
-    """The admin's log-in form, throttled alike: the same accounts, the same counts."""
+from scorekeep.web.forms import SignUpForm, ThrottledAuthenticationForm, throttled
+from scorekeep.web.qr import qr_svg  # the links page's QR codes
 
 
 class ThrottledPasswordResetView(PasswordResetView):
@@ -74,9 +31,9 @@ class ThrottledPasswordResetView(PasswordResetView):
 
     def form_valid(self, form: PasswordResetForm) -> HttpResponse:
         try:
-            throttle.count("reset", {f"ip:{throttle.client_address(self.request)}": RESET_LIMIT})
+            throttle.count("reset", {f"ip:{throttle.client_address(self.request)}": throttle.RESET_LIMIT})
         except throttle.Throttled as refused:
-            form.add_error(None, _wait_message(refused.wait))
+            form.add_error(None, throttle.wait_message(refused.wait))
             response = self.form_invalid(form)
             response.status_code = 429
             return response
@@ -94,18 +51,6 @@ class ThrottledLoginView(LoginView):
         return response
 
 
-def throttled(form: forms.Form) -> bool:
-    """Whether a log-in form was refused by the throttle (`ThrottleLogins`): then the answer is 429."""
-    return form.is_bound and any(error.code == "throttled" for error in form.errors.as_data().get("__all__", []))
-
-
-class SignUpForm(UserCreationForm):
-    email = forms.EmailField(label=_("E-mail (for a password reset; optional)"), required=False)
-
-    class Meta(UserCreationForm.Meta):
-        fields = ("username", "email")
-
-
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
@@ -113,9 +58,9 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST":
         try:
-            counted = throttle.count("signup", {f"ip:{throttle.client_address(request)}": LOGIN_LIMIT})
+            counted = throttle.count("signup", {f"ip:{throttle.client_address(request)}": throttle.LOGIN_LIMIT})
         except throttle.Throttled as refused:
-            form.add_error(None, _wait_message(refused.wait))
+            form.add_error(None, throttle.wait_message(refused.wait))
             return render(request, "registration/signup.html", {"form": form}, status=429)
         if form.is_valid():
             user = form.save()  # a sign-up counts
@@ -130,9 +75,9 @@ def signup(request: HttpRequest) -> HttpResponse:
 def join(request: HttpRequest, token: str) -> HttpResponse:
     """A scorer or viewer link, opened (from the QR code on the table): remember it, go to the night."""
     try:
-        counted = throttle.count("token", {f"ip:{throttle.client_address(request)}": TOKEN_LIMIT})
+        counted = throttle.count("token", {f"ip:{throttle.client_address(request)}": throttle.TOKEN_LIMIT})
     except throttle.Throttled as refused:
-        return render(request, "join_refused.html", {"message": _wait_message(refused.wait)}, status=429)
+        return render(request, "join_refused.html", {"message": throttle.wait_message(refused.wait)}, status=429)
     found = access.by_token(token) if token_shaped(token) else None
     if found is None:  # a wrong token stays counted
         return render(request, "join_refused.html", {"message": gettext(

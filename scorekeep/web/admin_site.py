@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 
-from scorekeep.web.access_views import ThrottledAdminAuthenticationForm, throttled
+from scorekeep.web.forms import ThrottledAdminAuthenticationForm, throttled
 from scorekeep.web.unreadable import holds_nul, refusal
 
 

@@ -10,7 +10,7 @@ hands a partial to a plain request.
 from collections.abc import Mapping
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 
@@ -28,3 +28,9 @@ def render_page(request: HttpRequest, template: str, context: Mapping[str, Any],
     response = render(request, template, context, status=status)
     patch_vary_headers(response, ("HX-Request", "HX-Target"))
     return response
+
+
+class HttpResponseSeeOther(HttpResponseRedirect):
+    """After a POST that changed something: the browser follows with a GET (no resubmit on reload)."""
+
+    status_code = 303

@@ -17,11 +17,24 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import transaction
 from django.http import HttpRequest
+from django.utils.translation import ngettext
 
 from scorekeep.models import Attempt
 
 WINDOW = 15 * 60  # seconds
 PRUNE = 100  # rows past their window deleted at a time, by each attempt counted
+
+LOGIN_LIMIT = 10  # failed log-ins per address in WINDOW (for one account or for all from there)
+ACCOUNT_LIMIT = 100  # failed log-ins for one account from all addresses together in WINDOW
+TOKEN_LIMIT = 20  # wrong link tokens per address in WINDOW
+RESET_LIMIT = 10  # password-reset mails asked for per address in WINDOW
+
+
+def wait_message(seconds: int) -> str:
+    """The refusal a throttled person reads: when to try again, in whole minutes."""
+    minutes = max(1, (seconds + 59) // 60)
+    return ngettext("Too many attempts. Try again in %(minutes)s minute.",
+                    "Too many attempts. Try again in %(minutes)s minutes.", minutes) % {"minutes": minutes}
 
 
 class Throttled(Exception):

@@ -36,6 +36,7 @@ from django.utils.translation import gettext
 MINUS = "\u2212"  # a real minus sign, as on the ledger pages
 
 # Currencies English writes with a symbol in front; the others get their code after the amount.
+CURRENCY = re.compile(r"[A-Z]{3}")  # an ISO 4217 code, as a night, a settlement or a tournament takes it
 CURRENCY_SYMBOLS = frozenset({"EUR", "USD", "GBP", "JPY"})
 
 # Money as typed: whole units and a decimal part after a point or a comma. No signs, no exponents,

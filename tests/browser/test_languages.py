@@ -18,8 +18,8 @@ from playwright.sync_api import Page, expect
 
 from scorekeep.models import CardNight, Deal
 from scorekeep.nights import writes as nights
-from scorekeep.templatetags.ledger_tags import signed_amount
 from scorekeep.words.labels import CONTRACT_LABELS, page_words, speaking_of
+from scorekeep.words.numbers import signed_amount
 
 from .steps import PLAYERS, Judged, choose_game, judged, replaced, show_scorer, tap_choice
 

@@ -24,7 +24,7 @@ from .conftest import Served
 pytestmark = [pytest.mark.production, pytest.mark.database]
 
 HOST = {"username": "wirt", "password": "Pik-Sieben-18-Hand"}
-TOKEN_LIMIT = 20  # scorekeep.web.access_views.TOKEN_LIMIT, LOGIN_LIMIT: as the README promises them
+TOKEN_LIMIT = 20  # scorekeep.web.throttle.TOKEN_LIMIT, LOGIN_LIMIT: as the README promises them
 LOGIN_LIMIT = 10
 
 WORLD = """
