@@ -272,7 +272,7 @@ class CardTable(models.Model):
     # ledger is current while it is unchanged (scorekeep.web.live), whatever happens at the other tables.
     version = models.PositiveIntegerField(default=0)
     # Where the table stands after its live deals (totals, games, Bock to come, who dealt last): derived state,
-    # kept so a page, a poll and a save need not read every deal (`scorekeep.nights.ledger.Standing`). Empty: not
+    # kept so a page, a poll and a save need not read every deal (`scorekeep.nights.ledger.TableStanding`). Empty: not
     # kept yet (a table from before), walked from the deals when asked.
     standing = models.JSONField(default=dict, blank=True, editable=False)
 
@@ -326,6 +326,9 @@ class Deal(models.Model):
     # Bumped by every correction, deletion and restoring: an edit sent from an older version is refused
     # (optimistic concurrency), naming what changed meanwhile.
     version = models.PositiveIntegerField(default=1)
+    # Not stored: True on the deal nights.writes found for a save sent again (its idempotency key), so the page
+    # answers as for the first save.
+    replayed: bool = False
 
     class Meta:
         ordering = ["sequence"]

@@ -491,7 +491,7 @@ def check_ledger(table: CardTable, players: int) -> None:
     # Where the table stands, as kept on its row for the pages, is where a fresh walk through the deals ends:
     # totals, games, the Bock deals still to come, who dealt last, the placings.
     table.refresh_from_db()
-    kept = ledger.Standing.from_json(table.standing)
+    kept = ledger.TableStanding.from_json(table.standing)
     assert kept == ledger.walk(night, players, live)[0]
     assert (kept.deals, kept.totals) == (len(live), totals)
     assert kept.next_is_bock == ledger.next_is_bock(night, players, live)

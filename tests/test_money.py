@@ -25,8 +25,8 @@ from scorekeep.clubs import stats
 from scorekeep.models import CardNight
 from scorekeep.nights import ledger
 from scorekeep.nights import writes as nights
+from scorekeep.nights.forms import SettlementForm
 from scorekeep.nights.settlement import settle_as_stored
-from scorekeep.nights.settlement_views import SettlementForm
 from scorekeep.words.money import currency_exponent, format_money
 from scorekeep.words.numbers import money
 

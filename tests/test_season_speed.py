@@ -1,4 +1,4 @@
-"""A season's table and the ratings read each table's kept standing (`ledger.Standing`) instead of building
+"""A season's table and the ratings read each table's kept standing (`ledger.TableStanding`) instead of building
 every night's ledger; these tests hold them equal to a full rebuild from the stored verdicts (`ledger.build`)
 for the demo club's two seasons, after corrections, deletions and restorations, and after a change of a
 night's settings — and hold the kept standing itself equal to a fresh walk after each of those."""
@@ -101,7 +101,7 @@ def check_kept(club: Club) -> None:
     """Every table's kept standing is where a fresh walk through its live deals ends."""
     for table in CardTable.objects.filter(night__club=club).select_related("night"):
         live = list(table.deals.filter(deleted=False).order_by("sequence"))
-        assert ledger.Standing.from_json(table.standing) == ledger.walk(table.night, table.places.count(), live)[0]
+        assert ledger.TableStanding.from_json(table.standing) == ledger.walk(table.night, table.places.count(), live)[0]
 
 
 @pytest.fixture

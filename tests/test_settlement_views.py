@@ -21,7 +21,7 @@ from scorekeep.clubs import clubs
 from scorekeep.models import CardNight, NightRevision, Player
 from scorekeep.nights import ledger
 from scorekeep.nights import writes as nights
-from scorekeep.nights.settlement_views import SettlementForm
+from scorekeep.nights.forms import SettlementForm
 
 TRANSFER = re.compile(r'<li class="transfer">(.*?)</li>', re.S)
 SENTENCE = re.compile(r"(.+) pays (.+) ([\u2212-]?)€(\d+)\.(\d\d)")

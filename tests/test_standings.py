@@ -23,7 +23,7 @@ def grand(declarer: int, card_points: int) -> dict[str, Any]:
     return {"contract": "grand", "declarer": declarer, "bid": 18, "matadors": -1, "card_points": card_points}
 
 
-def by_number(now: standings.Standings) -> dict[int, standings.Line]:
+def by_number(now: standings.TournamentStandings) -> dict[int, standings.Line]:
     return {line.number: line for line in now.lines}
 
 
@@ -277,17 +277,17 @@ def test_a_standing_kept_before_tournaments_is_walked_once_and_kept_again() -> N
     (t1,) = draw(tour, 1, [[1, 2, 3, 4]])
     nights.enter_deal(t1, {"contract": "wenz", "declarer": 1, "card_points": 61})
     t1.refresh_from_db()
-    old = {key: value for key, value in t1.standing.items() if key not in ledger.Standing.KEPT_SINCE_TOURNAMENTS}
+    old = {key: value for key, value in t1.standing.items() if key not in ledger.TableStanding.KEPT_SINCE_TOURNAMENTS}
     CardTable.objects.filter(pk=t1.pk).update(standing=old)
     t1.refresh_from_db()
     with CaptureQueriesContext(connection) as walked:
-        now = ledger.Standing.of(t1)
+        now = ledger.TableStanding.of(t1)
     assert any("scorekeep_deal" in q["sql"] for q in walked.captured_queries)
     assert sorted(now.soli_won) == [0, 0, 0, 1]
     t1.refresh_from_db()
     assert t1.standing["soli_won"] == now.soli_won
     with CaptureQueriesContext(connection) as kept:
-        assert ledger.Standing.of(t1).soli_won == now.soli_won
+        assert ledger.TableStanding.of(t1).soli_won == now.soli_won
     assert len(kept) == 0
 
 

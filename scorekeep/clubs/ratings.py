@@ -50,7 +50,7 @@ class Rating:
 def _scores(night: CardNight, table: Any) -> list[tuple[Player, float]] | None:
     """The players of a table and their figures at the end of its list, read from its kept standing."""
     places = list(table.places.all())
-    now = ledger.Standing.of(table, len(places))
+    now = ledger.TableStanding.of(table, len(places))
     if not now.deals:
         return None
     measure = GAMES[night.game].SEASON_BASES[0].measure

@@ -9,7 +9,6 @@ import datetime
 import io
 from typing import Any
 
-from django import forms
 from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -20,59 +19,17 @@ from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from scorekeep.clubs import ratings, seasons
 from scorekeep.clubs.clubs import club_of
+from scorekeep.clubs.forms import AsOf, SeasonForm
 from scorekeep.models import Season
 from scorekeep.printing import pdf
 from scorekeep.printing.refusals import pdf_busy, pdf_unavailable
-from scorekeep.rules import GAMES
-from scorekeep.words.cells import DATE_FORMAT, text_cell
+from scorekeep.words.cells import text_cell
 from scorekeep.words.labels import GAME_LABELS, translated
 from scorekeep.words.money import in_units
-
-
-def _basis_choices() -> list[tuple[str, str]]:
-    return [(f"{game}:{basis.key}", f"{GAME_LABELS[game]}: {translated(basis.label)}")
-            for game in GAMES for basis in seasons.bases(game)]
-
-
-class SeasonForm(forms.Form):
-    """A new season: its name, game and period, what it ranks by, and the club's rules for the table."""
-
-    name = forms.CharField(label=_("Name of the season"), max_length=80)
-    basis = forms.ChoiceField(label=_("Game and ranking"), choices=_basis_choices)
-    start = forms.DateField(label=_("First day"), input_formats=[DATE_FORMAT],
-                            widget=forms.DateInput(attrs={"type": "date"}, format=DATE_FORMAT))
-    end = forms.DateField(label=_("Last day"), input_formats=[DATE_FORMAT],
-                          widget=forms.DateInput(attrs={"type": "date"}, format=DATE_FORMAT))
-    min_nights = forms.IntegerField(label=_("Nights needed to be ranked"), min_value=0, max_value=366, initial=0)
-    best_of = forms.IntegerField(label=_("Count only the best results"), min_value=1, max_value=366,
-                                 required=False, help_text=_("e.g. 10: each player's best 10 nights count"))
-    drop_every = forms.IntegerField(label=_("Drop the worst result for every"), min_value=2, max_value=366,
-                                    required=False, help_text=_("e.g. 5: one result dropped for every 5 played"))
-    absence_penalty = forms.IntegerField(
-        label=_("Absence penalty"), min_value=0, max_value=100_000, initial=0,
-        help_text=_("taken off for each night of the season a player misses after their first (points; "
-                    "cents where the season counts money)"))
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        for name in ("start", "end"):
-            self.fields[name].error_messages["invalid"] = gettext("Enter a date as year-month-day, e.g. 2025-03-07.")
-        choices = ", ".join(label for _key, label in _basis_choices())
-        self.fields["basis"].error_messages["invalid_choice"] = gettext(
-            "Choose one of: %(choices)s.") % {"choices": choices}
-
-    def season(self) -> dict[str, Any]:
-        """`seasons.start_season`'s keyword arguments (the form is valid)."""
-        data = dict(self.cleaned_data)
-        data["game"], data["basis"] = data.pop("basis").split(":", 1)
-        data["min_nights"] = data["min_nights"] or 0
-        data["absence_penalty"] = data["absence_penalty"] or 0
-        return data
 
 
 def _season(request: HttpRequest, club_id: int, season_id: int) -> Season:
@@ -101,15 +58,6 @@ def season_new(request: HttpRequest, club_id: int) -> HttpResponse:
         form = SeasonForm(initial={"start": datetime.date(year, 1, 1), "end": datetime.date(year, 12, 31),
                                    "name": str(year)})
     return render(request, "season_new.html", {"club": club, "form": form})
-
-
-class AsOf(forms.Form):
-    as_of = forms.DateField(label=_("Standings as of"), required=False, input_formats=[DATE_FORMAT],
-                            widget=forms.DateInput(attrs={"type": "date"}, format=DATE_FORMAT))
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["as_of"].error_messages["invalid"] = gettext("Enter a date as year-month-day, e.g. 2025-03-07.")
 
 
 def _table(request: HttpRequest, season: Season) -> tuple[AsOf, seasons.Table]:

@@ -1,5 +1,5 @@
 """A club's season: its standings as of any date, derived from the stored verdicts of the club's nights
-(each table's kept standing, `ledger.Standing`: the end of its list, kept current with every write to its deals).
+(each table's kept standing, `ledger.TableStanding`: the end of its list, kept current with every write to its deals).
 
 Definitions, so a table can be checked by hand:
 
@@ -145,13 +145,13 @@ class Table:
 
 def season_nights(season: Season, as_of: datetime.date) -> list[CardNight]:
     """The club's nights of the season's game within its period and up to `as_of`, oldest first, with their
-    tables' players prefetched (what their kept standing, `ledger.Standing.of`, needs). A tournament's tables
+    tables' players prefetched (what their kept standing, `ledger.TableStanding.of`, needs). A tournament's tables
     (`CardNight.series`) are no club nights: each would count as a night every other player missed."""
     nights = (CardNight.objects.filter(club=season.club, game=season.game, date__gte=season.start,
                                        date__lte=min(season.end, as_of), series=None)
               .order_by("date", "pk"))
     return [night for night in stats.with_standings(nights)
-            if any(ledger.Standing.of(table, len(table.places.all())).deals for table in night.tables.all())]
+            if any(ledger.TableStanding.of(table, len(table.places.all())).deals for table in night.tables.all())]
 
 
 def _night_results(night: CardNight, basis: Basis) -> dict[int, tuple[Player, Fraction, int]]:
@@ -160,7 +160,7 @@ def _night_results(night: CardNight, basis: Basis) -> dict[int, tuple[Player, Fr
     out: dict[int, tuple[Player, Fraction, int]] = {}
     for table in night.tables.all():
         places = list(table.places.all())
-        now = ledger.Standing.of(table, len(places))
+        now = ledger.TableStanding.of(table, len(places))
         if not now.deals:
             continue
         values = now.measured(night, basis.measure)

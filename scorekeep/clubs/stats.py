@@ -228,7 +228,7 @@ class PlayerStats:
 
 
 @dataclass(slots=True)
-class Standing:
+class StatsRow:
     """One player's line in a game's overview table."""
 
     stats: PlayerStats
@@ -241,7 +241,7 @@ class GameTable:
 
     game: str
     currency: str | None
-    standings: list[Standing]
+    standings: list[StatsRow]
 
     @property
     def label(self) -> str:
@@ -269,10 +269,10 @@ class Statistics:
 
     @property
     def games(self) -> list[GameTable]:
-        groups: dict[tuple[str, str | None], list[Standing]] = {}
+        groups: dict[tuple[str, str | None], list[StatsRow]] = {}
         for stats in self.players:
             for tally in stats.tallies.values():
-                groups.setdefault(tally.key, []).append(Standing(stats, tally))
+                groups.setdefault(tally.key, []).append(StatsRow(stats, tally))
         return [GameTable(game, currency, sorted(groups[game, currency],
                                                  key=lambda s: (-s.tally.ranking, s.stats.player.name.casefold())))
                 for game, currency in sorted(groups, key=lambda k: (GAME_ORDER[k[0]], k[1] or ""))]
@@ -290,7 +290,7 @@ def with_ledgers(nights: QuerySet[CardNight]) -> QuerySet[CardNight]:
 
 def with_standings(nights: QuerySet[CardNight]) -> QuerySet[CardNight]:
     """The nights with their tables and the tables' players prefetched — three queries —, for what the
-    tables' kept standing answers (`ledger.Standing.of`) without reading a deal."""
+    tables' kept standing answers (`ledger.TableStanding.of`) without reading a deal."""
     tables = CardTable.objects.prefetch_related(
         Prefetch("places", queryset=TablePlayer.objects.select_related("player")))
     return nights.prefetch_related(Prefetch("tables", queryset=tables))

@@ -19,80 +19,29 @@ from __future__ import annotations
 import csv
 import datetime
 import io
-from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlencode
 
-from django import forms
 from django.contrib.auth.decorators import login_required
-from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scorekeep.clubs import clubs, journey, ratings, stats
-from scorekeep.models import GAME_CHOICES, CardNight, Club, Player
+from scorekeep.clubs.forms import StatsFilter
+from scorekeep.models import CardNight, Player
 from scorekeep.nights import ledger
 from scorekeep.rules import GAMES
 from scorekeep.rules.explain import in_words
 from scorekeep.web import access
-from scorekeep.web.access import VIEW, night_access
+from scorekeep.web.access import VIEW, NightRequest, night_access
 from scorekeep.words.cells import DATE_FORMAT, text_cell
-from scorekeep.words.labels import CONTRACT_LABELS, preformatted
+from scorekeep.words.labels import CONTRACT_LABELS
 from scorekeep.words.money import in_units
-
-
-class StatsFilter(forms.Form):
-    """Which nights the statistics count: one game or all, and a period (either end may stay open)."""
-
-    game = forms.ChoiceField(label=_("Game"), required=False, choices=[("", _("All games")), *GAME_CHOICES])
-    since = forms.DateField(label=_("From"), required=False, input_formats=[DATE_FORMAT],
-                            widget=forms.DateInput(attrs={"type": "date"}, format=DATE_FORMAT))
-    until = forms.DateField(label=_("To"), required=False, input_formats=[DATE_FORMAT],
-                            widget=forms.DateInput(attrs={"type": "date"}, format=DATE_FORMAT))
-
-    def __init__(self, *args: Any, clubs: Sequence[Club] = (), **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        if len(clubs) > 1:  # a host of several clubs: one club's players and nights, or all of them
-            self.fields["club"] = forms.TypedChoiceField(
-                label=pgettext_lazy("association", "Club"), required=False, coerce=int, empty_value=None,
-                choices=[("", _("All clubs")), *((str(club.pk), club.name) for club in clubs)])
-            self.fields["club"].error_messages["invalid_choice"] = preformatted(gettext(
-                "Choose one of your clubs: %(clubs)s."), {"clubs": ", ".join(club.name for club in clubs)})
-        games = ", ".join(str(label) for _key, label in GAME_CHOICES)
-        self.fields["game"].error_messages["invalid_choice"] = gettext(
-            "Choose a game: %(games)s, or all games.") % {"games": games}
-        for name in ("since", "until"):
-            self.fields[name].error_messages["invalid"] = gettext(
-                "Enter a date as year-month-day, e.g. 2025-03-07.")
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        since, until = data.get("since"), data.get("until")
-        if since and until and until < since:
-            self.add_error("until", gettext("The end of the period is before its start (%(since)s).")
-                           % {"since": since.strftime(DATE_FORMAT)})
-        return data
-
-    @property
-    def filters(self) -> dict[str, Any]:
-        """`stats.filtered`'s arguments (the form is valid)."""
-        return {"game": self.cleaned_data["game"] or None, "since": self.cleaned_data["since"],
-                "until": self.cleaned_data["until"]}
-
-    def of_club(self, nights: QuerySet[CardNight]) -> QuerySet[CardNight]:
-        """The nights of the club chosen (the form is valid; without a choice, all)."""
-        club = self.cleaned_data.get("club")
-        return nights if club is None else nights.filter(club_id=club)
-
-    @property
-    def query(self) -> str:
-        """The filter as typed, for links to the other statistics pages (so they keep it)."""
-        return urlencode({name: self.data[name] for name in self.fields if self.data.get(name)})
 
 
 def _year_ago(today: datetime.date) -> datetime.date:
@@ -162,7 +111,6 @@ def _rating(player: Player, game: str) -> ratings.Rating | None:
 # --- a night's ledger as CSV ---------------------------------------------------------------------
 
 
-
 def number_cell(value: int | None, night: CardNight) -> str:
     """An amount as a spreadsheet number: points as they are, Schafkopf money in units of the currency with
     its own decimals (-0.60 for −60 cents, 1200 for ¥1,200)."""
@@ -227,7 +175,7 @@ def csv_filename(night: CardNight) -> str:
 
 
 @night_access(VIEW)
-def night_csv(request: HttpRequest, night_id: int) -> HttpResponse:
+def night_csv(request: NightRequest, night_id: int) -> HttpResponse:
     night = get_object_or_404(stats.with_ledgers(CardNight.objects.all()), pk=night_id)
     out = io.StringIO()
     out.write("\ufeff")  # the byte-order mark: Excel reads the file as UTF-8 only with it

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -19,26 +18,15 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scorekeep.clubs import clubs, ratings
 from scorekeep.clubs.clubs import club_of
+from scorekeep.clubs.forms import ClubNameForm, CohostForm
 from scorekeep.models import Club, token_shaped
 from scorekeep.web import throttle
 from scorekeep.web.qr import qr_svg
 from scorekeep.words.labels import GAME_LABELS
-
-
-class ClubNameForm(forms.Form):
-    name = forms.CharField(label=_("Name of the club"), max_length=clubs.LONGEST_NAME,
-                           error_messages={"required": _("A club needs a name.")})
-
-
-class CohostForm(forms.Form):
-    username = forms.CharField(label=_("Account name"), max_length=150,
-                               help_text=_("the co-host signs up first; a co-host has the same rights as you"),
-                               error_messages={"required": _("Enter the account name of the co-host.")})
 
 
 def _see_other(url: str) -> HttpResponse:

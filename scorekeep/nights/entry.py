@@ -730,7 +730,7 @@ def deal_history(game: str, number: int | None, revisions: Sequence[Any], names:
     return lines
 
 
-def bock_in_words(night: CardNight, deal: Deal) -> str:
+def deal_bock_words(night: CardNight, deal: Deal) -> str:
     """What the Bock round did to a stored deal, true for every contract: a Bock deal is used up by
     whatever is played in it, but only the contracts that take Bock count double (a passed deal
     stays 0, a Schafkopf Sie keeps its fixed value). The engine says which: the deal judged again

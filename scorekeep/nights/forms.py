@@ -15,8 +15,11 @@ typed. A refresh is `quiet`: it shows no errors for what is not filled in yet.
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
 from types import ModuleType
 from typing import Any
 
@@ -27,13 +30,24 @@ from django.forms.utils import ErrorDict
 from django.http import QueryDict
 from django.utils import timezone
 from django.utils.functional import Promise
+from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scorekeep.models import CardNight, Club, NightRevision
 from scorekeep.nights import ledger
 from scorekeep.nights.entry import SUIT_SIGNS
-from scorekeep.nights.settlement import options_in_words
+from scorekeep.nights.settlement import (
+    DEFAULT_STEP,
+    STEPS,
+    Extras,
+    SettlementError,
+    options_in_words,
+    parse_money,
+    plain,
+    settle_night,
+    stored,
+)
 from scorekeep.rules import GAMES, IllegalDeal, bock, standing
 from scorekeep.web.fields import HouseRule, HouseRulesMixin, as_json, engine_message, peek
 from scorekeep.words.labels import (
@@ -46,7 +60,7 @@ from scorekeep.words.labels import (
     preformatted,
     translated,
 )
-from scorekeep.words.money import CURRENCY, currency_exponent, format_money
+from scorekeep.words.money import CURRENCY, currency_exponent, format_money, money_input_error
 
 Label = str | Promise
 
@@ -206,7 +220,7 @@ def deals_words(n: int) -> str:
     return ngettext("%(n)s deal", "%(n)s deals", n) % {"n": n}
 
 
-def bock_in_words(night: CardNight) -> BockWords | None:
+def night_bock_words(night: CardNight) -> BockWords | None:
     if not ledger.bock_allowed(night):
         return None
     return BockWords([str(translated(event.label)) for _key, event in ledger.bock_events(night)],
@@ -645,3 +659,200 @@ class SeatingForm(SeatingMixin, QuietForm):
         cleaned = super().clean()
         self.players = self._clean_players(cleaned)
         return cleaned
+
+
+# --- the settlement's form (the host's choices for settling up) ---------------------------------------
+
+RATE_EXTRA_DECIMALS = 2  # a hundredth of the minor unit (of a cent, of a yen) a point is the finest rate
+PERCENT = re.compile(r"\d{1,3}")
+
+
+# --- the host's form ------------------------------------------------------------------------------
+
+def _step_label(step: int, currency: str, exponent: int) -> str:
+    if step == 1 and exponent == 2:
+        return gettext("exact to the cent (%(amount)s)") % {"amount": format_money(1, currency, exponent=exponent)}
+    if step == 1:  # a currency without cents (whole yen) or with finer ones
+        return gettext("exact (%(amount)s)") % {"amount": format_money(1, currency, exponent=exponent)}
+    return format_money(step, currency, exponent=exponent)
+
+
+class SettlementForm(forms.Form):
+    """The settlement options, money in units of the night's currency. Only the inputs the game uses:
+    no rate for Schafkopf (its amounts are money), basis and the fee per lost game only for Skat."""
+
+    rate = forms.CharField(label=_("Money per point"), required=False, max_length=20)
+    currency = forms.CharField(label=_("Currency"), required=False, max_length=3,
+                               help_text=_("three letters, e.g. EUR or CHF"))
+    basis = forms.ChoiceField(label=_("Settle on"), choices=[
+        ("list", _("the list points")), ("performance", _("the performance (list points + Seeger-Fabian)"))])
+    step = forms.TypedChoiceField(label=_("Round each balance to"), coerce=int)
+    entry_fee = forms.CharField(label=_("Entry fee per player"), required=False, max_length=20)
+    lost_game_fee = forms.CharField(label=_("Fee per lost game"), required=False, max_length=20,
+                                    help_text=_("paid by the declarer into the pot for every game lost"))
+    prize_split = forms.CharField(label=_("Prize split"), required=False, max_length=60,
+                                  help_text=_("percent of the pot per place, first place first, e.g. 50/30/20"))
+
+    def __init__(self, data: Any = None, *, night: CardNight) -> None:
+        super().__init__(data, initial=self.data_of(night))
+        self.night = night
+        currency = night.currency
+        if night.money:
+            del self.fields["rate"], self.fields["currency"]
+        else:
+            self.fields["rate"].help_text = gettext(
+                "in %(currency)s, e.g. 0.01 for a cent a point; empty: the points are not played for money, "
+                "0: only the entry fees and prizes are settled") % {"currency": currency}
+        if not night.seeger_fabian:  # the performance and the lost games are the Skat list's
+            del self.fields["basis"], self.fields["lost_game_fee"]
+        exponent = night.exponent
+        self.fields["step"].choices = [(step, _step_label(step, currency, exponent)) for step in STEPS]
+        steps = {"steps": ", ".join(_step_label(step, currency, exponent) for step in STEPS)}
+        # "invalid_choice" is formatted again with the value sent, "required" is not.
+        self.fields["step"].error_messages["invalid_choice"] = preformatted(gettext("Round to one of %(steps)s."),
+                                                                            steps)
+        self.fields["step"].error_messages["required"] = gettext("Round to one of %(steps)s.") % steps
+        if "basis" in self.fields:
+            self.fields["basis"].error_messages["invalid_choice"] = gettext(
+                "Settle on the list points or on the performance.")
+            self.fields["basis"].error_messages["required"] = self.fields["basis"].error_messages["invalid_choice"]
+        for name in ("rate", "entry_fee", "lost_game_fee"):
+            if name in self.fields:
+                self.fields[name].widget.attrs.update({"inputmode": "decimal", "autocomplete": "off"})
+        self.fields["prize_split"].widget.attrs["autocomplete"] = "off"
+        if "currency" in self.fields:
+            self.fields["currency"].widget.attrs.update({"autocapitalize": "characters", "autocomplete": "off",
+                                                        "size": 4})
+            self.fields["currency"].error_messages["max_length"] = gettext(
+                "Write the currency as three letters, e.g. EUR or CHF.")
+        for name in ("entry_fee", "lost_game_fee"):
+            if name in self.fields:
+                self.fields[name].label = f"{self.fields[name].label} ({currency})"
+        for name in ("rate", "entry_fee", "lost_game_fee", "prize_split"):
+            if name in self.fields:
+                self.fields[name].error_messages["max_length"] = gettext(
+                    "Write at most %(limit_value)d characters here.")
+        # Tie each input to its messages and help, for screen readers.
+        for name, field in self.fields.items():
+            field.widget.attrs["aria-describedby"] = f"err-{name}" + (f" help-{name}" if field.help_text else "")
+
+    @staticmethod
+    def data_of(night: CardNight) -> dict[str, Any]:
+        """The stored options as the inputs show them (money in units of the currency)."""
+        options = stored(night)
+        data: dict[str, Any] = {"currency": night.currency, "basis": options.get("basis", "list"),
+                                "step": options.get("step", DEFAULT_STEP)}
+        try:
+            if options.get("rate") is not None:
+                data["rate"] = plain(Decimal(str(options["rate"])).scaleb(-night.exponent), night.exponent)
+            for name in ("entry_fee", "lost_game_fee"):
+                if options.get(name):
+                    data[name] = plain(Decimal(options[name]).scaleb(-night.exponent), night.exponent)
+        except (ArithmeticError, TypeError, ValueError):
+            pass  # a stored value the page cannot read: the input stays empty, the page names the problem
+        split = options.get("prize_split")
+        if isinstance(split, list | tuple) and split:
+            data["prize_split"] = "/".join(str(p) for p in split)
+        return data
+
+    # Each input parsed on its own; what they mean together is checked by the settlement in clean().
+
+    @property
+    def money_unit(self) -> tuple[str, int]:
+        """The currency the money inputs are in, and the decimals of its minor unit: the one typed beside them
+        (when it is three letters) or the night's."""
+        typed = str(self.data.get("currency", "")).strip().upper() if "currency" in self.fields else ""
+        if CURRENCY.fullmatch(typed) and typed != self.night.currency:
+            return typed, currency_exponent(typed)
+        return self.night.currency, self.night.exponent
+
+    def clean_rate(self) -> Decimal | None:
+        text = self.cleaned_data["rate"].strip()
+        if not text:
+            return None
+        currency, exponent = self.money_unit
+        try:
+            return parse_money(text, exponent + RATE_EXTRA_DECIMALS, exponent)
+        except ValueError:
+            raise forms.ValidationError(gettext(
+                "Write the money a point is worth in %(currency)s as a number with at most %(n)s decimals, "
+                "e.g. 0.01 — not “%(value)s”.") % {"currency": currency, "n": exponent + RATE_EXTRA_DECIMALS,
+                                                    "value": text}) from None
+
+    def clean_currency(self) -> str:
+        text = self.cleaned_data["currency"].strip().upper()
+        if not text:
+            return self.night.currency
+        if not CURRENCY.fullmatch(text):
+            raise forms.ValidationError(gettext("Write the currency as three letters, e.g. EUR or CHF."))
+        return text
+
+    def _fee(self, name: str) -> int:
+        text = self.cleaned_data[name].strip()
+        if not text:
+            return 0
+        currency, exponent = self.money_unit
+        try:
+            return int(parse_money(text, exponent, exponent))
+        except ValueError:
+            raise forms.ValidationError(money_input_error(text, currency, exponent)) from None
+
+    def clean_entry_fee(self) -> int:
+        return self._fee("entry_fee")
+
+    def clean_lost_game_fee(self) -> int:
+        return self._fee("lost_game_fee")
+
+    def clean_prize_split(self) -> tuple[int, ...]:
+        text = self.cleaned_data["prize_split"]
+        parts = [part for part in re.split(r"[\s/,;+]+", text.replace("%", " ")) if part]
+        for part in parts:
+            if not PERCENT.fullmatch(part) or int(part) > 100:
+                raise forms.ValidationError(gettext(
+                    "Write the percent per place as whole numbers from 0 to 100, first place first, e.g. "
+                    "50/30/20 — “%(part)s” is not one.") % {"part": part})
+        return tuple(int(part) for part in parts)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.errors:
+            return data
+        entry_fee, lost_game_fee = data.get("entry_fee", 0), data.get("lost_game_fee", 0)
+        if not self.night.money and data["rate"] is None:
+            if entry_fee or lost_game_fee:
+                self.add_error("rate", gettext("Give the money a point is worth, or 0 to settle only the entry "
+                                               "fees and prizes."))
+            return data  # not played for money: nothing to settle, nothing more to check
+        try:
+            settle_night(self.night, rate=None if data.get("rate") is None else Fraction(data["rate"]),
+                         basis=data.get("basis", "list"), step=data["step"],
+                         extras=Extras(entry_fee, lost_game_fee, data["prize_split"]), exponent=self.money_unit[1])
+        except SettlementError as err:
+            field = err.field if err.field in self.fields else None
+            self.add_error(field, capfirst(err.message))
+        return data
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """What `CardNight.settlement` stores (the form is valid): only the options that are set."""
+        data = self.cleaned_data
+        out: dict[str, Any] = {}
+        if data.get("rate") is not None:
+            out["rate"] = plain(data["rate"])
+        if "basis" in data:
+            out["basis"] = data["basis"]
+        out["step"] = data["step"]
+        for name in ("entry_fee", "lost_game_fee"):
+            if data.get(name):
+                out[name] = data[name]
+        if data["prize_split"]:
+            out["prize_split"] = list(data["prize_split"])
+        return out
+
+    @property
+    def changes(self) -> dict[str, Any]:
+        """`nights.change_settings`' arguments (the form is valid)."""
+        changes: dict[str, Any] = {"settlement": self.options}
+        if "currency" in self.cleaned_data:
+            changes["currency"] = self.cleaned_data["currency"]
+        return changes

@@ -211,7 +211,7 @@ def rewalk(table: CardTable) -> None:
     keep(table, walk(table.night, table.places.count(), deals)[0])
 
 
-def keep(table: CardTable, now: Standing) -> None:
+def keep(table: CardTable, now: TableStanding) -> None:
     """Store where the table stands (in the caller's transaction), unless it stands there already."""
     kept = now.to_json()
     if kept != CardTable.objects.filter(pk=table.pk).values_list("standing", flat=True).first():
@@ -286,7 +286,7 @@ class Ledger:
 
 
 @dataclass(slots=True)
-class Standing:
+class TableStanding:
     """Where a table stands after its live deals: how many there are, each player's totals, games won and
     lost, the Bock deals still to come, who dealt last and the placing of the rounds closed so far.
 
@@ -315,15 +315,15 @@ class Standing:
     second_places: list[int] = field(default_factory=list)
 
     @classmethod
-    def start(cls, night: CardNight, players: int) -> Standing:
+    def start(cls, night: CardNight, players: int) -> TableStanding:
         rules = _rules(night)
         round_points = standing.round_placing(night.game, rules) if rules is not None else None
         zeros = [0] * players
         return cls(players, 0, list(zeros), list(zeros), list(zeros), list(zeros), 0, None, None, list(zeros),
                    [Fraction(0)] * players if round_points else None, list(zeros), list(zeros), list(zeros))
 
-    def copy(self) -> Standing:
-        return Standing(self.players, self.deals, list(self.totals), list(self.seeger_fabian), list(self.won),
+    def copy(self) -> TableStanding:
+        return TableStanding(self.players, self.deals, list(self.totals), list(self.seeger_fabian), list(self.won),
                         list(self.lost), self.bock_pending, self.last_dealer, self.last_sequence,
                         list(self.round_start),
                         None if self.placings is None else list(self.placings), list(self.soli_won),
@@ -378,7 +378,7 @@ class Standing:
             return None
         return placing([t - s for t, s in zip(self.totals, self.round_start, strict=True)], points)
 
-    def before(self, rows: Sequence[Deal], night: CardNight) -> Standing:
+    def before(self, rows: Sequence[Deal], night: CardNight) -> TableStanding:
         """The standing before the last `rows` deals (the table's latest, in order): their entries taken off
         again, so a page can show the latest rows with their running totals without reading the others.
         Only the totals and games are taken back (what those rows show), not Bock or the round's placing."""
@@ -448,7 +448,7 @@ class Standing:
     """What a standing kept before tournaments lacks: such a standing is walked again (`of`)."""
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Standing:
+    def from_json(cls, data: dict[str, Any]) -> TableStanding:
         placings = data.get("placings")
         return cls(data["players"], data["deals"], list(data["totals"]), list(data["seeger_fabian"]),
                    list(data["won"]), list(data["lost"]), data["bock_pending"], data["last_dealer"],
@@ -457,7 +457,7 @@ class Standing:
                    *(list(data.get(key) or [0] * data["players"]) for key in cls.KEPT_SINCE_TOURNAMENTS))
 
     @classmethod
-    def of(cls, table: CardTable, players: int | None = None) -> Standing:
+    def of(cls, table: CardTable, players: int | None = None) -> TableStanding:
         """The table's standing as kept; walked from its deals where none is kept yet. A standing kept before
         tournaments (without what their tie-breaks count) is walked once and kept again, unless the table
         was written since it was read (its version moved on: that write keeps a whole standing itself)."""
@@ -471,20 +471,20 @@ class Standing:
         return now
 
 
-def walk(night: CardNight, players: int, deals: Sequence[Deal] | Any) -> tuple[Standing, list[Row]]:
+def walk(night: CardNight, players: int, deals: Sequence[Deal] | Any) -> tuple[TableStanding, list[Row]]:
     """The standing after `deals` (the live deals in order) and each deal's row."""
-    now = Standing.start(night, players)
+    now = TableStanding.start(night, players)
     events = bock_events(night)
     rows = [now.add(night, deal, events=events) for deal in deals]
     return now, rows
 
 
 def build(table: CardTable, deals: Sequence[Deal] | None = None, names: Sequence[str] | None = None,
-          since: Standing | None = None) -> Ledger:
+          since: TableStanding | None = None) -> Ledger:
     """The table's ledger from its stored verdicts (no engine calls): one row per live deal.
 
     Pass prefetched `deals`/`names` to build it without further queries. With `since` (the standing before
-    `deals`, `Standing.before`) it is the ledger of the latest deals only: their rows numbered and totalled
+    `deals`, `TableStanding.before`) it is the ledger of the latest deals only: their rows numbered and totalled
     on from there.
     """
     night = table.night
@@ -492,7 +492,7 @@ def build(table: CardTable, deals: Sequence[Deal] | None = None, names: Sequence
         names = [place.player.name for place in table.places.select_related("player")]
     if deals is None:
         deals = list(table.deals.filter(deleted=False).order_by("sequence"))
-    now = since.copy() if since is not None else Standing.start(night, len(names))
+    now = since.copy() if since is not None else TableStanding.start(night, len(names))
     events = bock_events(night)
     rows = [now.add(night, deal, events=events) for deal in deals]
     if since is None and rows and now.placings is not None and rows[-1].placing is None:

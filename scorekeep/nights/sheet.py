@@ -120,7 +120,7 @@ def sheet(ledger: Ledger, night: CardNight) -> Sheet:
 # --- the table page: the standings strip and the latest deals ---------------------------------------
 
 @dataclass(slots=True)
-class TableStanding:
+class StripEntry:
     """One player in the standings strip: the total, a second figure where the game keeps one (Skat's
     Seeger-Fabian performance, Kop's placing points), and whether they deal next or sit the next deal out."""
 
@@ -131,13 +131,13 @@ class TableStanding:
     deals: bool = False
 
 
-def standings(night: CardNight, names: Sequence[str], kept: ledger.Standing, dealer: int,
-              out: Sequence[int] = ()) -> list[TableStanding]:
-    """The standings strip of a table page, from where the table stands (`ledger.Standing`)."""
+def standings(night: CardNight, names: Sequence[str], kept: ledger.TableStanding, dealer: int,
+              out: Sequence[int] = ()) -> list[StripEntry]:
+    """The standings strip of a table page, from where the table stands (`ledger.TableStanding`)."""
     placings = kept.placing_totals(night)
     strip = []
     for position, name in enumerate(names):
-        entry = TableStanding(name, signed_amount(kept.totals[position], night), kept.totals[position] < 0,
+        entry = StripEntry(name, signed_amount(kept.totals[position], night), kept.totals[position] < 0,
                          deals=position == dealer)
         if night.seeger_fabian:
             entry.note = gettext("SF %(points)s") % {"points": signed(kept.performance[position])}

@@ -39,8 +39,8 @@ from scorekeep.nights.entry import (
     BUSY,
     ChangeNote,
     DealForm,
-    bock_in_words,
     changes,
+    deal_bock_words,
     deal_history,
     fact_label,
     facts_in_words,
@@ -52,7 +52,7 @@ from scorekeep.rules import play as played
 from scorekeep.rules.seating import rotation
 from scorekeep.rules.verdict import explained
 from scorekeep.web import live
-from scorekeep.web.access import SCORE, SCORER, VIEW, allows, night_access
+from scorekeep.web.access import SCORE, SCORER, VIEW, NightRequest, allows, night_access, role_of
 from scorekeep.web.htmx import render_page
 from scorekeep.words.labels import page_words, table_names
 
@@ -73,14 +73,14 @@ LIST_PAGE = 50  # deals a page of the whole list shows
 @dataclass(slots=True)
 class Loaded:
     """A table with everything its page needs, loaded in a fixed number of queries: where it stands (kept on
-    the table, `ledger.Standing`) and its latest live deals — or, for a deal's page and the whole list, every
+    the table, `ledger.TableStanding`) and its latest live deals — or, for a deal's page and the whole list, every
     live deal (`every`), whose ledger is then built from the deals alone."""
 
     night: CardNight
     table: CardTable
     names: list[str]
     deals: list[Deal]
-    standing: ledger.Standing
+    standing: ledger.TableStanding
     every: bool
 
     @property
@@ -110,7 +110,7 @@ def _load(night_id: int, table_number: int, every: bool = False) -> Loaded:
     # rows have room for "Winnie S.", not for "Winnie Schmidt".
     names = table_names([place.player.name for place in table.places.select_related("player")])
     live = table.deals.filter(deleted=False)
-    standing = ledger.Standing.of(table, len(names))
+    standing = ledger.TableStanding.of(table, len(names))
     if every:  # the ledger is built from these deals (`Loaded.ledger`), not from the standing
         deals = list(live.order_by("sequence"))
     else:
@@ -154,7 +154,7 @@ def _int(value: object) -> int | None:
 
 
 def _can_score(request: HttpRequest) -> bool:
-    return allows(getattr(request, "night_role", None), SCORE)
+    return allows(role_of(request), SCORE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,7 +281,7 @@ def _inputs_url(loaded: Loaded) -> str:
 
 
 @night_access(VIEW)
-def table_page(request: HttpRequest, night_id: int, table_number: int) -> HttpResponse:
+def table_page(request: NightRequest, night_id: int, table_number: int) -> HttpResponse:
     """The table: the entry form (for scorers) and the ledger, which the page polls for changes."""
     polled = live.polled(request, LIVE)
     if polled:
@@ -303,7 +303,7 @@ def table_page(request: HttpRequest, night_id: int, table_number: int) -> HttpRe
 
 
 @night_access(SCORE)
-def deal_new(request: HttpRequest, night_id: int, table_number: int) -> HttpResponse:
+def deal_new(request: NightRequest, night_id: int, table_number: int) -> HttpResponse:
     """GET: the entry re-rendered for the values typed so far (htmx preview). POST: save the deal."""
     loaded = _load(night_id, table_number)
     if request.method == "GET":
@@ -351,9 +351,9 @@ def deal_new(request: HttpRequest, night_id: int, table_number: int) -> HttpResp
         return _render(request, "table.html", context, "region")
     _remember(request, by)
     saved = (gettext("This deal was saved already (a second tap or a repeated request); it is stored once.")
-             if getattr(deal, "replayed", False) else gettext("Deal saved."))
+             if deal.replayed else gettext("Deal saved."))
     if not request.htmx:  # the table page names and marks the saved deal, with its Undo
-        if getattr(deal, "replayed", False):
+        if deal.replayed:
             messages.success(request, saved)
             return HttpResponseRedirect(loaded.url("table"), status=303)
         return HttpResponseRedirect(f"{loaded.url('table')}?saved={deal.sequence}", status=303)
@@ -369,7 +369,7 @@ def _saved_words(loaded: Loaded, deal: Deal, saved: str) -> str:
     """"Deal 17 saved: Jürgen: Grand · won 96" — the live region's announcement and the note after a save."""
     row = next((row for row in sheet.latest(loaded.ledger(), loaded.night)
                 if row.url == loaded.url("deal", deal.sequence)), None)
-    if row is None or getattr(deal, "replayed", False):
+    if row is None or deal.replayed:
         return saved
     return gettext("Deal %(number)s saved: %(what)s") % {"number": row.number, "what": row.what}
 
@@ -378,7 +378,7 @@ def _deal_context(request: HttpRequest, loaded: Loaded, deal: Deal, form: DealFo
     numbers = {d.pk: number for number, d in enumerate(loaded.deals, start=1)}
     revisions = list(deal.revisions.all())
     return {"night": loaded.night, "table": loaded.table, "deal": deal, "number": numbers.get(deal.pk),
-            "bock": bock_in_words(loaded.night, deal),
+            "bock": deal_bock_words(loaded.night, deal),
             "form": form, "names": loaded.names, "action": loaded.url("deal", deal.sequence),
             "table_url": loaded.url("table"), "facts": facts_in_words(loaded.night.game, deal.facts, deal.seating,
                                                                        loaded.names),
@@ -478,7 +478,7 @@ def _deleted_meanwhile(deal: Deal) -> str:
 
 
 @night_access(VIEW)
-def deal_page(request: HttpRequest, night_id: int, table_number: int, sequence: int) -> HttpResponse:
+def deal_page(request: NightRequest, night_id: int, table_number: int, sequence: int) -> HttpResponse:
     """GET: the deal, its verdict and history, and the correction form. POST: the correction."""
     loaded = _load(night_id, table_number, every=True)
     deal = _deal(loaded, sequence)
@@ -557,7 +557,7 @@ def _change(request: HttpRequest, night_id: int, table_number: int, sequence: in
 
 
 @night_access(SCORE)
-def deal_play(request: HttpRequest, night_id: int, table_number: int, sequence: int) -> HttpResponse:
+def deal_play(request: NightRequest, night_id: int, table_number: int, sequence: int) -> HttpResponse:
     """POST: attach the cards as played to the deal, replace them, or ("remove") take them off; the facts
     as entered stay what is scored. A refusal comes back on the deal's page with what was typed."""
     if request.method != "POST":
@@ -597,17 +597,17 @@ def deal_play(request: HttpRequest, night_id: int, table_number: int, sequence: 
 
 
 @night_access(SCORE)
-def deal_delete(request: HttpRequest, night_id: int, table_number: int, sequence: int) -> HttpResponse:
+def deal_delete(request: NightRequest, night_id: int, table_number: int, sequence: int) -> HttpResponse:
     return _change(request, night_id, table_number, sequence, delete=True)
 
 
 @night_access(SCORE)
-def deal_restore(request: HttpRequest, night_id: int, table_number: int, sequence: int) -> HttpResponse:
+def deal_restore(request: NightRequest, night_id: int, table_number: int, sequence: int) -> HttpResponse:
     return _change(request, night_id, table_number, sequence, delete=False)
 
 
 @night_access(VIEW)
-def table_list(request: HttpRequest, night_id: int, table_number: int) -> HttpResponse:
+def table_list(request: NightRequest, night_id: int, table_number: int) -> HttpResponse:
     """The table's whole list, a page of `LIST_PAGE` deals at a time (the table page shows the latest few),
     with the totals at its foot and the chart of the running totals."""
     loaded = _load(night_id, table_number, every=True)

@@ -38,15 +38,15 @@ from scorekeep.nights.forms import (
     NightForm,
     SeatingForm,
     SettingsForm,
-    bock_in_words,
     history,
     house_rules_in_words,
+    night_bock_words,
     preset_label,
 )
 from scorekeep.nights.loading import load_night
 from scorekeep.rules import GAMES, rules_json
 from scorekeep.web import access, live
-from scorekeep.web.access import HOST, SCORE, SCORER, VIEW, night_access
+from scorekeep.web.access import HOST, SCORE, SCORER, VIEW, NightRequest, night_access
 from scorekeep.web.htmx import HttpResponseSeeOther, render_page
 from scorekeep.words.labels import GAME_LABELS
 
@@ -103,7 +103,7 @@ def _tables(night: CardNight) -> list[TableView]:
 def _night_context(night: CardNight) -> dict[str, Any]:
     return {"night": night, "game_label": GAME_LABELS[night.game],
             "preset_label": preset_label(night.game, night.preset),
-            "house_rules": house_rules_in_words(night), "bock": bock_in_words(night), "tables": _tables(night)}
+            "house_rules": house_rules_in_words(night), "bock": night_bock_words(night), "tables": _tables(night)}
 
 
 # --- the list -------------------------------------------------------------------------------------
@@ -166,7 +166,7 @@ LIVE = "live-night"  # the id of the night page's tables section, polled for cha
 
 
 @night_access(VIEW)
-def night_page(request: HttpRequest, night_id: int) -> HttpResponse:
+def night_page(request: NightRequest, night_id: int) -> HttpResponse:
     tag = live.night_tag(request, night_id)
     unchanged = live.not_modified(request, LIVE, tag)
     if unchanged is not None:
@@ -199,7 +199,7 @@ def _a_tournament_table(request: HttpRequest, night: CardNight) -> HttpResponse 
 
 @require_http_methods(["GET", "POST"])
 @night_access(SCORE)
-def table_new(request: HttpRequest, night_id: int) -> HttpResponse:
+def table_new(request: NightRequest, night_id: int) -> HttpResponse:
     night = load_night(night_id)
     if (refused := _a_tournament_table(request, night)) is not None:
         return refused
@@ -223,7 +223,7 @@ def table_new(request: HttpRequest, night_id: int) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @night_access(HOST)
-def night_settings(request: HttpRequest, night_id: int) -> HttpResponse:
+def night_settings(request: NightRequest, night_id: int) -> HttpResponse:
     night = get_object_or_404(CardNight, pk=night_id)
     if (refused := _a_tournament_table(request, night)) is not None:
         return refused
@@ -254,7 +254,7 @@ def night_settings(request: HttpRequest, night_id: int) -> HttpResponse:
 
 @require_POST
 @night_access(HOST)
-def night_finish(request: HttpRequest, night_id: int) -> HttpResponse:
+def night_finish(request: NightRequest, night_id: int) -> HttpResponse:
     """Finish the night (no more deals; the lists are final) or open it again — a change in its history."""
     night = get_object_or_404(CardNight, pk=night_id)
     if (refused := _a_tournament_table(request, night)) is not None:
@@ -317,7 +317,7 @@ def _rules_json(night: CardNight) -> dict[str, Any]:
 
 
 @night_access(VIEW)
-def night_json(request: HttpRequest, night_id: int) -> JsonResponse:
+def night_json(request: NightRequest, night_id: int) -> JsonResponse:
     night = load_night(night_id)
     data = {
         "night": {

@@ -79,7 +79,7 @@ def seat_table(night: CardNight, players: Sequence[str], first_dealer: int = 0) 
     number = (night.tables.aggregate(n=Max("number"))["n"] or 0) + 1
     table = CardTable.objects.create(night=night, number=number, seats=ledger.engine_seats(night.game, len(players)),
                                      first_dealer=first_dealer,
-                                     standing=ledger.Standing.start(night, len(players)).to_json())
+                                     standing=ledger.TableStanding.start(night, len(players)).to_json())
     TablePlayer.objects.bulk_create(TablePlayer(table=table, player=player_named(night.club, name),
                                                 position=position)
                                     for position, name in enumerate(players))
@@ -191,11 +191,11 @@ def enter_deal(table: CardTable, facts: dict[str, Any], *, dealer: int | None = 
     # Under the lock: a retried request waits for the first one and then finds its deal.
     replayed, key = _replay_of(key, DealRevision.Kind.CREATED, table_id=table.pk)
     if replayed is not None:
-        replayed.deal.replayed = True  # type: ignore[attr-defined]
+        replayed.deal.replayed = True
         return replayed.deal
     # Where the table stands (kept on its row): the deal number, who deals, whether Bock is running — without
     # reading the table's deals, so a save costs the same at deal 1,000 as at deal 10.
-    now = ledger.Standing.of(table)
+    now = ledger.TableStanding.of(table)
     stale = _entered_since(table, now, expected)
     if stale is not None:
         raise stale
@@ -220,7 +220,7 @@ def enter_deal(table: CardTable, facts: dict[str, Any], *, dealer: int | None = 
     return deal
 
 
-def _entered_since(table: CardTable, now: ledger.Standing, expected: int | None) -> Stale | None:
+def _entered_since(table: CardTable, now: ledger.TableStanding, expected: int | None) -> Stale | None:
     """The deals entered since deal number `expected` was the next (None: it still is, or none was given)."""
     if expected is None or now.deals + 1 == expected:
         return None
@@ -239,7 +239,7 @@ def stored_with(table: CardTable, key: str | None) -> Deal | None:
     return deal
 
 
-def entered_meanwhile(table: CardTable, standing: ledger.Standing, expected: int | None) -> Stale | None:
+def entered_meanwhile(table: CardTable, standing: ledger.TableStanding, expected: int | None) -> Stale | None:
     """Before a new deal's form is read: the deals another phone entered since the form's deal number, or
     None. The number comes first — a form for deal 18 read against deal 19's seating would only say that
     its declarer does not play. `enter_deal` checks the number again under the table's lock."""

@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.contrib.staticfiles import finders
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -30,7 +30,7 @@ from django.views.decorators.http import require_GET
 
 from scorekeep.models import CardNight, CardTable
 from scorekeep.nights import charts, ledger, settlement
-from scorekeep.nights.forms import bock_in_words, house_rules_in_words, preset_label
+from scorekeep.nights.forms import house_rules_in_words, night_bock_words, preset_label
 from scorekeep.nights.ledger import Ledger, Row
 from scorekeep.nights.loading import load_night
 from scorekeep.nights.settlement import played_for_money
@@ -39,7 +39,7 @@ from scorekeep.printing import pdf
 from scorekeep.printing.refusals import pdf_busy
 from scorekeep.rules import GAMES, fipsen, kop, schafkopf, skat, standing
 from scorekeep.rules.explain import in_words
-from scorekeep.web.access import VIEW, night_access
+from scorekeep.web.access import VIEW, NightRequest, night_access
 from scorekeep.words.labels import GAME_LABELS, page_words
 
 # The style sheet the printed page links and the PDF carries inline (Chromium renders it from a
@@ -367,7 +367,7 @@ def print_context(night: CardNight, *, pdf_render: bool = False) -> dict[str, An
         tables.append(print_table(night, table, ledger.build(table, table.live_deals, names)))
     context: dict[str, Any] = {
         "night": night, "game_label": GAME_LABELS[night.game], "preset_label": preset_label(night.game, night.preset),
-        "house_rules": house_rules_in_words(night), "bock": bock_in_words(night), "tables": tables,
+        "house_rules": house_rules_in_words(night), "bock": night_bock_words(night), "tables": tables,
         "skat_levels": skat_levels(),
         "round_placing": round_placing_points(night), "transfers": transfers(night, tables),
         "signers": list(dict.fromkeys(name for item in tables for name in item.names)), "pdf_render": pdf_render,
@@ -397,7 +397,7 @@ def pdf_filename(night: CardNight) -> str:
 
 @night_access(VIEW)
 @require_GET
-def night_print(request: HttpRequest, night_id: int) -> HttpResponse:
+def night_print(request: NightRequest, night_id: int) -> HttpResponse:
     night = load_night(night_id)
     # The night may fix its printout's language (a club's list in German, whoever prints it).
     with translation.override(night.print_language or translation.get_language()):
@@ -406,7 +406,7 @@ def night_print(request: HttpRequest, night_id: int) -> HttpResponse:
 
 @night_access(VIEW)
 @require_GET
-def night_pdf(request: HttpRequest, night_id: int) -> HttpResponse:
+def night_pdf(request: NightRequest, night_id: int) -> HttpResponse:
     night = load_night(night_id)
     language = night.print_language or translation.get_language()
 

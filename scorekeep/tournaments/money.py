@@ -4,7 +4,7 @@ adds up. Every amount is an integer in the currency's minor unit (`scorekeep.wor
 - Entry fees: the tournament's fee for each entrant, paid or still owed (the pot counts every fee due; the
   sheet shows what is still to collect).
 - Lost-game money (Verlustspielgeld): for each series, each player pays for the games he lost as declarer
-  (`Standing.lost` of his table — for Schafkopf and Kop the declaring side's games, as the ledger credits
+  (`TableStanding.lost` of his table — for Schafkopf and Kop the declaring side's games, as the ledger credits
   them), tiered by the count within the series: ``[{"from": 1, "amount": 50}, {"from": 4, "amount": 100}]``
   is 0.50 for each of the first three and 1.00 from the fourth.
 - The pot: fees + lost-game money − the organiser's retention (a share of fees and lost-game money, typed in
@@ -206,7 +206,7 @@ def retention_of(prizes: dict[str, Any], gross: int) -> int:
     return gross * value // 1000 if retention.get("kind") == "share" else value
 
 
-def sheet(tournament: Tournament, now: standings.Standings | None = None) -> Sheet:
+def sheet(tournament: Tournament, now: standings.TournamentStandings | None = None) -> Sheet:
     """The tournament's money from its standings (the tables' kept standings; no deal is read)."""
     now = now or standings.standings(tournament)
     paid = dict(tournament.entrants.values_list("number", "paid"))

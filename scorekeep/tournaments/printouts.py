@@ -146,12 +146,12 @@ def table_lists(series: Series, tables: list[CardTable]) -> list[TableList]:
 # --- the standings and the final ranking ----------------------------------------------------------------
 
 @dataclass(slots=True)
-class Standings:
+class PrintedStandings:
     """The standings as the standings page shows them (`standing_rows.rows`, one computation: the rule
     set's order and tie-breaks, the lot, withdrawals and late entries, the teams), with the prizes and the
     payout's totals of the money sheet (`tournament_money.sheet`) on the final ranking."""
 
-    now: standings.Standings
+    now: standings.TournamentStandings
     columns: list[str]  # the rule set's order in words: what is ranked by, then each tie-break
     rows: list[dict[str, Any]]
     team_rows: list[dict[str, Any]]
@@ -162,11 +162,11 @@ class Standings:
         return self.now.numbers
 
 
-def ranking(tournament: Tournament, upto_series: int | None = None, *, prizes: bool = False) -> Standings:
+def ranking(tournament: Tournament, upto_series: int | None = None, *, prizes: bool = False) -> PrintedStandings:
     """The standings after series `upto_series` (None: all of them), and with `prizes` the money sheet's prize
     of each place and its pot, prizes paid and what is left."""
     now = standings.standings(tournament, upto=upto_series)
-    out = Standings(now, [str(translated(c.label)) for c in now.order], standing_rows.rows(now, now.lines),
+    out = PrintedStandings(now, [str(translated(c.label)) for c in now.order], standing_rows.rows(now, now.lines),
                     standing_rows.rows(now, now.teams))
     if prizes:
         sheet = tournament_money.sheet(tournament, now)

@@ -26,7 +26,7 @@ def figure(value: Fraction | int, key: str, tournament: Tournament) -> str:
     return f"{float(value):.2f}".rstrip("0").rstrip(".").replace("-", MINUS)
 
 
-def rows(now: standings.Standings, lines: list[standings.Line]) -> list[dict[str, Any]]:
+def rows(now: standings.TournamentStandings, lines: list[standings.Line]) -> list[dict[str, Any]]:
     """The lines as the pages and printouts show them: every number written out, the notes in words."""
     tournament, first = now.tournament, now.order[0].key
     rows = []

@@ -1,6 +1,6 @@
 """A tournament's standings, per series and overall, read from each table's kept standing only.
 
-Every table of every series is a card night of its own, and its `CardTable.standing` (`ledger.Standing`) is
+Every table of every series is a card night of its own, and its `CardTable.standing` (`ledger.TableStanding`) is
 kept current on every write: the standings add those up per entrant and rank them by the rule set's order
 (`rules.ranking`) — they never read a deal, and cost the same few queries at deal 10 as at deal 20,000.
 Where players stay tied after every tie-break, the organiser draws a lot (`draw_lot`), stored with the
@@ -61,7 +61,7 @@ class Line:
 
 
 @dataclass(slots=True)
-class Standings:
+class TournamentStandings:
     tournament: Tournament
     scope: str
     order: tuple[Criterion, ...]
@@ -81,7 +81,7 @@ def _zero() -> Figures:
     return dict.fromkeys(CRITERIA, 0)
 
 
-def _figures(kept: ledger.Standing, table: CardTable) -> list[Figures]:
+def _figures(kept: ledger.TableStanding, table: CardTable) -> list[Figures]:
     """Each player's figures at one table, by table position: every criterion's (the money reads games lost
     whatever the order)."""
     placings = kept.placing_totals(table.night)
@@ -112,7 +112,7 @@ def order_of(tournament: Tournament) -> tuple[Criterion, ...]:
     return criteria(tournament.game, rules)
 
 
-def standings(tournament: Tournament, series: int | None = None, *, upto: int | None = None) -> Standings:
+def standings(tournament: Tournament, series: int | None = None, *, upto: int | None = None) -> TournamentStandings:
     """The standings overall (`series` None) — after series `upto` where given (a printout after each
     series) — or of one series, each entrant's figures per series from the tables' kept standings; four
     queries whatever the number of deals."""
@@ -133,7 +133,7 @@ def standings(tournament: Tournament, series: int | None = None, *, upto: int | 
         table = tables[place["table_id"]]
         seats[table.night.series.number, place["player_id"]] = (table, place["position"])  # type: ignore[union-attr]
         sizes[table.pk] = sizes.get(table.pk, 0) + 1
-    kept = {pk: ledger.Standing.of(table, sizes.get(pk, 0)) for pk, table in tables.items()}
+    kept = {pk: ledger.TableStanding.of(table, sizes.get(pk, 0)) for pk, table in tables.items()}
     figures_at = {pk: _figures(kept[pk], table) for pk, table in tables.items()}
     played = max((t.night.series.number for pk, t in tables.items() if kept[pk].deals),  # type: ignore[union-attr]
                  default=0)
@@ -175,7 +175,7 @@ def standings(tournament: Tournament, series: int | None = None, *, upto: int | 
                                                               tournament.lots.get(OVERALL, []))}
         for line in lines:
             line.movement = before[line.number] - line.place
-    result = Standings(tournament, scope, order, shown, lines, played)
+    result = TournamentStandings(tournament, scope, order, shown, lines, played)
     result.tied = _still_tied(lines)
     if tournament.teams and series is None:
         result.teams = _teams(tournament, entrants, lines, order)

@@ -14,23 +14,20 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from django import forms
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from scorekeep.models import Tournament, token_shaped
 from scorekeep.tournaments import money as tournament_money
 from scorekeep.tournaments import standing_rows, standings
-from scorekeep.tournaments import writes as tournaments
+from scorekeep.tournaments.forms import MoneyForm
 from scorekeep.tournaments.loading import tournament_of
 from scorekeep.web import live, throttle
 from scorekeep.words.labels import GAME_LABELS, translated
@@ -181,78 +178,6 @@ def viewer_screen(request: HttpRequest, token: str) -> HttpResponse:
 
 
 # --- the money -----------------------------------------------------------------------------------------
-
-class MoneyForm(forms.Form):
-    """The tournament's money settings as typed; `clean` turns them into what is kept, each refusal on the
-    field it concerns (`tournament_money.MoneyError`)."""
-
-    entry_fee = forms.CharField(label=_("Entry fee"), required=False, max_length=12)
-    lost_game_money = forms.CharField(
-        label=_("Lost-game money per series"), required=False, max_length=200,
-        help_text=_("From which lost game of a series: the amount for each, e.g. “1: 0.50, 4: 1.00” — 0.50 for "
-                    "each of the first three, 1.00 from the fourth. Empty: none."))
-    prize_kind = forms.ChoiceField(label=_("Prizes as"), choices=[("amounts", _("amounts per place")),
-                                                                  ("shares", _("shares of the pot (per cent)"))])
-    prize_places = forms.CharField(label=_("Prizes, first place first"), required=False, max_length=400,
-                                   help_text=_("Amounts, e.g. “100, 50, 25”, or shares in per cent, e.g. "
-                                               "“50, 30, 20”."))
-    retention_kind = forms.ChoiceField(label=_("Organiser's retention as"),
-                                       choices=[("share", _("per cent of fees and lost-game money")),
-                                                ("amount", _("an amount"))])
-    retention_value = forms.CharField(label=_("Organiser's retention"), required=False, max_length=12)
-
-    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.tournament = tournament
-
-    @classmethod
-    def of(cls, tournament: Tournament) -> MoneyForm:
-        e, prizes = tournament.exponent, tournament.prizes or {}
-        kind = prizes.get("kind", "amounts")
-        retention = prizes.get("retention") or {"kind": "share", "value": 0}
-        places = prizes.get("places", [])
-        return cls(tournament=tournament, initial={
-            "entry_fee": tournament_money.units(tournament.entry_fee, e),
-            "lost_game_money": tournament_money.tiers_text(tournament.lost_game_money or [], e),
-            "prize_kind": kind,
-            "prize_places": ", ".join(tournament_money.percent_text(p) if kind == "shares"
-                                      else tournament_money.units(p, e) for p in places),
-            "retention_kind": retention["kind"],
-            "retention_value": tournament_money.percent_text(retention["value"]) if retention["kind"] == "share"
-            else tournament_money.units(retention["value"], e)})
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        t = self.tournament
-        e, currency = t.exponent, t.currency
-        steps = {
-            "entry_fee": lambda: tournament_money.minor(data.get("entry_fee") or "0", e, "entry_fee", currency),
-            "lost_game_money": lambda: tournament_money.parse_tiers(data.get("lost_game_money", ""), e, currency),
-            "prize_places": lambda: tournament_money.parse_places(data.get("prize_places", ""),
-                                                                   data.get("prize_kind", "amounts"), e, currency),
-            "retention_value": lambda: tournament_money.parse_retention(
-                data.get("retention_value", ""), data.get("retention_kind", "share"), e, currency),
-        }
-        parsed: dict[str, Any] = {}
-        for name, step in steps.items():
-            try:
-                parsed[name] = step()
-            except tournament_money.MoneyError as err:
-                self.add_error(err.field, err.message)
-        # A kind missing or not offered is a field error already (the form sent without it, empty or as
-        # another content type): nothing to keep then.
-        if len(parsed) == len(steps) and "prize_kind" in data and "retention_kind" in data:
-            prizes = {"kind": data["prize_kind"], "places": parsed["prize_places"],
-                      "retention": {"kind": data["retention_kind"], "value": parsed["retention_value"]}}
-            try:  # the rules of the money settings, as for a new tournament (`tournaments.check_money`)
-                data["settings"] = tournaments.check_money(parsed["entry_fee"], parsed["lost_game_money"],
-                                                           prizes if parsed["prize_places"] else {})
-                if not parsed["prize_places"]:
-                    data["settings"]["prizes"] = prizes  # no prize places: the retention is still kept
-            except ValidationError as err:
-                for name, errors in err.message_dict.items():
-                    self.add_error({"prizes": "prize_places"}.get(name, name), errors)
-        return data
 
 
 @login_required

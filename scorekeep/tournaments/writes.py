@@ -350,7 +350,7 @@ def _seat(tournament: Tournament, series: Series, number: int, players: Sequence
         amount_exponent=tournament.amount_exponent, print_language=tournament.print_language, host=host,
         club=tournament.club, series=series)
     table = CardTable.objects.create(night=night, number=number, seats=ledger.engine_seats(night.game, len(players)),
-                                     first_dealer=0, standing=ledger.Standing.start(night, len(players)).to_json())
+                                     first_dealer=0, standing=ledger.TableStanding.start(night, len(players)).to_json())
     TablePlayer.objects.bulk_create(TablePlayer(table=table, player=player, position=position)
                                     for position, player in enumerate(players))
     return table
@@ -389,7 +389,7 @@ def table_checks(series: Series) -> list[TableCheck]:
         dealers.setdefault(table_id, []).extend([dealer] * count)
     out = []
     for table in tables:
-        standing = ledger.Standing.of(table)
+        standing = ledger.TableStanding.of(table)
         names = [place.player.name for place in table.places.all()]
         length = table.night.series_length or 0
         out.append(TableCheck(table.night, table, names, standing.deals, length,

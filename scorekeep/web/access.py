@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, cast
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
@@ -84,6 +84,19 @@ def check(request: HttpRequest, night: CardNight, need: str) -> str:
     return have
 
 
+class NightRequest(HttpRequest):
+    """A request `night_access` let through: the role it found on the night (`VIEW`, `SCORE` or `HOST`), which
+    the night's views and templates read (what to offer)."""
+
+    night_role: str
+
+
+def role_of(request: HttpRequest) -> str | None:
+    """The role `night_access` found for this request, None where no night was asked (a club's or a
+    tournament's page)."""
+    return getattr(request, "night_role", None)
+
+
 def night_access(need: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
     """A view decorator for URLs with ``night_id``: refuse strangers (404) and too small roles (403);
     sets ``request.night_role`` for the templates (what to offer)."""
@@ -100,7 +113,8 @@ def night_access(need: str) -> Callable[[Callable[..., HttpResponse]], Callable[
             night = nights.first()
             if night is None:
                 raise Http404("No such card night.")
-            request.night_role = check(request, night, need)  # type: ignore[attr-defined]
+            night_request = cast(NightRequest, request)  # the role rides on the request, as a NightRequest
+            night_request.night_role = check(request, night, need)
             # The night's pages say each word as its game does, and the engine's amounts in the night's money.
             with speaking_of(night.game, (night.currency, night.exponent)):
                 return view(request, *args, night_id=night_id, **kwargs)

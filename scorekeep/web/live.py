@@ -16,12 +16,13 @@ from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 
 from scorekeep.models import CardNight, CardTable
+from scorekeep.web.access import role_of
 
 POLL = "every 2s"
 
 
 def _tag(request: HttpRequest, kind: str, pk: int, version: int) -> str:
-    return f'W/"{kind}{pk}-{version}-{getattr(request, "night_role", "")}"'
+    return f'W/"{kind}{pk}-{version}-{role_of(request) or ""}"'
 
 
 def table_tag(request: HttpRequest, table: CardTable) -> str:

@@ -97,7 +97,7 @@ def engine_facts(game: str, facts: dict[str, Any], names: list[str], seats: list
 
 def enter_in_db(table: CardTable, game: str, names: list[str], index: int) -> None:
     table.refresh_from_db()
-    now = ledger.Standing.of(table)
+    now = ledger.TableStanding.of(table)
     dealer = now.next_dealer(table.first_dealer)
     facts, _lost = deal_of(game, names, index)
     nights.enter_deal(table, engine_facts(game, facts, names, ledger.seating(game, len(names), dealer)),
