@@ -76,7 +76,8 @@ def main() -> None:
     from scorekeep.printing.views import print_context
 
     night = load_night(CardNight.objects.get(game="skat").pk)
-    html = render_to_string("print/skat.html", print_context(night, pdf_render=True), request=RequestFactory().get("/"))
+    html = render_to_string("printing/skat.html", print_context(night, pdf_render=True),
+                            request=RequestFactory().get("/"))
     chromium = pdf.chromium_path()
 
     made = [0]

@@ -1,4 +1,4 @@
-"""The settlement page (scorekeep/nights/settlement_views.py) and the chart fragment (templates/_chart.html).
+"""The settlement page (scorekeep/nights/settlement_views.py) and the chart fragment (templates/nights/_chart.html).
 
 The transfers are read back from the page as a person reads them ("Anna pays Bernd €1.10") and must
 pay each player's balance to the cent; the balances are computed here from the ledger's totals, apart
@@ -314,7 +314,7 @@ def test_names_are_escaped(client: Any, demo: dict[str, CardNight]) -> None:
 def test_the_chart_has_its_numbers_as_a_table(demo: dict[str, CardNight], game: str) -> None:
     night = demo[game]
     sheet = ledger.build(night.tables.get())
-    html = render_to_string("_chart.html", {"ledger": sheet, "night": night})
+    html = render_to_string("nights/_chart.html", {"ledger": sheet, "night": night})
     assert html.count("<svg") == 1 and 'role="img"' in html
     assert f"Running totals at table {sheet.table.number}" in html
     body = html.split("<tbody>")[1]
@@ -334,7 +334,8 @@ def test_the_chart_has_its_numbers_as_a_table(demo: dict[str, CardNight], game: 
 def test_the_chart_escapes_names_and_is_left_out_before_the_first_deal(demo: dict[str, CardNight]) -> None:
     night = demo["skat"]
     Player.objects.filter(name="Anna").update(name="<b>Anna</b>")
-    html = render_to_string("_chart.html", {"ledger": ledger.build(night.tables.get()), "night": night})
+    html = render_to_string("nights/_chart.html", {"ledger": ledger.build(night.tables.get()), "night": night})
     assert "<b>Anna</b>" not in html and "&lt;b&gt;Anna&lt;/b&gt;" in html
     empty = nights.start_night(game="skat", preset="classic", players=["Anna", "Bernd", "Clara"])
-    assert render_to_string("_chart.html", {"ledger": ledger.build(empty.tables.get()), "night": empty}).strip() == ""
+    chart = render_to_string("nights/_chart.html", {"ledger": ledger.build(empty.tables.get()), "night": empty})
+    assert chart.strip() == ""

@@ -57,7 +57,7 @@ def season_new(request: HttpRequest, club_id: int) -> HttpResponse:
         year = timezone.localdate().year
         form = SeasonForm(initial={"start": datetime.date(year, 1, 1), "end": datetime.date(year, 12, 31),
                                    "name": str(year)})
-    return render(request, "season_new.html", {"club": club, "form": form})
+    return render(request, "clubs/season_new.html", {"club": club, "form": form})
 
 
 def _table(request: HttpRequest, season: Season) -> tuple[AsOf, seasons.Table]:
@@ -82,12 +82,12 @@ def _context(request: HttpRequest, club_id: int, season_id: int) -> dict[str, An
 
 @login_required
 def season_page(request: HttpRequest, club_id: int, season_id: int) -> HttpResponse:
-    return render(request, "season.html", _context(request, club_id, season_id))
+    return render(request, "clubs/season.html", _context(request, club_id, season_id))
 
 
 @login_required
 def season_print(request: HttpRequest, club_id: int, season_id: int) -> HttpResponse:
-    return render(request, "season_print.html", _context(request, club_id, season_id))
+    return render(request, "clubs/season_print.html", _context(request, club_id, season_id))
 
 
 @login_required
@@ -97,7 +97,7 @@ def season_pdf(request: HttpRequest, club_id: int, season_id: int) -> HttpRespon
     context.update(pdf_render=True, inline_css=open(css, encoding="utf-8").read() if css else "")
 
     def page() -> str:
-        return render_to_string("season_print.html", context, request=request)
+        return render_to_string("clubs/season_print.html", context, request=request)
 
     table = context["table"]
     # The table changes with any night of the club: the key holds every counted night's versions.

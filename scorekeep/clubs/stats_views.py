@@ -80,7 +80,7 @@ def stats_page(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         nights = stats.with_ledgers(form.of_club(stats.filtered(access.visible_nights(request), **form.filters)))
         statistics = stats.collect(nights)
-    return render(request, "stats.html", {**_context(form), "statistics": statistics})
+    return render(request, "clubs/stats.html", {**_context(form), "statistics": statistics})
 
 
 @login_required
@@ -97,7 +97,7 @@ def player_stats(request: HttpRequest, player_id: int) -> HttpResponse:
         player_stats = stats.collect(loaded).get(player.pk) or stats.PlayerStats(player)
         journeys = journey.journeys(player, loaded)
     shown = [(item, item.chart(player), _rating(player, item.game)) for item in journeys]
-    return render(request, "player_stats.html", {**_context(form), "player": player, "stats": player_stats,
+    return render(request, "clubs/player_stats.html", {**_context(form), "player": player, "stats": player_stats,
                                                  "journeys": shown, "rated_after": ratings.RATED_AFTER})
 
 

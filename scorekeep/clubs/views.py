@@ -47,7 +47,7 @@ def club_list(request: HttpRequest) -> HttpResponse:
             return _see_other(reverse("club", args=[club.pk]))
     own = (clubs.own_clubs(request.user)
            .annotate(night_count=Count("nights", distinct=True), player_count=Count("players", distinct=True)))
-    return render(request, "clubs.html", {"clubs": own, "form": form})
+    return render(request, "clubs/clubs.html", {"clubs": own, "form": form})
 
 
 def _club_context(request: HttpRequest, club: Club, **forms_: Any) -> dict[str, Any]:
@@ -78,7 +78,7 @@ def club_page(request: HttpRequest, club_id: int) -> HttpResponse:
             else:
                 messages.success(request, gettext("The club's name was changed."))
                 return _see_other(reverse("club", args=[club.pk]))
-    return render(request, "club.html", _club_context(request, club, name_form=name_form))
+    return render(request, "clubs/club.html", _club_context(request, club, name_form=name_form))
 
 
 @login_required
@@ -95,7 +95,7 @@ def club_cohost_add(request: HttpRequest, club_id: int) -> HttpResponse:
         else:
             messages.success(request, gettext("%(name)s is now a host of this club.") % {"name": user.get_username()})
             return _see_other(reverse("club", args=[club.pk]))
-    return render(request, "club.html", _club_context(request, club, cohost_form=form), status=200)
+    return render(request, "clubs/club.html", _club_context(request, club, cohost_form=form), status=200)
 
 
 @login_required
@@ -155,4 +155,4 @@ def club_join(request: HttpRequest, token: str) -> HttpResponse:
         messages.success(request, gettext("You are now a host of %(club)s.") % {"club": club.name})
         return _see_other(reverse("club", args=[club.pk]))
     already = Club.objects.filter(Q(owner=request.user) | Q(cohosts=request.user), pk=club.pk).exists()
-    return render(request, "club_join.html", {"club": club, "token": token, "already": already})
+    return render(request, "clubs/club_join.html", {"club": club, "token": token, "already": already})

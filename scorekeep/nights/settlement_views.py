@@ -139,4 +139,4 @@ def night_settlement(request: NightRequest, night_id: int) -> HttpResponse:
             else:
                 messages.success(request, gettext("Settlement options saved."))
                 return HttpResponseSeeOther(reverse("night-settlement", args=[night.id]))
-    return render(request, "settlement.html", {**_page_context(night), "form": form, "host": host})
+    return render(request, "nights/settlement.html", {**_page_context(night), "form": form, "host": host})

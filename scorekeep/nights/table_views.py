@@ -137,7 +137,7 @@ def _render(request: HttpRequest, template: str, context: dict[str, Any], partia
     """The whole page, or for htmx the partial of the table page's entry its target asks for (the deal
     page's correction uses the same partials)."""
     return render_page(request, template, context, partials=PARTIAL_FOR_TARGET, default="region", partial=partial,
-                       partial_of="table.html")
+                       partial_of="nights/table.html")
 
 
 def _key(request: HttpRequest) -> str | None:
@@ -291,7 +291,7 @@ def table_page(request: NightRequest, night_id: int, table_number: int) -> HttpR
     loaded = _load(night_id, table_number)
     if polled:  # the strip, and the latest deals out of band: no entry form
         context = {**_table_context(request, loaded, None), "polled": True}
-        return live.mark(_render(request, "table.html", context, "live"), context["etag"])
+        return live.mark(_render(request, "nights/table.html", context, "live"), context["etag"])
     form = _new_form(request, loaded) if _can_score(request) else None
     context = _table_context(request, loaded, form)
     just = _int(request.GET.get("saved"))  # after a save without JavaScript (deal_new's redirect)
@@ -299,7 +299,7 @@ def table_page(request: NightRequest, night_id: int, table_number: int) -> HttpR
         deal = loaded.deals[-1]
         context.update(saved=_saved_words(loaded, deal, gettext("Deal saved.")), saved_number=loaded.count,
                        undo_url=loaded.url("deal-delete", deal.sequence))
-    return _render(request, "table.html", context)
+    return _render(request, "nights/table.html", context)
 
 
 @night_access(SCORE)
@@ -311,7 +311,8 @@ def deal_new(request: NightRequest, night_id: int, table_number: int) -> HttpRes
             return HttpResponseRedirect(loaded.url("table"), status=303)
         form = _new_form(request, loaded, request.GET)
         form.is_valid()
-        return _render(request, "table.html", _table_context(request, loaded, form, preview=_is_preview(request)))
+        return _render(request, "nights/table.html",
+                       _table_context(request, loaded, form, preview=_is_preview(request)))
     if request.method != "POST":
         return HttpResponseNotAllowed(["GET", "POST"])
     form = _new_form(request, loaded, request.POST)
@@ -348,7 +349,7 @@ def deal_new(request: NightRequest, night_id: int, table_number: int) -> HttpRes
         except OperationalError:
             form.add_error(None, BUSY)
     if deal is None:
-        return _render(request, "table.html", context, "region")
+        return _render(request, "nights/table.html", context, "region")
     _remember(request, by)
     saved = (gettext("This deal was saved already (a second tap or a repeated request); it is stored once.")
              if deal.replayed else gettext("Deal saved."))
@@ -362,7 +363,7 @@ def deal_new(request: NightRequest, night_id: int, table_number: int) -> HttpRes
     context["saved"] = _saved_words(loaded, deal, saved)
     context["saved_number"] = loaded.count
     context["undo_url"] = loaded.url("deal-delete", deal.sequence)
-    return _render(request, "table.html", context, "region")
+    return _render(request, "nights/table.html", context, "region")
 
 
 def _saved_words(loaded: Loaded, deal: Deal, saved: str) -> str:
@@ -514,12 +515,12 @@ def deal_page(request: NightRequest, night_id: int, table_number: int, sequence:
         if live:
             form.is_valid()
         if _is_preview(request):  # typing: only the entry form is sent back, so only it is worked out
-            return _render(request, "deal.html", {"night": loaded.night, "table": loaded.table, "form": form})
+            return _render(request, "nights/deal.html", {"night": loaded.night, "table": loaded.table, "form": form})
     else:
         return HttpResponseNotAllowed(["GET", "POST"])
     # A deleted deal offers no correction, unless one was just sent: that stays on the page.
     context = _deal_context(request, loaded, deal, form if not deal.deleted or form.is_bound else None)
-    response = render(request, "deal.html", context)
+    response = render(request, "nights/deal.html", context)
     patch_vary_headers(response, ("HX-Request", "HX-Target"))
     return response
 
@@ -553,7 +554,7 @@ def _change(request: HttpRequest, night_id: int, table_number: int, sequence: in
     context = _deal_context(request, loaded, deal, None if deal.deleted else _edit_form(request, loaded, deal))
     context["change_error"] = refused
     context["change_reason"] = request.POST.get("reason", "")  # a refused delete keeps the reason typed
-    return render(request, "deal.html", context)
+    return render(request, "nights/deal.html", context)
 
 
 @night_access(SCORE)
@@ -593,7 +594,7 @@ def deal_play(request: NightRequest, night_id: int, table_number: int, sequence:
     context.update(_played_context(request, loaded, deal, form if not deal.deleted else None))
     if deal.deleted:
         context["change_error"] = _deleted_meanwhile(deal)
-    return render(request, "deal.html", context)
+    return render(request, "nights/deal.html", context)
 
 
 @night_access(SCORE)
@@ -616,6 +617,6 @@ def table_list(request: NightRequest, night_id: int, table_number: int) -> HttpR
     asked = request.GET.get("page", "last")
     page = pages.page(pages.num_pages) if asked == "last" else pages.get_page(asked)
     shown = replace(book, rows=list(page.object_list))
-    return render(request, "table_list.html", {
+    return render(request, "nights/table_list.html", {
         "night": loaded.night, "table": loaded.table, "ledger": shown, "whole": book, "page": page,
         "table_url": loaded.url("table"), "list_url": loaded.url("table-list")})

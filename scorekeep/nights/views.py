@@ -55,8 +55,9 @@ PARTIALS = {REFRESH_ALL: "form_body", REFRESH_EXTRAS: "extras", REFRESH_SEATING:
             REFRESH_DEALER: "dealer"}
 # The partials each page has: a target of another page (a stale tab or a hand-made request) gets the
 # whole page, where asking for a partial the template lacks was a server error.
-PAGE_PARTIALS = {"night_new.html": {"form_body", "extras", "dealer"}, "night_settings.html": {"form_body", "extras"},
-                 "night.html": {"seating_players", "dealer"}}
+PAGE_PARTIALS = {"nights/night_new.html": {"form_body", "extras", "dealer"},
+                 "nights/night_settings.html": {"form_body", "extras"},
+                 "nights/night.html": {"seating_players", "dealer"}}
 
 
 def _render(request: HttpRequest, template: str, context: dict[str, Any], status: int = 200) -> HttpResponse:
@@ -135,7 +136,7 @@ def night_list(request: HttpRequest) -> HttpResponse:
     own = {summary.night.pk for summary in summaries}
     joined_summaries = [(NightSummary(night, GAME_LABELS[night.game], preset_label(night.game, night.preset), [], 0),
                          role) for night, role in joined if night.pk not in own]
-    return render(request, "nights.html", {"nights": summaries, "joined": joined_summaries})
+    return render(request, "nights/nights.html", {"nights": summaries, "joined": joined_summaries})
 
 
 # --- starting a night ------------------------------------------------------------------------------
@@ -157,7 +158,7 @@ def night_new(request: HttpRequest) -> HttpResponse:
                 form.add_error(None, BUSY)
             else:
                 return HttpResponseSeeOther(reverse("table", args=[night.id, 1]))
-    return _render(request, "night_new.html", {"form": form, "known_players": _known_players(request)})
+    return _render(request, "nights/night_new.html", {"form": form, "known_players": _known_players(request)})
 
 
 # --- a night's page, another table --------------------------------------------------------------
@@ -174,13 +175,13 @@ def night_page(request: NightRequest, night_id: int) -> HttpResponse:
     night = load_night(night_id)
     if live.polled(request, LIVE):
         context = {**_night_context(night), "etag": tag, "live_id": LIVE, "poll": live.POLL}
-        return live.mark(render(request, "night.html#tables", context), tag)
+        return live.mark(render(request, "nights/night.html#tables", context), tag)
     return _night_page(request, night, tag)
 
 
 def _night_page(request: HttpRequest, night: CardNight, tag: str | None = None) -> HttpResponse:
     form = SeatingForm(QueryDict(), night=night, url=reverse("table-new", args=[night.id]), quiet=True)
-    return render(request, "night.html", {**_night_context(night), "seating_form": form,
+    return render(request, "nights/night.html", {**_night_context(night), "seating_form": form,
                                           "known_players": _known_players(request, night),
                                           "etag": tag or live.night_tag(request, night.pk), "live_id": LIVE,
                                           "poll": live.POLL})
@@ -215,7 +216,7 @@ def table_new(request: NightRequest, night_id: int) -> HttpResponse:
                 form.add_error(None, BUSY)
             else:
                 return HttpResponseSeeOther(reverse("table", args=[night.id, table.number]))
-    return _render(request, "night.html", {**_night_context(night), "seating_form": form, "adding_table": True,
+    return _render(request, "nights/night.html", {**_night_context(night), "seating_form": form, "adding_table": True,
                                            "known_players": _known_players(request, night)})
 
 
@@ -249,7 +250,7 @@ def night_settings(request: NightRequest, night_id: int) -> HttpResponse:
     context = {"form": form, "night": night, "game_label": GAME_LABELS[night.game],
                "history": history(night, list(night.revisions.all())),
                "known_players": _known_players(request, night)}
-    return _render(request, "night_settings.html", context)
+    return _render(request, "nights/night_settings.html", context)
 
 
 @require_POST

@@ -1,6 +1,6 @@
 """The printed lists of a card night, one per game, and their PDF.
 
-Each game's list is the sheet its clubs know and sign, laid out for A4 (`templates/print/`,
+Each game's list is the sheet its clubs know and sign, laid out for A4 (`templates/printing/`,
 `static/css/print.css`): Skat the club list with base value, matadors, a tick per level, the value
 won or lost, every player's running total and the footer of won and lost games with their
 Seeger-Fabian points; Schafkopf plus and minus per player with the sums that agree; Kop small
@@ -322,7 +322,7 @@ def _fipsen_list(night: CardNight, table: CardTable, book: Ledger) -> PrintTable
     return PrintTable(table, book, fipsen_rows(book), width=2 + len(book.names))
 
 
-# Each game's list as clubs know it from paper (templates/print/<game>.html lays it out).
+# Each game's list as clubs know it from paper (templates/printing/<game>.html lays it out).
 LISTS: dict[str, Callable[[CardNight, CardTable, Ledger], PrintTable]] = {
     "skat": _skat_list, "schafkopf": _schafkopf_list, "kop": _kop_list, "fipsen": _fipsen_list}
 
@@ -401,7 +401,7 @@ def night_print(request: NightRequest, night_id: int) -> HttpResponse:
     night = load_night(night_id)
     # The night may fix its printout's language (a club's list in German, whoever prints it).
     with translation.override(night.print_language or translation.get_language()):
-        return render(request, f"print/{night.game}.html", print_context(night))
+        return render(request, f"printing/{night.game}.html", print_context(night))
 
 
 @night_access(VIEW)
@@ -412,7 +412,7 @@ def night_pdf(request: NightRequest, night_id: int) -> HttpResponse:
 
     def page() -> str:
         with translation.override(language):
-            return render_to_string(f"print/{night.game}.html", print_context(night, pdf_render=True),
+            return render_to_string(f"printing/{night.game}.html", print_context(night, pdf_render=True),
                                     request=request)
 
     # Anything the printout shows changes the night's version or a table's (scorekeep.nights.writes).
@@ -424,7 +424,7 @@ def night_pdf(request: NightRequest, night_id: int) -> HttpResponse:
     except pdf.PdfUnavailable as err:
         log.warning("no PDF of night %s: %s", night.pk, err)
         context = {"night": night, "game_label": GAME_LABELS[night.game], "reason": str(err)}
-        return render(request, "print/pdf_unavailable.html", context, status=503)
+        return render(request, "printing/pdf_unavailable.html", context, status=503)
     response = HttpResponse(data, content_type="application/pdf")
     response["Content-Disposition"] = content_disposition_header(True, pdf_filename(night))
     return response

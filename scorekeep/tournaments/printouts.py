@@ -128,7 +128,7 @@ class TableList:
     @property
     def template(self) -> str:
         """The game's list as its night printout lays it out (the partial of `print/<game>.html`)."""
-        return f"print/{self.night.game}.html#list"
+        return f"printing/{self.night.game}.html#list"
 
 
 def table_lists(series: Series, tables: list[CardTable]) -> list[TableList]:
@@ -222,13 +222,13 @@ def _ranking_context(request: HttpRequest, tournament: Tournament, series: Serie
 
 
 PRINTOUTS = {
-    "cards": Printout("print/tournament_cards.html", _cards_context, "table-cards",
+    "cards": Printout("printing/tournament_cards.html", _cards_context, "table-cards",
                       "tournament-print-cards", "tournament-pdf-cards"),
-    "lists": Printout("print/tournament_lists.html", _lists_context, "lists",
+    "lists": Printout("printing/tournament_lists.html", _lists_context, "lists",
                       "tournament-print-lists", "tournament-pdf-lists"),
-    "standings": Printout("print/tournament_standings.html", _standings_context, "standings",
+    "standings": Printout("printing/tournament_standings.html", _standings_context, "standings",
                           "tournament-print-standings", "tournament-pdf-standings"),
-    "ranking": Printout("print/tournament_standings.html", _ranking_context, "ranking",
+    "ranking": Printout("printing/tournament_standings.html", _ranking_context, "ranking",
                         "tournament-print-ranking", "tournament-pdf-ranking"),
 }
 
@@ -340,6 +340,6 @@ def printouts(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The organiser's list of the tournament's printouts, per series and the final ranking."""
     tournament = tournament_of(request, tournament_id)
     kinds = [("cards", gettext("Table cards")), ("lists", gettext("Table lists")), ("standings", gettext("Standings"))]
-    return render(request, "print/tournament_printouts.html", {
+    return render(request, "printing/tournament_printouts.html", {
         "tournament": tournament, "game_label": GAME_LABELS[tournament.game], "kinds": kinds,
         "series_list": list(tournament.series_set.order_by("number"))})

@@ -158,23 +158,23 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> HttpRespon
             context = _context(request, tournament, None, gettext(
                 "scope: “%(value)s” is not a standings of this tournament to draw a lot for.") % {"value": scope},
                 "host")
-            return render(request, "standings.html", context, status=400)
+            return render(request, "tournaments/standings.html", context, status=400)
         standings.draw_lot(tournament, scope, by=request.user.get_username())
         query = "" if not scope.startswith("series-") else "?series=" + scope.removeprefix("series-")
         return HttpResponseRedirect(reverse("tournament-standings", args=[tournament.pk]) + query, status=303)
-    return _page(request, tournament, "standings.html", "host")
+    return _page(request, tournament, "tournaments/standings.html", "host")
 
 
 @require_http_methods(["GET", "HEAD"])
 def viewer_standings(request: HttpRequest, token: str) -> HttpResponse:
     """The standings for the players' phones, by the viewer link."""
-    return _viewer_page(request, token, "standings.html", "phone")
+    return _viewer_page(request, token, "tournaments/standings.html", "phone")
 
 
 @require_http_methods(["GET", "HEAD"])
 def viewer_screen(request: HttpRequest, token: str) -> HttpResponse:
     """The standings for the big screen, by the viewer link."""
-    return _viewer_page(request, token, "standings_screen.html", "screen")
+    return _viewer_page(request, token, "tournaments/standings_screen.html", "screen")
 
 
 # --- the money -----------------------------------------------------------------------------------------
@@ -206,7 +206,7 @@ def money_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     prizes = [{"prize": p, "each": m(p.each), "paid": m(p.paid), "remainder": m(p.remainder),
                "places": str(p.places[0]) if p.places[0] == p.places[1] else f"{p.places[0]}–{p.places[1]}"}
               for p in sheet.prizes]
-    return render(request, "tournament_money.html", {
+    return render(request, "tournaments/tournament_money.html", {
         "tournament": tournament, "game_label": GAME_LABELS[tournament.game], "form": form, "sheet": sheet,
         "payers": payers, "prizes": prizes, "shares": (tournament.prizes or {}).get("kind") == "shares",
         "amounts": {key: m(getattr(sheet, key)) for key in (

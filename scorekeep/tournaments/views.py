@@ -77,7 +77,7 @@ def _form_errors(form: forms.Form, err: ValidationError) -> None:
 def tournament_list(request: HttpRequest) -> HttpResponse:
     """The tournaments of the clubs the host runs, newest first."""
     rows = Tournament.objects.filter(club__in=clubs.hosted_by(request.user)).select_related("club")[:200]
-    return render(request, "tournaments.html", {
+    return render(request, "tournaments/tournaments.html", {
         "tournaments": [(t, GAME_LABELS[t.game]) for t in rows]})
 
 
@@ -101,7 +101,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
             messages.success(request, gettext("The tournament is set up. Register the players, then draw "
                                               "the first series."))
             return _see_other(reverse("tournament", args=[tournament.pk]))
-    return render(request, "tournament_new.html", {"form": form})
+    return render(request, "tournaments/tournament_new.html", {"form": form})
 
 
 # --- the overview ----------------------------------------------------------------------------------
@@ -135,7 +135,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     closed_all = all(s.closed for s in series if s.drawn_at)
     next_draw = drawn + 1 if drawn < tournament.series_count and closed_all else None
     last = next((s for s in series if s.number == drawn), None)
-    return render(request, "tournament.html", {
+    return render(request, "tournaments/tournament.html", {
         "tournament": tournament, "game_label": GAME_LABELS[tournament.game],
         "preset_label": preset_label(tournament.game, tournament.preset), "entrants": entrants,
         "series_rows": _series_rows(request, tournament), "next_draw": next_draw,
@@ -157,7 +157,7 @@ def series_page(request: HttpRequest, tournament_id: int, series_number: int) ->
     row = next(r for r in rows if r["series"].pk == series.pk)
     for table in row["tables"]:
         table["qr"] = qr_svg(table["scorer"])
-    return render(request, "tournament_series.html", {"tournament": tournament, "row": row})
+    return render(request, "tournaments/tournament_series.html", {"tournament": tournament, "row": row})
 
 
 # --- registration and withdrawal -------------------------------------------------------------------
@@ -181,7 +181,7 @@ def tournament_register(request: HttpRequest, tournament_id: int) -> HttpRespons
                 "name": entrant.player.name, "number": entrant.number})
             return _see_other(reverse("tournament-register", args=[tournament.pk]))
     drawn = tournaments.drawn(tournament)
-    return render(request, "tournament_register.html", {
+    return render(request, "tournaments/tournament_register.html", {
         "tournament": tournament, "form": form, "drawn": drawn,
         "late_from": drawn + 1 if drawn and drawn < tournament.series_count else None,
         "entrants": tournament.entrants.select_related("player", "team"),

@@ -110,7 +110,7 @@ def _links(request: HttpRequest, night: CardNight) -> list[dict[str, object]]:
 def night_links(request: HttpRequest, night_id: int) -> HttpResponse:
     """The host's page of the night's links and QR codes (printable as a table card)."""
     night = get_object_or_404(CardNight, pk=night_id)
-    return render(request, "night_links.html", {"night": night, "links": _links(request, night)})
+    return render(request, "nights/night_links.html", {"night": night, "links": _links(request, night)})
 
 
 @require_POST
