@@ -1,6 +1,6 @@
 """The authorization rules the tests hold the site to (`ACCESS`: who may GET and POST each URL), the roles
 and the world they are checked in (a night with its links, another host's night, the site owner), and how
-each URL is reached. Used by tests/test_authorization.py, tests/test_access.py and tests/test_fuzz_forms.py;
+each URL is reached. Used by tests/test_authorization.py, tests/web/test_access.py and tests/test_fuzz_forms.py;
 the `world` fixture is in tests/conftest.py.
 """
 
@@ -88,7 +88,7 @@ ACCESS: dict[str, tuple[str, str]] = {
     "table-list": (VIEW, READS),
     "deal-new": (SCORE, SCORE),
     "deal": (VIEW, SCORE),
-    "deal-play": (NONE, SCORE),  # the cards as played, attached to a deal (tests/test_attach_play.py)
+    "deal-play": (NONE, SCORE),  # the cards as played, attached to a deal (tests/dispute/test_attach_play.py)
     "deal-delete": (NONE, SCORE),
     "deal-restore": (NONE, SCORE),
     "night-print": (VIEW, READS),

@@ -1,4 +1,4 @@
-"""Hypothesis against every form of issue 4, as each role (tests/test_fuzz_nights.py fuzzes the night and
+"""Hypothesis against every form of issue 4, as each role (tests/nights/test_fuzz_nights.py fuzzes the night and
 table pages as the host; this file adds the accounts, the links, the idempotency key and version of the
 deal forms, the roles, the JSON API's content types, and escaping on the pages issue 4 and later added).
 

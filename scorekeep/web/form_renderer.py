@@ -6,7 +6,7 @@ Django renders every input through nested templates (a tapped choice: ``radio_op
 The table page's entry form has some 150 inputs (Skat's bids, the captured cards, the games, the players), so
 those templates were 20 of the page's 23 ms, and as much again of every save answered with the page's region.
 The functions here write what those templates write — character for character, escaping and localizing as
-the template language does (tests/test_form_renderer.py renders each case both ways) — in a few microseconds.
+the template language does (tests/web/test_form_renderer.py renders each case both ways) — in a few microseconds.
 Any other template (a whole form, a field's label, a radio list as one block, the admin's widgets) is
 rendered by Django's templates as before, and so is a select whose options have a template of their own.
 """

@@ -12,7 +12,7 @@ database as it is on disk.
 
 The clients are threads speaking plain HTTP (`Phone`, the standard library only): each has its own
 session, opened with the night's scorer link as a phone does. The site and the phones are tests/live_site.py's,
-shared with tests/test_crash.py and bench/load.py.
+shared with tests/web/test_crash.py and bench/load.py.
 """
 
 from __future__ import annotations

@@ -469,7 +469,7 @@ def test_scorers_saving_at_the_same_moment_get_consecutive_deals_and_none_fails(
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'night.sqlite3'}",
            "DJANGO_SETTINGS_MODULE": "scorekeep.settings"}
     done = subprocess.run([sys.executable, "-c", CONCURRENT_SAVES], env=env, capture_output=True, text=True,
-                          timeout=120, check=False, cwd=Path(__file__).resolve().parent.parent)
+                          timeout=120, check=False, cwd=Path(__file__).resolve().parents[2])
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [str(list(range(1, 9))), str(list(range(1, 9)))]
 
