@@ -29,10 +29,10 @@ from django.utils.translation import gettext
 from scorekeep.clubs import stats
 from scorekeep.models import CardNight, Player, TablePlayer
 from scorekeep.nights import charts, ledger
-from scorekeep.nights.settlement import MINUS, format_money
 from scorekeep.rules import GAMES, standing
 from scorekeep.rules.explain import in_words
 from scorekeep.words.labels import CONTRACT_LABELS, GAME_LABELS
+from scorekeep.words.money import MINUS, format_money
 
 
 @dataclass(slots=True)

@@ -31,7 +31,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
 from scorekeep.nights.ledger import Ledger
-from scorekeep.nights.settlement import MINUS, format_money
+from scorekeep.words.money import MINUS, format_money
 
 # The drawing's own units (the viewBox); the page scales it. Narrow enough that text at FONT_SIZE
 # stays readable when a phone shows the whole width (360 px: about 10 px type).

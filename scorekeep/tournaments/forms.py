@@ -15,7 +15,7 @@ from scorekeep.nights.forms import preset_label
 from scorekeep.rules import GAMES
 from scorekeep.tournaments import money as tournament_money
 from scorekeep.tournaments import writes as tournaments
-from scorekeep.words.money import currency_exponent
+from scorekeep.words.money import CURRENCY, currency_exponent
 
 
 def preset_choices() -> list[tuple[str, str]]:
@@ -59,7 +59,7 @@ class TournamentForm(forms.Form):
 
     def clean_currency(self) -> str:
         text = str(self.cleaned_data["currency"]).strip().upper()
-        if not tournaments.CURRENCY.fullmatch(text):
+        if not CURRENCY.fullmatch(text):
             raise forms.ValidationError(gettext("Write the currency as three letters, e.g. EUR or CHF."))
         return text
 
