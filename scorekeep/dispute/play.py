@@ -16,10 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from scorekeep.nights.deal_inputs import SPLIT
 from scorekeep.rules import IllegalDeal
 from scorekeep.rules import play as played
-from scorekeep.words.labels import (
-    Label,
-    in_game,
-)
+from scorekeep.words.labels import Label, in_game
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,12 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scorekeep.rules import IllegalDeal
 from scorekeep.rules.fields import option_shape
-from scorekeep.words.labels import (
-    CHOICE_LABELS,
-    NONE_LABELS,
-    OPTION_LABELS,
-    page_words,
-)
+from scorekeep.words.labels import CHOICE_LABELS, NONE_LABELS, OPTION_LABELS, page_words
 from scorekeep.words.money import format_money, in_units, money_input_error, parse_units, symbol
 
 BARE_WORD = re.compile(r"(?=[0-9]*[A-Za-z_])[A-Za-z0-9_]+")
