@@ -5,7 +5,7 @@ import sys
 
 
 def adjudicate_without_django(args: list[str]) -> int | None:
-    """``manage.py adjudicate [--language LANG] [FILE]``: the command's work (`scorekeep.jsonlines`) without
+    """``manage.py adjudicate [--language LANG] [FILE]``: the command's work (`scorekeep.api.jsonlines`) without
     starting Django, which a filter with no database or templates does not need (it cost a third of a
     second before the first line); another language is read from its compiled catalogue with Python's own
     gettext. The exit status, or None to leave it to Django: any other option (``--help``, ``-v``,
@@ -18,7 +18,7 @@ def adjudicate_without_django(args: list[str]) -> int | None:
 
     # The settings' own refusals stand for this command too (no secret key with DEBUG off).
     settings = importlib.import_module(os.environ["DJANGO_SETTINGS_MODULE"])
-    from scorekeep.jsonlines import CannotRead, NoCatalogue, in_language, run
+    from scorekeep.api.jsonlines import CannotRead, NoCatalogue, in_language, run
 
     if language not in {code for code, _ in settings.LANGUAGES}:
         return None

@@ -54,8 +54,8 @@ def service(sizes: list[int]) -> None:
     django.setup()
     from django.core.management import call_command
 
-    from scorekeep import tournaments
     from scorekeep.models import Club
+    from scorekeep.tournaments import writes as tournaments
 
     call_command("migrate", verbosity=0)
     print("entrants | draw_series s (series 1) | tables")

@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from adjudicate import MAKERS, valid_requests  # noqa: E402
 
 from bench._check import measured, need, parse  # noqa: E402
-from scorekeep.contract_io import loads  # noqa: E402
+from scorekeep.api.contract_io import loads  # noqa: E402
 from scorekeep.rules import IllegalDeal, judge  # noqa: E402
 
 # The shared contract beside the clone (another tree, e.g. main's exported for an A/B, names it by SCOREKEEP_SHARED).

@@ -51,7 +51,8 @@ def main() -> None:
 
     settings.ALLOWED_HOSTS = ["*"]
     call_command("migrate", verbosity=0)
-    from scorekeep import ledger, nights
+    from scorekeep.nights import ledger
+    from scorekeep.nights import writes as nights
 
     rng = random.Random(7)
     save_ms: list[float] = []

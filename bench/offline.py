@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from scorekeep import offline
+    from scorekeep.web import offline
 
     settings.ALLOWED_HOSTS = ["*"]
     settings.DEBUG = False
@@ -94,7 +94,8 @@ def measure(game: str, repeat: int) -> tuple[str, int]:
     entry forms asked for."""
     from django.test import Client
 
-    from scorekeep import nights, rules
+    from scorekeep import rules
+    from scorekeep.nights import writes as nights
 
     night = nights.start_night(game=game, preset=rules.GAMES[game].DEFAULT_PRESET, players=TABLES[game])
     client = Client()

@@ -40,8 +40,8 @@ def session_memory(session: int) -> tuple[int, float]:
 
 
 def one_chromium_per_pdf(chromium: str, html: str) -> bytes:
-    """What scorekeep.pdf did before: a Chromium started for the PDF and ended after it."""
-    from scorekeep.pdf import FLAGS
+    """What scorekeep.printing.pdf did before: a Chromium started for the PDF and ended after it."""
+    from scorekeep.printing.pdf import FLAGS
 
     flags = [flag for flag in FLAGS if flag not in ("--remote-debugging-pipe", "--no-startup-window")]
     with tempfile.TemporaryDirectory() as work:
@@ -70,13 +70,14 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
     call_command("loaddemo", stdout=io.StringIO())
-    from scorekeep import pdf
-    from scorekeep.loading import load_night
     from scorekeep.models import CardNight
-    from scorekeep.print_views import print_context
+    from scorekeep.nights.loading import load_night
+    from scorekeep.printing import pdf
+    from scorekeep.printing.views import print_context
 
     night = load_night(CardNight.objects.get(game="skat").pk)
-    html = render_to_string("print/skat.html", print_context(night, pdf_render=True), request=RequestFactory().get("/"))
+    html = render_to_string("printing/skat.html", print_context(night, pdf_render=True),
+                            request=RequestFactory().get("/"))
     chromium = pdf.chromium_path()
 
     made = [0]

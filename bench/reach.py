@@ -47,7 +47,7 @@ NIGHTS = {
 }
 
 SETUP = """
-from scorekeep import nights
+from scorekeep.nights import writes as nights
 OUT = {}
 for game, preset, players, facts, warm in ARGS["nights"]:
     night = nights.start_night(game=game, preset=preset, players=players)

@@ -1,5 +1,5 @@
 """Benchmark one save and one correction at tables of 50, 200 and 1,000 deals: how many times the engine
-judges a deal, and how long the storage takes (the service `scorekeep.nights`, on a throw-away SQLite file).
+judges a deal, and how long the storage takes (the service `scorekeep.nights.writes`, on a throw-away SQLite file).
 
     .venv/bin/python bench/save.py [--sizes 50 200 1000] [--repeat 20]
 
@@ -46,8 +46,9 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    from scorekeep import ledger, nights
     from scorekeep.models import Deal
+    from scorekeep.nights import ledger
+    from scorekeep.nights import writes as nights
 
     calls = [0]
     real = ledger.judge_deal

@@ -5,7 +5,7 @@ throw-away SQLite database.
 
 A club of P players plays N Skat nights (one three-seat table a night, D deals each, a fixed seed; who
 comes changes from night to night); one season spans them all. Measured: `seasons.standings` (each
-table's kept standing read, `ledger.Standing`), `ratings.of_club` (the OpenSkill replay, from the same
+table's kept standing read, `ledger.TableStanding`), `ratings.of_club` (the OpenSkill replay, from the same
 standings), and GET of the season page (with ratings on), its CSV and a player's page (every deal of the
 player's nights read: the per-contract figures need them), medians of 5 warm requests, with their query
 counts. Run by hand, never by
@@ -61,8 +61,10 @@ def main() -> None:
 
     settings.ALLOWED_HOSTS = ["*"]
     call_command("migrate", verbosity=0)
-    from scorekeep import clubs, demo, nights, ratings, seasons
+    from scorekeep.clubs import clubs, ratings, seasons
     from scorekeep.models import Player
+    from scorekeep.nights import demo
+    from scorekeep.nights import writes as nights
 
     rng = random.Random(17)
     host = get_user_model().objects.create_user("bench-host")

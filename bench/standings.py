@@ -5,8 +5,8 @@ throw-away SQLite database.
     .venv/bin/python bench/standings.py [--players P] [--series S] [--deals D]
 
 P players (default 600: 150 tables of four) play S Skat series (default 3), D deals at each table (default 8;
-the standings never read a deal, so their cost does not grow with D — tests/test_standings.py holds the query
-count constant). Each table is a card night of its own, as the organiser flow makes it; deals are entered
+the standings never read a deal, so their cost does not grow with D — tests/tournaments/test_standings.py holds
+the query count constant). Each table is a card night of its own, as the organiser flow makes it; deals are entered
 with `nights.enter_deal`, so every table's standing is kept as in real use. Medians of 5 warm runs. Run by
 hand, never by the test suite; results go to docs/PERFORMANCE.md.
 """
@@ -59,8 +59,11 @@ def main() -> None:
 
     settings.ALLOWED_HOSTS = ["*"]
     call_command("migrate", verbosity=0)
-    from scorekeep import demo, nights, standings, tournament_money
     from scorekeep.models import Club, Tournament
+    from scorekeep.nights import demo
+    from scorekeep.nights import writes as nights
+    from scorekeep.tournaments import money as tournament_money
+    from scorekeep.tournaments import standings
     from tests.tournament_fixtures import draw, tournament
 
     rng = random.Random(18)

@@ -213,8 +213,9 @@ class Bench:
     def __init__(self, game: str, size: int) -> None:
         from django.test import Client
 
-        from scorekeep import ledger, nights
         from scorekeep.models import Deal
+        from scorekeep.nights import ledger
+        from scorekeep.nights import writes as nights
         from scorekeep.rules import IllegalDeal
 
         self.game = GAMES[game]
@@ -255,8 +256,8 @@ class Bench:
 
     def fill_floor(self) -> None:
         """The floor's context: the standings and latest rows the table page shows, as plain values."""
-        from scorekeep import table_views
-        from scorekeep.templatetags import ledger_tags
+        from scorekeep.nights import sheet as ledger_tags
+        from scorekeep.nights import table_views
 
         loaded = table_views._load(self.night.pk, self.table.number)
         FLOOR_CONTEXT.clear()
@@ -322,7 +323,7 @@ class Bench:
 
     def undo(self) -> None:
         """Take the saved deal off the table again (the table keeps its size)."""
-        from scorekeep import nights
+        from scorekeep.nights import writes as nights
 
         last = self.table.deals.filter(deleted=False).order_by("-sequence").first()
         assert last is not None

@@ -5,7 +5,7 @@
 
 Run by hand, never by the test suite; results go to docs/PERFORMANCE.md ("Taps per deal"). The script serves
 the app (gunicorn on a throw-away SQLite file, `tests/live_site.py`), starts one night per game through the
-service `scorekeep.nights`, joins it with the scorer link, and drives the real table page in Debian's Chromium
+service `scorekeep.nights.writes`, joins it with the scorer link, and drives the real table page in Debian's Chromium
 (Playwright, sync API) as a phone: 390 × 844, touch, mobile. For each deal of a fixed script (`GAMES`) it
 goes from the empty form to the saved row seen, as a scorer does it — tapping the visible labels and buttons
 by their text, tapping a number field and typing its digits — and counts:
@@ -61,7 +61,7 @@ CHROMIUM = "/usr/bin/chromium"
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "has_touch": True, "is_mobile": True,
          "locale": "en-US"}
 TIMEOUT_MS = 20_000
-RECENT = 3  # the latest deals the table page shows (scorekeep.table_views.RECENT)
+RECENT = 3  # the latest deals the table page shows (scorekeep.nights.table_views.RECENT)
 PACE_MS = 500  # between two steps: longer than the preview's delay (table.html: "input delay:400ms")
 BETWEEN_DEALS = "01:00"  # a deal played between two saves (mm:ss), on the page's clock
 FOUR = ("Anna", "Bernd", "Clara", "Dieter")
@@ -390,7 +390,7 @@ class Scorer:
 # --- the site and the browser ------------------------------------------------------------------------------
 
 SETUP = """
-from scorekeep import nights
+from scorekeep.nights import writes as nights
 OUT = {}
 for game, preset, players in ARGS["nights"]:
     night = nights.start_night(game=game, preset=preset, players=players)

@@ -8,7 +8,7 @@ gunicorn on loopback (issue 18).
 Run by hand, never by the test suite; results go to docs/PERFORMANCE.md. The script makes a throw-away
 database (a temporary PostgreSQL database on the server of --database-url or DATABASE_URL, dropped afterwards;
 a SQLite file when neither is PostgreSQL), migrates it, starts gunicorn on 127.0.0.1, and sets up a tournament
-the way an organiser does — the club, `--players` entrants registered (`scorekeep.tournaments.register`),
+the way an organiser does — the club, `--players` entrants registered (`scorekeep.tournaments.writes.register`),
 series 1 drawn (`draw_series`: 600 Skat players make 150 tables of four). Then, for `--seconds` (a list keeper's
 counted from its join):
 
@@ -65,11 +65,11 @@ HTMX_SAVE = {"HX-Request": "true", "HX-Target": "table-region"}
 HTMX_POLL = {"HX-Request": "true", "HX-Target": "live-standings"}  # as the standings pages poll
 GIVE_UP = 60.0  # seconds a list keeper keeps resending one deal before counting it lost
 CONTRACT = "grand"  # what every table's deals are (`grand`: valid for any declarer)
-IN_GRID = "@"  # a grid's tap sends "grand@2": the game, and its declarer's table position (scorekeep.entry)
+IN_GRID = "@"  # a grid's tap sends "grand@2": the game, and its declarer's table position (scorekeep.nights.entry)
 
 SETUP = """
 from django.contrib.auth import get_user_model
-from scorekeep import tournaments
+from scorekeep.tournaments import writes as tournaments
 from scorekeep.models import Club
 host = get_user_model().objects.create_user("organiser", password="bench-only-password")
 club = Club.objects.create(name="Bench Skatclub", owner=host)
@@ -88,7 +88,7 @@ OUT = {"tournament": tournament.pk, "viewer": tournament.viewer_token,
 # and recomputing gives the stored verdicts (in a transaction rolled back: the database is left as it was).
 INSPECT = """
 from django.db import transaction
-from scorekeep import ledger
+from scorekeep.nights import ledger
 from scorekeep.models import CardTable, Deal
 OUT = []
 for table in (CardTable.objects.filter(night__series__tournament_id=ARGS["tournament"])
@@ -184,7 +184,7 @@ def keeper(site: Site, table: dict, seconds: float, every: float, results: Resul
 def declarer_choices(page: Answer, contract: str) -> list[dict[str, str]]:
     """The ways the page's entry form offers to say who declared `contract` in the next deal (those who are
     not sitting out), each as the fields it sends: a tap of the grid of players and games, whose value is the
-    game and the declarer's table position (``grand@2``, `scorekeep.entry.declared_apart`), or, where the form
+    game and the declarer's table position (``grand@2``, `scorekeep.nights.entry.declared_apart`), or, where the form
     asks them apart, the game with one of the declarer's choices. Read from what the form may send, not from
     its markup; empty when it offers neither."""
     games = page.offered("contract")

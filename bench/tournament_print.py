@@ -1,7 +1,8 @@
 """Benchmark a tournament's printouts at the size of a large championship: a series of N Skat tables of four
 (default 40 and 150), each with D deals (default 36), on a throw-away SQLite file. Times the pages (table cards,
 every table's list, the standings after the series, the final ranking with its prizes) and their PDFs (headless
-Chromium, `scorekeep.pdf`; the first PDF includes starting Chromium), and counts the database queries of each page.
+Chromium, `scorekeep.printing.pdf`; the first PDF includes starting Chromium), and counts the database queries of
+each page.
 
     .venv/bin/python bench/tournament_print.py [--tables 40 150] [--deals 36] [--kinds standings ranking …]
 
@@ -52,8 +53,9 @@ def main() -> None:
     from django.test import Client
     from django.urls import reverse
 
-    from scorekeep import nights, pdf
     from scorekeep.models import CardNight, CardTable, Club, Entrant, Player, Series, TablePlayer, Tournament
+    from scorekeep.nights import writes as nights
+    from scorekeep.printing import pdf
 
     user = get_user_model().objects.create_user("organiser")
     client = Client()

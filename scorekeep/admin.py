@@ -2,16 +2,16 @@
 
 Only what no verdict depends on can be changed here: a night's place, date and currency, a
 player's name. The rule set, Bock, seating and deals are read-only — a change behind the ledger's
-back would skip the recomputation and the history (`scorekeep.nights` does both), so those changes
+back would skip the recomputation and the history (`scorekeep.nights.writes` does both), so those changes
 go through the card-night pages.
 """
 
 from django.contrib import admin
 from django.http import HttpRequest
 
-from .models import CardNight, CardTable, Club, Deal, DealRevision, NightRevision, Player, TablePlayer
+from scorekeep.models import CardNight, CardTable, Club, Deal, DealRevision, NightRevision, Player, TablePlayer
 
-# admin.site is scorekeep.admin_site.Site (settings.INSTALLED_APPS): its log-in is throttled.
+# admin.site is scorekeep.web.admin_site.Site (settings.INSTALLED_APPS): its log-in is throttled.
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

@@ -12,7 +12,7 @@ class ScorekeepConfig(AppConfig):
 
 
 class AdminConfig(admin_apps.AdminConfig):
-    """Django's admin with the site of scorekeep.admin_site (its log-in throttled, 429 past the limit)."""
+    """Django's admin with the site of scorekeep.web.admin_site (its log-in throttled, 429 past the limit)."""
 
     default = False
-    default_site = "scorekeep.admin_site.Site"
+    default_site = "scorekeep.web.admin_site.Site"

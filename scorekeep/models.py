@@ -4,7 +4,7 @@ every correction of a deal.
 A deal stores the facts the table declared (the adjudication contract's ``deal`` object, seats as
 the engine numbers them for that deal) and the engine's verdict for them. The verdict is always
 recomputable from the facts and is recomputed whenever facts or house rules change
-(`scorekeep.ledger.recompute`); running totals, Bock deals, deal numbers and the series count are
+(`scorekeep.nights.ledger.recompute`); running totals, Bock deals, deal numbers and the series count are
 derived from the deal list, never stored by hand.
 """
 
@@ -20,9 +20,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from .money import currency_exponent
 from .rules import GAMES
 from .rules.verdict import Recorded
+from .words.money import currency_exponent
 
 GAME_CHOICES = [("skat", _("Skat")), ("schafkopf", _("Schafkopf")), ("kop", _("Kop")), ("fipsen", _("Fipsen"))]
 assert {key for key, _label in GAME_CHOICES} == set(GAMES)
@@ -68,7 +68,7 @@ def token_shaped(text: str) -> bool:
 
 class Club(models.Model):
     """A group of players run by one or more hosts: it owns its players and card nights, and nobody but
-    its hosts (and the site owner) sees them — a night's link holders see that night (`scorekeep.access`).
+    its hosts (and the site owner) sees them — a night's link holders see that night (`scorekeep.web.access`).
 
     The owner started the club; co-hosts were invited (by a link or by their account name) and have the
     same rights. A club without an owner holds the nights started without a host (the demo nights,
@@ -80,7 +80,7 @@ class Club(models.Model):
                               on_delete=models.SET_NULL, related_name="owned_clubs")
     cohosts = models.ManyToManyField(settings.AUTH_USER_MODEL, verbose_name=_("co-hosts"), blank=True,
                                      related_name="cohosted_clubs")
-    # Ratings (OpenSkill, `scorekeep.ratings`) beside the plain figures: off until the club's hosts turn them on.
+    # Ratings (OpenSkill, `scorekeep.clubs.ratings`) beside the plain figures: off until the club's hosts turn them on.
     ratings = models.BooleanField(_("show ratings"), default=False)
     # The co-host invitation link: whoever opens it logged in becomes a host. A new token revokes the old link.
     invite_token = models.CharField(max_length=43, unique=True, default=new_token, editable=False)
@@ -148,7 +148,7 @@ class CardNight(models.Model):
     # Schafkopf (money): the engine's amounts are counts of this currency's minor unit (cents, yen); the
     # settlement's fees too, in every game.
     currency = models.CharField(_("currency"), max_length=3, default="EUR")
-    # How many decimals that unit is (scorekeep.money): set from the currency when the night is made or its
+    # How many decimals that unit is (scorekeep.words.money): set from the currency when the night is made or its
     # currency changes, kept with the night so that a stored integer always means the same money.
     amount_exponent = models.PositiveSmallIntegerField(_("decimals of the amounts"), null=True, blank=True,
                                                        editable=False)
@@ -162,7 +162,7 @@ class CardNight(models.Model):
                                       choices=[("", _("the reader's language")), *settings.LANGUAGES])
     # Settling the night in money (issue 5): rate per point, rounding, fees, prize split.
     settlement = models.JSONField(_("settlement"), default=dict, blank=True)
-    # Who runs the night (scorekeep.access): the host's account, and the two links for the table. A new
+    # Who runs the night (scorekeep.web.access): the host's account, and the two links for the table. A new
     # token revokes the old link: a phone that opened it loses access at its next request.
     host = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("host"), null=True, blank=True,
                              on_delete=models.SET_NULL, related_name="card_nights")
@@ -190,7 +190,7 @@ class CardNight(models.Model):
 
     @property
     def exponent(self) -> int:
-        """The decimals of the unit the night's amounts count (EUR cents 2, whole yen 0): scorekeep.money."""
+        """The decimals of the unit the night's amounts count (EUR cents 2, whole yen 0): scorekeep.words.money."""
         return currency_exponent(self.currency) if self.amount_exponent is None else self.amount_exponent
 
     @classmethod
@@ -227,7 +227,7 @@ class CardNight(models.Model):
 
 
 class Season(models.Model):
-    """A named period of one game's nights of a club, ranked by the club's rules (`scorekeep.seasons`).
+    """A named period of one game's nights of a club, ranked by the club's rules (`scorekeep.clubs.seasons`).
 
     The basis is one the game's engine module offers (`rules.season`: Skat's Seeger-Fabian points or their
     average per series, Schafkopf's money, Kop's placing points …). Only nights within the period count;
@@ -261,7 +261,7 @@ class CardTable(models.Model):
     """A table of a night: its players in seating order (clockwise) and who deals first.
 
     ``seats`` is the table size the engine scores (Skat 3 or 4, Fipsen 3 or 4, Schafkopf and Kop
-    4); players beyond it sit out in turn (`scorekeep.ledger.seating`).
+    4); players beyond it sit out in turn (`scorekeep.nights.ledger.seating`).
     """
 
     night = models.ForeignKey(CardNight, on_delete=models.CASCADE, related_name="tables")
@@ -269,10 +269,10 @@ class CardTable(models.Model):
     seats = models.PositiveSmallIntegerField()
     first_dealer = models.PositiveSmallIntegerField(default=0)  # a position in the seating order
     # Bumped by every write to this table's deals and every change of the night: the table page's live
-    # ledger is current while it is unchanged (scorekeep.live), whatever happens at the other tables.
+    # ledger is current while it is unchanged (scorekeep.web.live), whatever happens at the other tables.
     version = models.PositiveIntegerField(default=0)
     # Where the table stands after its live deals (totals, games, Bock to come, who dealt last): derived state,
-    # kept so a page, a poll and a save need not read every deal (`scorekeep.ledger.Standing`). Empty: not
+    # kept so a page, a poll and a save need not read every deal (`scorekeep.nights.ledger.TableStanding`). Empty: not
     # kept yet (a table from before), walked from the deals when asked.
     standing = models.JSONField(default=dict, blank=True, editable=False)
 
@@ -326,6 +326,9 @@ class Deal(models.Model):
     # Bumped by every correction, deletion and restoring: an edit sent from an older version is refused
     # (optimistic concurrency), naming what changed meanwhile.
     version = models.PositiveIntegerField(default=1)
+    # Not stored: True on the deal nights.writes found for a save sent again (its idempotency key), so the page
+    # answers as for the first save.
+    replayed: bool = False
 
     class Meta:
         ordering = ["sequence"]
@@ -387,7 +390,7 @@ class NightRevision(models.Model):
 
 
 class Attempt(models.Model):
-    """The attempts a throttle counts (`scorekeep.throttle`) for one scope ("login", "token", …) and one
+    """The attempts a throttle counts (`scorekeep.web.throttle`) for one scope ("login", "token", …) and one
     client address or account name: when each was made, while it is within the window. In the database,
     not the cache, so every process and thread counts the same attempts and takes its turn at the row's
     lock. Not card-night data: backups leave it out (`export.backed_up_models`)."""
@@ -410,7 +413,7 @@ class Tournament(models.Model):
     What the rule set says of a tournament — the series' length at a table of three or four, how tables are
     filled, what is checked when a table's list closes, the standings' order and tie-breaks — is the engine's
     (`scorekeep.rules.tournament`); the money is the organiser's: the entry fee, the lost-game money and the
-    prize table, amounts in the currency's minor unit (`scorekeep.money`)."""
+    prize table, amounts in the currency's minor unit (`scorekeep.words.money`)."""
 
     club = models.ForeignKey(Club, verbose_name=pgettext_lazy("association", "club"), on_delete=models.PROTECT,
                              related_name="tournaments")

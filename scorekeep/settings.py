@@ -57,8 +57,8 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     # A body, query string or path the site cannot read is a 400 in the reader's language, before any view
-    # or the CSRF check reads it (scorekeep.unreadable).
-    "scorekeep.unreadable.UnreadableRequests",
+    # or the CSRF check reads it (scorekeep.web.unreadable).
+    "scorekeep.web.unreadable.UnreadableRequests",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -86,7 +86,7 @@ TEMPLATES = [
 ]
 # Django's form renderer with its input, option and select templates written in Python (the same HTML; the
 # table page's entry form has some 150 inputs).
-FORM_RENDERER = "scorekeep.form_renderer.Renderer"
+FORM_RENDERER = "scorekeep.web.form_renderer.Renderer"
 
 DATABASES = {
     "default": dj_database_url.config(
@@ -114,7 +114,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# Hosts' accounts (scorekeep.access_views): where log-in sends people, and where a reset link goes.
+# Hosts' accounts (scorekeep.web.access_views): where log-in sends people, and where a reset link goes.
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "nights"
 LOGOUT_REDIRECT_URL = "home"
@@ -131,9 +131,9 @@ else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("SCOREKEEP_EMAIL_FROM", "scorekeep@localhost")
 
-# The cache keeps rendered PDFs (scorekeep.pdf): per process by default; several gunicorn workers can
+# The cache keeps rendered PDFs (scorekeep.printing.pdf): per process by default; several gunicorn workers can
 # share them in the database (SCOREKEEP_CACHE=db; run `manage.py createcachetable` once). The throttles
-# (scorekeep.throttle) count in a table of the app, shared by every process whatever the cache.
+# (scorekeep.web.throttle) count in a table of the app, shared by every process whatever the cache.
 CACHES = {
     "default": (
         {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "scorekeep_cache"}

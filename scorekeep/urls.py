@@ -2,31 +2,26 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import (
-    access_views,
-    api,
-    club_views,
-    night_views,
-    offline,
-    print_views,
-    season_views,
-    settlement_views,
-    standings_views,
-    stats_views,
-    table_views,
-    tournament_print,
-    tournament_views,
-    views,
-)
+from scorekeep.api import views as api
+from scorekeep.clubs import season_views, stats_views
+from scorekeep.clubs import views as club_views
+from scorekeep.dispute import views as dispute_views
+from scorekeep.nights import settlement_views, table_views
+from scorekeep.nights import views as night_views
+from scorekeep.printing import views as print_views
+from scorekeep.tournaments import printouts as tournament_print
+from scorekeep.tournaments import standings_views
+from scorekeep.tournaments import views as tournament_views
+from scorekeep.web import access_views, offline, views
 
 # Django's 400 page reads the body again (for a CSRF token) and fails on the body it refused: ours reads nothing.
-handler400 = "scorekeep.unreadable.bad_request"
+handler400 = "scorekeep.web.unreadable.bad_request"
 
 TABLE = "nights/<int:night_id>/tables/<int:table_number>/"
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("adjudicate/", views.adjudicate_page, name="adjudicate"),
+    path("adjudicate/", dispute_views.adjudicate_page, name="adjudicate"),
     path("glossary/", views.glossary, name="glossary"),
     path("glossary/<str:game>/", views.glossary, name="glossary-game"),
     path("api/adjudicate", api.adjudicate, name="api-adjudicate"),

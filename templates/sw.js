@@ -1,4 +1,4 @@
-/* scorekeep's service worker (served by scorekeep.offline.service_worker at /sw.js, scope "/").
+/* scorekeep's service worker (served by scorekeep.web.offline.service_worker at /sw.js, scope "/").
    It keeps the app shell (styles, scripts, icons) from the moment it installs, and a copy of each page
    and of the engine's input description (/api/games) as they were last loaded, so a table page that was
    open once reloads without a connection. Pages are asked from the network first: the copy is only for

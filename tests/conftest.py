@@ -36,7 +36,7 @@ def pytest_configure(config: pytest.Config) -> None:
     # in hundreds of accounts, and what they check of passwords does not depend on the hasher.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # A viewer's poll shows a change at once (production may serve the standings a few seconds behind;
-    # tests/test_standings.py checks that sharing with the setting on).
+    # tests/tournaments/test_standings.py checks that sharing with the setting on).
     settings.SCOREKEEP_STANDINGS_FRESH = 0
     # A request thread of the live server (pytest-django's `live_server`, a browser's keep-alive socket) closes
     # its connection when the request is done, as CONN_MAX_AGE 0 says, instead of keeping it for 60 s: kept, it
@@ -129,7 +129,7 @@ def _fresh_cache() -> Any:
 
 @pytest.fixture
 def host(django_user_model: Any) -> Any:
-    """The site owner, who may do everything with every night (scorekeep.access: HOST)."""
+    """The site owner, who may do everything with every night (scorekeep.web.access: HOST)."""
     return django_user_model.objects.create_superuser("host", "host@example.org", "host-password-1")
 
 

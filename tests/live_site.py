@@ -1,6 +1,6 @@
 """A live site for the tests that need one: gunicorn on a throw-away database of its own, and phones
-speaking plain HTTP to it (the standard library only). Used by tests/test_live_concurrency.py,
-tests/test_crash.py and bench/load.py; and, served as README's "Serving in production" says (``production=True``:
+speaking plain HTTP to it (the standard library only). Used by tests/web/test_live_concurrency.py,
+tests/web/test_crash.py and bench/load.py; and, served as README's "Serving in production" says (``production=True``:
 DEBUG off, a secret key, `collectstatic` with the manifest storage, behind `Proxy` — nginx terminating HTTPS
 with a certificate of its own), by the production pass, tests/production/.
 
@@ -310,7 +310,7 @@ class Proxy:
 
 
 SETUP = """
-from scorekeep import nights
+from scorekeep.nights import writes as nights
 night = nights.start_night(game=ARGS["game"], preset=ARGS["preset"], players=ARGS["names"])
 for _ in range(ARGS["tables"] - 1):
     nights.seat_table(night, ARGS["names"])
@@ -322,7 +322,7 @@ OUT = {"night": night.pk, "scorer": night.scorer_token, "viewer": night.viewer_t
 # the database is left as it was).
 INSPECT = """
 from django.db import transaction
-from scorekeep import ledger
+from scorekeep.nights import ledger
 from scorekeep.models import CardTable, Deal
 OUT = []
 for table in CardTable.objects.filter(night_id=ARGS["night"]).select_related("night").order_by("number"):
@@ -421,7 +421,7 @@ class Phone:
         """Raises OSError (refused, reset, timed out) when no answer came: the phone cannot know whether
         the server stored anything."""
         # A copy first (one C-level step under the GIL): a phone sending requests from several threads at once
-        # (tests/test_throttle_concurrency.py) has its cookies set by an answer while another request reads them.
+        # (tests/web/test_throttle_concurrency.py) has its cookies set by an answer while another request reads them.
         cookies = dict(self.cookies)
         send = {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()), **(headers or {})}
         body = None

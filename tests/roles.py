@@ -1,6 +1,6 @@
 """The authorization rules the tests hold the site to (`ACCESS`: who may GET and POST each URL), the roles
 and the world they are checked in (a night with its links, another host's night, the site owner), and how
-each URL is reached. Used by tests/test_authorization.py, tests/test_access.py and tests/test_fuzz_forms.py;
+each URL is reached. Used by tests/test_authorization.py, tests/web/test_access.py and tests/test_fuzz_forms.py;
 the `world` fixture is in tests/conftest.py.
 """
 
@@ -19,9 +19,10 @@ from django.http import HttpResponse, QueryDict
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from scorekeep import nights, tournaments
 from scorekeep.models import Attempt, CardNight, Deal, Player, Season, Tournament
-from scorekeep.night_forms import NightForm, SettingsForm
+from scorekeep.nights import writes as nights
+from scorekeep.nights.forms import NightForm, SettingsForm
+from scorekeep.tournaments import writes as tournaments
 
 ANONYMOUS, OTHER_HOST, VIEWER, SCORER, HOST, COHOST, SITE_OWNER = (
     "anonymous", "other host", "viewer", "scorer", "host", "co-host", "site owner")
@@ -38,7 +39,7 @@ ACCOUNT_OR_LINK = "account or link"  # a logged-in host, or a phone that opened 
 OWN_PLAYER = "own player"  # a host of the player's club; other hosts 404, no account: log in
 CLUB_HOST = "club host"  # a host of the club (owner or co-host); other accounts 404, no account: log in
 STAFF = "staff"  # the site owner; everyone else is sent to the admin's log-in
-VIEW, SCORE, NIGHT_HOST = "night: view", "night: score", "night: host"  # scorekeep.access roles
+VIEW, SCORE, NIGHT_HOST = "night: view", "night: score", "night: host"  # scorekeep.web.access roles
 READS = "reads only"  # a POST is answered like the GET (or 405), by whoever may GET, and changes nothing
 NONE = "not offered"  # 405 (or the refusal the URL's other method gives this role)
 
@@ -87,7 +88,7 @@ ACCESS: dict[str, tuple[str, str]] = {
     "table-list": (VIEW, READS),
     "deal-new": (SCORE, SCORE),
     "deal": (VIEW, SCORE),
-    "deal-play": (NONE, SCORE),  # the cards as played, attached to a deal (tests/test_attach_play.py)
+    "deal-play": (NONE, SCORE),  # the cards as played, attached to a deal (tests/dispute/test_attach_play.py)
     "deal-delete": (NONE, SCORE),
     "deal-restore": (NONE, SCORE),
     "night-print": (VIEW, READS),

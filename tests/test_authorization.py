@@ -21,8 +21,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scorekeep import pdf
 from scorekeep.models import CardNight, Deal, Player
+from scorekeep.printing import pdf
 from tests.roles import (
     ACCESS,
     ANONYMOUS,

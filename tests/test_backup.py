@@ -28,7 +28,7 @@ from django.db.models import Max, Model
 from django.test import Client
 from django.urls import reverse
 
-from scorekeep import ledger, nights, seasons, tournaments
+from scorekeep.clubs import seasons
 from scorekeep.models import (
     Attempt,
     CardNight,
@@ -40,6 +40,9 @@ from scorekeep.models import (
     Player,
     Tournament,
 )
+from scorekeep.nights import ledger
+from scorekeep.nights import writes as nights
+from scorekeep.tournaments import writes as tournaments
 
 pytestmark = pytest.mark.django_db
 

@@ -166,7 +166,7 @@ def test_the_tournament_keepers_declarers_are_those_the_form_offers_and_each_sav
     """At a Skat table of four the dealer sits out: the grid of players and games offers the three others,
     and a deal saved with each of those choices is stored."""
     from bench.tournament import declarer_choices
-    from scorekeep import nights
+    from scorekeep.nights import writes as nights
     from tests.live_site import Answer, grand
 
     night = nights.start_night(game="skat", preset="isko", players=["Anna", "Bernd", "Clara", "Dieter"], host=host)

@@ -1,4 +1,4 @@
-"""Hypothesis against every form of issue 4, as each role (tests/test_fuzz_nights.py fuzzes the night and
+"""Hypothesis against every form of issue 4, as each role (tests/nights/test_fuzz_nights.py fuzzes the night and
 table pages as the host; this file adds the accounts, the links, the idempotency key and version of the
 deal forms, the roles, the JSON API's content types, and escaping on the pages issue 4 and later added).
 
@@ -27,8 +27,10 @@ from django.utils.http import urlsafe_base64_encode
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from scorekeep import labels, nights, pdf
 from scorekeep.models import CardNight, Deal
+from scorekeep.nights import writes as nights
+from scorekeep.printing import pdf
+from scorekeep.words import labels
 from tests.roles import (
     ACCESS,
     GRAND,

@@ -3,7 +3,7 @@ German and Japanese, and no English is left on a Japanese page.
 
 - Every entry of locale/de and locale/ja is translated (all plural forms), none fuzzy, and keeps the
   English's placeholders and HTML tags (a missing `%(name)s` would crash or lose a number).
-- The engine's message ids (`scorekeep/engine_messages.py`) are current, and the catalogues hold every
+- The engine's message ids (`scorekeep/words/engine_messages.py`) are current, and the catalogues hold every
   message the source marks (makemessages run on a copy of the project, where GNU gettext is installed).
 - Each main page answers in each language with `<html lang>` set; on Japanese pages no run of three
   English words remains in the visible text (apart from the players' names and places typed in).
@@ -23,9 +23,9 @@ import pytest
 from babel.messages.pofile import read_po
 from django.test import Client
 
-from scorekeep import nights
 from scorekeep.management.commands import enginemessages
 from scorekeep.models import CardNight
+from scorekeep.nights import writes as nights
 from tests.rules.vectors import VECTORS
 
 REPO = Path(__file__).resolve().parent.parent
@@ -74,7 +74,7 @@ def test_translations_keep_the_placeholders_and_tags(language: str) -> None:
 @pytest.mark.skipif(not VECTORS.exists() and not os.environ.get("CI"),
                     reason=f"{VECTORS} not found: the engine's ids include those it writes for the vectors")
 def test_the_engine_message_ids_are_current() -> None:
-    from scorekeep.engine_messages import MESSAGES
+    from scorekeep.words.engine_messages import MESSAGES
 
     assert sorted(set(MESSAGES)) == enginemessages.messages(), "run: manage.py enginemessages (make messages)"
     written = enginemessages.OUTPUT.read_text(encoding="utf-8")
@@ -174,8 +174,8 @@ def test_a_refusal_that_counts_takes_the_plural_form_of_its_count(language: str,
     """"1 Stiche" no more: the engine's lines that count go through ngettext (explain.counted)."""
     from django.utils import translation
 
-    from scorekeep.labels import page_words
     from scorekeep.rules import IllegalDeal, judge
+    from scorekeep.words.labels import page_words
 
     request = {"game": "skat", "rules": {"preset": "classic"}, "players": 3,
                "deal": {"contract": "ramsch", "points": [90, 20, 10], "tricks": [tricks, 5, 5 - tricks]}}
@@ -194,7 +194,7 @@ def test_the_api_and_the_command_line_count_in_their_language(client: Client) ->
     answer = client.post("/api/adjudicate", request, content_type="application/json",
                          headers={"Accept-Language": "de"}).json()
     assert answer["errors"][0]["message"] == "Platz 0 kann mit 1 Stich nicht 90 Augen haben"
-    from scorekeep.jsonlines import in_language
+    from scorekeep.api.jsonlines import in_language
 
     assert "mit 1 Stich nicht" in in_language("de", [REPO / "locale"])(request)["errors"][0]["message"]
 
@@ -203,7 +203,7 @@ def _example_deals() -> list[dict]:
     """The demo nights' deals and the conformance vectors' deals, as adjudication requests."""
     import json
 
-    from scorekeep import demo
+    from scorekeep.nights import demo
 
     requests = [{"game": night.game, "rules": {"preset": night.preset, **night.house_rules},
                  "players": len(night.players), "deal": facts} for night in demo.nights() for facts in night.deals]
@@ -252,10 +252,10 @@ def test_a_count_on_a_page_agrees_with_its_noun(language: str, one: str, many: s
     from django.template import Context, Template
     from django.utils import translation
 
-    from scorekeep.access_views import _wait_message
+    from scorekeep.web.throttle import wait_message
 
     with translation.override(language):
-        assert one in _wait_message(30) and many in _wait_message(15 * 60)
+        assert one in wait_message(30) and many in wait_message(15 * 60)
         round_of = Template("{% load i18n %}{% blocktranslate count n=n %}a round is {{ n }} deal{% plural %}"
                             "a round is {{ n }} deals{% endblocktranslate %}")
         if language == "de":

@@ -19,7 +19,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
-from scorekeep import clubs
+from scorekeep.clubs import clubs
 from scorekeep.models import Attempt, Tournament
 from tests import malformed
 from tests.live_site import Site, temp_database

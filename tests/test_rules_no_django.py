@@ -5,7 +5,7 @@ import os
 import subprocess
 import sys
 
-from .conftest import REPO
+from tests.conftest import REPO
 
 # Runs in a fresh interpreter, where nothing has imported Django yet: one deal of every game, a
 # rejection and a Fipsen bidding dispute, through both entry points.

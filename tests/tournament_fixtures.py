@@ -8,8 +8,8 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from scorekeep import ledger
 from scorekeep.models import CardNight, CardTable, Club, Entrant, Player, Series, TablePlayer, Team, Tournament
+from scorekeep.nights import ledger
 from scorekeep.rules import GAMES
 
 SERIES_LENGTH = {"skat": 48, "schafkopf": 32, "kop": 32, "fipsen": 32}
@@ -49,7 +49,7 @@ def draw(tour: Tournament, number: int, tables: Sequence[Sequence[int]], *, roun
                                          series_length=tour.series_length, round_length=round_length)
         table = CardTable.objects.create(night=night, number=table_number,
                                          seats=ledger.engine_seats(tour.game, len(starts)), first_dealer=0,
-                                         standing=ledger.Standing.start(night, len(starts)).to_json())
+                                         standing=ledger.TableStanding.start(night, len(starts)).to_json())
         TablePlayer.objects.bulk_create(TablePlayer(table=table, player=entrants[n], position=position)
                                         for position, n in enumerate(starts))
         out.append(table)

@@ -2,7 +2,7 @@
 
 Each game that has Bock deals lists the events that may start a round (`BOCK_EVENTS`: Skat and
 Schafkopf); the table chooses which of them it plays. How long a round lasts and the queue of rounds
-are the ledger's (`scorekeep.ledger.BockQueue`).
+are the ledger's (`scorekeep.nights.ledger.BockQueue`).
 """
 
 from collections.abc import Callable, Mapping

@@ -1,7 +1,7 @@
 """The running-totals chart for templates: ``{% load chart_tags %}{{ ledger|running_totals_chart }}``, and its
 numbers as table rows, ``{{ ledger|running_totals_rows:night }}``.
 
-The drawing is `scorekeep.charts`'; this only makes it reachable from `_chart.html`.
+The drawing is `scorekeep.nights.charts`'; this only makes it reachable from `_chart.html`.
 """
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from __future__ import annotations
 from django import template
 from django.utils.safestring import SafeString
 
-from .. import charts
-from ..ledger import Ledger
-from ..models import CardNight
-from .ledger_tags import signed_amount
+from scorekeep.models import CardNight
+from scorekeep.nights import charts
+from scorekeep.nights.ledger import Ledger
+from scorekeep.words.numbers import signed_amount
 
 register = template.Library()
 

@@ -6,11 +6,10 @@ from fractions import Fraction
 
 from django import template
 
+from scorekeep.clubs.seasons import Table
+from scorekeep.clubs.stats import rounded
 from scorekeep.rules.season import Measure
-from scorekeep.seasons import Table
-from scorekeep.stats import rounded
-
-from .ledger_tags import average, placing, signed, signed_money
+from scorekeep.words.numbers import average, placing, signed, signed_money
 
 register = template.Library()
 

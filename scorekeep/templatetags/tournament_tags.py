@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django import template
 
-from ..labels import unit_text
+from scorekeep.words.labels import unit_text
 
 register = template.Library()
 

@@ -13,8 +13,8 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from scorekeep.labels import CONTRACT_LABELS, SUITS
 from scorekeep.rules import Verdict, judge
+from scorekeep.words.labels import CONTRACT_LABELS, SUITS
 
 from .conftest import TIMEOUT_MS
 

@@ -5,7 +5,7 @@ axe-core comes with `axe-playwright-python` (its bundled axe.min.js, no network)
 critical findings fail the test; moderate and minor ones are printed (``pytest -s``) so they can be read.
 
 The data is real: the demo nights (`loaddemo`, one finished night per game) and an open Skat night with a
-few deals entered through `scorekeep.nights`, so the table page shows its entry form and a ledger.
+few deals entered through `scorekeep.nights.writes`, so the table page shows its entry form and a ledger.
 """
 
 from __future__ import annotations
@@ -23,8 +23,10 @@ from django.conf import settings
 from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
-from scorekeep import clubs, demo, nights, seasons
+from scorekeep.clubs import clubs, seasons
 from scorekeep.models import CardNight, CardTable, Player, Season
+from scorekeep.nights import demo
+from scorekeep.nights import writes as nights
 from tests.built_once import built_once
 
 from .steps import choose_game, replaced

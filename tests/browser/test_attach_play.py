@@ -11,8 +11,8 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
-from scorekeep import nights
 from scorekeep.models import Deal
+from scorekeep.nights import writes as nights
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeep import nights
 from scorekeep.models import Deal
+from scorekeep.nights import writes as nights
 
 from .steps import (
     PLAYERS,

@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
-from scorekeep import ratings, seasons
+from scorekeep.clubs import ratings, seasons
 from scorekeep.models import Club, Season
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

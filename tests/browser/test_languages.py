@@ -16,10 +16,10 @@ from django.utils import translation
 from django.utils.translation import gettext
 from playwright.sync_api import Page, expect
 
-from scorekeep import nights
-from scorekeep.labels import CONTRACT_LABELS, page_words, speaking_of
 from scorekeep.models import CardNight, Deal
-from scorekeep.templatetags.ledger_tags import signed_amount
+from scorekeep.nights import writes as nights
+from scorekeep.words.labels import CONTRACT_LABELS, page_words, speaking_of
+from scorekeep.words.numbers import signed_amount
 
 from .steps import PLAYERS, Judged, choose_game, judged, replaced, show_scorer, tap_choice
 

@@ -17,8 +17,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeep import access, nights
 from scorekeep.models import CardNight, Deal
+from scorekeep.nights import writes as nights
+from scorekeep.web import access
 
 from .conftest import TIMEOUT_MS
 from .steps import PLAYERS, fill_deal, judged, replaced, show_scorer
@@ -100,7 +101,7 @@ def test_a_retried_request_stores_one_deal(phones: list[Page], live_server: Any)
     open_link(page, live_server, night.scorer_token)
     fill_deal(page, SAUSPIEL)
     # The same form sent three times, as a flaky connection's retries would (each after the one before
-    # timed out on the phone): one deal. Simultaneous requests are tests/test_live_concurrency.py's, against
+    # timed out on the phone): one deal. Simultaneous requests are tests/web/test_live_concurrency.py's, against
     # gunicorn — the test live server shares one SQLite connection between its threads.
     statuses = page.evaluate("""async () => {
         const form = document.getElementById("deal-form");

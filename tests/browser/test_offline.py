@@ -360,7 +360,7 @@ def test_offline_the_page_checks_what_the_engines_description_says(contexts: lis
 FOUR = ["Anna", "Bernd", "Clara", "Dora"]
 # A Skat table of four plays Bock (a 60:60 starts a round): only the server knows whether a deal is one.
 SETUP_FOUR = """
-from scorekeep import nights
+from scorekeep.nights import writes as nights
 night = nights.start_night(game="skat", preset="classic", players=ARGS["names"], house_rules={"bock": True},
                            bock_events=["sixty"])
 table = night.tables.get()
@@ -529,7 +529,7 @@ def test_a_correction_on_one_phone_while_another_is_offline_loses_neither(contex
 
 FIVE_AT_TABLE = ["Anna", "Bernd", "Clara", "Dora", "Emil"]
 SETUP_FIVE = """
-from scorekeep import nights
+from scorekeep.nights import writes as nights
 night = nights.start_night(game="schafkopf", preset="classic", players=ARGS["names"])
 OUT = {"night": night.pk, "scorer": night.scorer_token, "viewer": night.viewer_token}
 """

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeep import nights
+from scorekeep.nights import writes as nights
 from tests.tournament_fixtures import draw, tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

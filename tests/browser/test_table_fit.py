@@ -14,7 +14,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 from playwright.sync_api import Page
 
-from scorekeep import nights
+from scorekeep.nights import writes as nights
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

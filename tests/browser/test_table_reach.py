@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page
 
-from scorekeep import nights
+from scorekeep.nights import writes as nights
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from scorekeep import nights
 from scorekeep.models import CardNight, CardTable, Club, Entrant, Player, Series, TablePlayer, Tournament
+from scorekeep.nights import writes as nights
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Browser, Page, expect
 
-from scorekeep import clubs
+from scorekeep.clubs import clubs
 from scorekeep.models import CardNight, Series, Tournament
 
 from .steps import fill_deal, replaced

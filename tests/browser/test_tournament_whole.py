@@ -27,10 +27,13 @@ from django.contrib.auth import get_user_model
 from django.utils import translation
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from scorekeep import clubs, ledger, nights, standings
-from scorekeep.labels import unit_text
+from scorekeep.clubs import clubs
 from scorekeep.models import CardTable, Deal, Tournament
+from scorekeep.nights import ledger
+from scorekeep.nights import writes as nights
 from scorekeep.rules import GAMES
+from scorekeep.tournaments import standings
+from scorekeep.words.labels import unit_text
 
 from .conftest import TIMEOUT_MS
 from .steps import fill_deal, replaced, show_rare, tap_choice
@@ -94,7 +97,7 @@ def engine_facts(game: str, facts: dict[str, Any], names: list[str], seats: list
 
 def enter_in_db(table: CardTable, game: str, names: list[str], index: int) -> None:
     table.refresh_from_db()
-    now = ledger.Standing.of(table)
+    now = ledger.TableStanding.of(table)
     dealer = now.next_dealer(table.first_dealer)
     facts, _lost = deal_of(game, names, index)
     nights.enter_deal(table, engine_facts(game, facts, names, ledger.seating(game, len(names), dealer)),

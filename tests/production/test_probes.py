@@ -24,12 +24,12 @@ from .conftest import Served
 pytestmark = [pytest.mark.production, pytest.mark.database]
 
 HOST = {"username": "wirt", "password": "Pik-Sieben-18-Hand"}
-TOKEN_LIMIT = 20  # scorekeep.access_views.TOKEN_LIMIT, LOGIN_LIMIT: as the README promises them
+TOKEN_LIMIT = 20  # scorekeep.web.throttle.TOKEN_LIMIT, LOGIN_LIMIT: as the README promises them
 LOGIN_LIMIT = 10
 
 WORLD = """
 from django.contrib.auth import get_user_model
-from scorekeep import nights
+from scorekeep.nights import writes as nights
 from scorekeep.models import Club
 from tests.tournament_fixtures import tournament
 user = get_user_model().objects.create_user(ARGS["username"], password=ARGS["password"])

@@ -488,7 +488,7 @@ def _translations(language: str) -> dict[str, str]:
 
 def _demo_requests() -> list[object]:
     """Every deal of the four demo nights, as an adjudication request."""
-    from scorekeep import demo
+    from scorekeep.nights import demo
 
     return [{"game": night.game, "rules": {"preset": night.preset, **night.house_rules},
              "players": len(night.players), "deal": facts} for night in demo.nights() for facts in night.deals]
@@ -497,7 +497,7 @@ def _demo_requests() -> list[object]:
 def test_the_collector_reads_every_line_and_refusal_from_the_source() -> None:
     """`manage.py enginemessages` finds each template in the source (it stops at one it cannot read), and the
     generated module holds them all."""
-    from scorekeep.engine_messages import MESSAGES
+    from scorekeep.words.engine_messages import MESSAGES
 
     counting = {plural for _singular, plural in enginemessages.plurals()}
     assert set(_templates()) <= set(MESSAGES) | counting, "run: manage.py enginemessages (make messages)"

@@ -10,7 +10,7 @@ as the contract has them, and English (the default) is the contract's text itsel
 It streams: each line is answered as soon as it is read, and flushed whenever the input read so far
 is used up, so a program can talk to it line by line, and a long file never sits in memory.
 
-The work is `scorekeep.jsonlines`, which needs no Django: ``manage.py adjudicate [FILE]`` with no
+The work is `scorekeep.api.jsonlines`, which needs no Django: ``manage.py adjudicate [FILE]`` with no
 option but ``--language`` runs it without starting Django at all (manage.py); this command runs it for
 the other options (``--help``, ``-v``, ``--settings`` …), for a usage error and for `call_command`.
 """
@@ -21,7 +21,7 @@ from typing import IO, Any, NoReturn
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scorekeep.jsonlines import Adjudicate, CannotRead, NoCatalogue, in_language, run
+from scorekeep.api.jsonlines import Adjudicate, CannotRead, NoCatalogue, in_language, run
 
 
 class Command(BaseCommand):

@@ -1,4 +1,4 @@
-"""`python manage.py enginemessages`: write the engine's message ids into `scorekeep/engine_messages.py`.
+"""`python manage.py enginemessages`: write the engine's message ids into `scorekeep/words/engine_messages.py`.
 
 The rules engine (`scorekeep/rules/`, no Django) keeps every explanation line and refusal as an
 English template — the message id — plus its values, and its vocabulary as `Word`s; the pages
@@ -34,7 +34,7 @@ from django.core.management.base import BaseCommand
 from scorekeep.rules.explain import Listing, Phrase, Word
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
-OUTPUT = Path(__file__).resolve().parents[2] / "engine_messages.py"
+OUTPUT = Path(__file__).resolve().parents[2] / "words" / "engine_messages.py"
 
 # Call name → the position of the template among the positional arguments.
 TEMPLATE_ARG = {"say": 0, "IllegalDeal": 1, "Word": 0, "Phrase": 0}
@@ -237,7 +237,7 @@ def render(ids: list[str], pairs: list[tuple[str, str]] | None = None) -> str:
 
 
 class Command(BaseCommand):
-    help = "Collect the rules engine's message ids into scorekeep/engine_messages.py for makemessages."
+    help = "Collect the rules engine's message ids into scorekeep/words/engine_messages.py for makemessages."
 
     def handle(self, *args: Any, **options: Any) -> None:
         ids = messages()

@@ -36,9 +36,15 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.models import AutoField, BigAutoField, Field, IntegerField, Model
 from django.utils.translation import gettext as _
 
-from scorekeep.contract_io import Refused, loads
-
-from .export import FORMAT, FORMAT_VERSION, applied_migrations, backed_up_models, in_dependency_order, summary
+from scorekeep.api.contract_io import Refused, loads
+from scorekeep.management.commands.export import (
+    FORMAT,
+    FORMAT_VERSION,
+    applied_migrations,
+    backed_up_models,
+    in_dependency_order,
+    summary,
+)
 
 Record = dict[str, Any]
 
@@ -338,8 +344,8 @@ def rejudge() -> None:
     """Judge every imported deal again: a verdict is derived from the facts, so the file's verdicts are
     not taken on trust (one that is not a verdict would break every page of its night); a deal the rules
     refuse is refused, naming it."""
-    from scorekeep import ledger
     from scorekeep.models import CardTable
+    from scorekeep.nights import ledger
 
     for table in CardTable.objects.select_related("night"):
         try:

@@ -20,9 +20,11 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from scorekeep import clubs, demo, nights
-from scorekeep import seasons as club_seasons
+from scorekeep.clubs import clubs
+from scorekeep.clubs import seasons as club_seasons
 from scorekeep.models import CardNight, Club, DealRevision
+from scorekeep.nights import demo
+from scorekeep.nights import writes as nights
 from scorekeep.rules import IllegalDeal
 
 EVENING_START = datetime.time(19, 0)
@@ -71,7 +73,7 @@ class Command(BaseCommand):
                                                       absence_penalty=item.absence_penalty)
                             for item in demo.SEASONS]
                     self.club = clubs.set_ratings(self.club, True)  # the demo shows them; a new club starts without
-        except IllegalDeal as err:  # a demo deal the engine refuses: a bug in scorekeep/demo.py
+        except IllegalDeal as err:  # a demo deal the engine refuses: a bug in scorekeep/nights/demo.py
             raise CommandError(f"a demo deal was refused: {err.field}: {err}") from err
         for spec, night in created:
             self.stdout.write(f"{spec.label}: {base}{reverse('night', args=[night.id])}")

@@ -1,0 +1,284 @@
+"""Form fields the dispute form and the night's forms share: a rule set's options as inputs (`HouseRule`,
+`HouseRulesMixin`), JSON and money inputs, and how a page names a seat and words the engine's refusals.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from types import ModuleType
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.http import QueryDict
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from scorekeep.rules import IllegalDeal
+from scorekeep.rules.fields import option_shape
+from scorekeep.words.labels import CHOICE_LABELS, NONE_LABELS, OPTION_LABELS, page_words
+from scorekeep.words.money import format_money, in_units, money_input_error, parse_units, symbol
+
+BARE_WORD = re.compile(r"(?=[0-9]*[A-Za-z_])[A-Za-z0-9_]+")
+
+
+def seat_label(seat: int) -> str:
+    """How the page names a seat, in its inputs and in the engine's sentences alike: the contract
+    numbers seats from 0; people count from 1."""
+    return gettext("Seat %(number)s") % {"number": seat + 1}
+
+
+def engine_message(err: IllegalDeal) -> str:
+    """The engine's sentence, its template translated and filled with the engine's own values,
+    each seat named as the page names it."""
+    return err.render(seat_label, gettext(err.text), page_words)
+
+
+def json_text(value: object) -> str:
+    """A value as a JSON input shows it; a named value (``double``) without JSON's quotes."""
+    if isinstance(value, str) and BARE_WORD.fullmatch(value):
+        return value
+    return json.dumps(as_json(value), ensure_ascii=False)
+
+
+def as_json(value: object) -> object:
+    """A value as JSON sees it (tuples become lists), so preset values compare with entered ones."""
+    return json.loads(json.dumps(value))
+
+
+def peek(form: forms.Form, name: str) -> Any:
+    """One input's cleaned value before the form is validated (None when it is not valid): what the
+    forms need to know early, to build the inputs that depend on it (game, rule set, contract)."""
+    field = form.fields[name]
+    try:
+        return field.clean(field.widget.value_from_datadict(form.data, form.files, form.add_prefix(name)))
+    except ValidationError:
+        return None
+
+
+class HouseRulesMixin:
+    """The house-rule inputs of a form as the contract's ``rules`` object; the form sets `module`
+    (the game), `preset` and `house_rules` (one `HouseRule` per option)."""
+
+    module: ModuleType
+    preset: str
+    house_rules: list[HouseRule]
+
+    def _choose_rules(self, data: QueryDict, game: str, money: tuple[str, int] | None = None) -> None:
+        """Read the preset from `data` (the game's default for a missing or unknown one) and make one
+        `HouseRule` per option; complete `data` so what the page shows is what the next submit sends.
+
+        ``shown`` ("game:preset") records whose house rules the page showed: when the game or preset
+        changed, the inputs start from the new preset's values instead of keeping the old ones.
+        """
+        preset = data.get("preset") or self.module.DEFAULT_PRESET
+        self.preset = preset if preset in self.module.PRESETS else self.module.DEFAULT_PRESET
+        data.setdefault("preset", self.preset)
+        # `money`: the currency amounts are typed in (a night's), for the options that are money.
+        self.house_rules = [HouseRule(key, validator, self.module.PRESETS[self.preset][key],
+                                      money if key in self.module.AMOUNTS else None)
+                            for key, validator in self.module.OPTIONS.items()]
+        if data.get("shown") != f"{game}:{self.preset}":
+            for key in [k for k in data if k.startswith("rule-")]:
+                del data[key]
+            for rule in self.house_rules:
+                data.update(rule.data(rule.preset_value))
+        else:
+            # A browser always sends a select, number or text input; one missing (a hand-made link)
+            # keeps the preset's value. An unticked checkbox is the only input that sends nothing.
+            for rule in self.house_rules:
+                if rule.kind != "boolean" and rule.name not in data:
+                    data.update(rule.data(rule.preset_value))
+        data["shown"] = f"{game}:{self.preset}"
+
+    def _rules_request(self, values: Mapping[str, Any]) -> dict[str, object]:
+        """The preset and only the options that differ from it, as JSON writes them."""
+        rules: dict[str, object] = {"preset": self.preset}
+        for rule in self.house_rules:
+            try:
+                value = rule.value(values)
+            except ValidationError:
+                continue
+            if as_json(value) != as_json(rule.preset_value):
+                rules[rule.key] = as_json(value)
+        return rules
+
+    def _peek_rules(self) -> Any:
+        """The rule set the inputs describe, to know what else to ask; the preset's while they are invalid."""
+        values = {name: peek(self, name) for rule in self.house_rules for name in rule.names}  # type: ignore[arg-type]
+        try:
+            return self.module.parse_rules(self._rules_request(values))
+        except IllegalDeal:
+            return self.module.parse_rules({"preset": self.preset})
+
+
+class JSONText(forms.CharField):
+    """A text input holding one JSON value (house rules whose values are lists or objects)."""
+
+    widget = forms.TextInput
+    longest = 2000
+
+    def __init__(self, *, example: str, **kwargs: Any) -> None:
+        self.example = example
+        super().__init__(strip=True, **kwargs)
+
+    def widget_attrs(self, widget: forms.Widget) -> dict[str, Any]:
+        return {**super().widget_attrs(widget), "maxlength": str(self.longest), "autocomplete": "off",
+                "spellcheck": "false", "autocapitalize": "off"}
+
+    def to_python(self, value: object) -> object:
+        text = super().to_python(value)
+        if text in self.empty_values:
+            return None
+        if len(text) > self.longest:
+            raise ValidationError(gettext("Keep this under %(n)s characters") % {"n": self.longest}, code="long")
+        try:
+            return json.loads(text)
+        except (ValueError, RecursionError):
+            if BARE_WORD.fullmatch(text):  # a named value such as double, written without JSON's quotes
+                return text
+            raise ValidationError(gettext("Write this as JSON, e.g. %(example)s") % {"example": self.example},
+                                  code="invalid") from None
+
+    def validate(self, value: object) -> None:
+        # [] and {} are values here (no variants, …); only an empty input is missing.
+        if value is None and self.required:
+            raise ValidationError(self.error_messages["required"], code="required")
+
+    def prepare_value(self, value: object) -> object:
+        if isinstance(value, str) or value is None:
+            return value
+        return json_text(value)
+
+
+class MoneyField(forms.CharField):
+    """An amount typed in units of a currency ("0.10", "0,10", "10" — ¥ without decimals), cleaned to a count
+    of its minor unit (10 cents, 10 yen) within the option's range; shown the same way. An option that also
+    takes named values (a Tout's "double") takes them as typed, in place of an amount."""
+
+    def __init__(self, *, currency: str, exponent: int, lo: int, hi: int, names: tuple[str, ...] = (),
+                 **kwargs: Any) -> None:
+        self.currency, self.exponent, self.lo, self.hi, self.names = currency, exponent, lo, hi, names
+        super().__init__(strip=True, **kwargs)
+
+    def widget_attrs(self, widget: forms.Widget) -> dict[str, Any]:
+        attrs = {**super().widget_attrs(widget), "autocomplete": "off", "maxlength": "24" if self.names else "12"}
+        if not self.names:  # a phone's number pad has no letters for a name
+            attrs["inputmode"] = "decimal" if self.exponent else "numeric"
+        return attrs
+
+    def to_python(self, value: object) -> int | str | None:  # type: ignore[override]
+        text = super().to_python(value)
+        if text in self.empty_values:
+            return None
+        if text.strip('"') in self.names:  # a name, with or without the JSON quotes the input once took
+            return str(text.strip('"'))
+        units = parse_units(text, self.exponent)
+        if units is None:
+            error = money_input_error(text, self.currency, self.exponent)
+            if self.names:
+                error = gettext("%(error)s Or write one of: %(names)s.") % {
+                    "error": error, "names": ", ".join(self.names)}
+            raise ValidationError(error, code="invalid")
+        amount = int(units.scaleb(self.exponent))
+        if not self.lo <= amount <= self.hi:
+            raise ValidationError(gettext("Enter an amount from %(lo)s to %(hi)s") % {
+                "lo": format_money(self.lo, self.currency, exponent=self.exponent),
+                "hi": format_money(self.hi, self.currency, exponent=self.exponent)}, code="range")
+        return amount
+
+    def prepare_value(self, value: object) -> object:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return money_units(value, self.exponent)
+        return value
+
+
+def money_units(amount: int, exponent: int) -> str:
+    """A count of minor units as typed in units of the currency: 10 cents → "0.10", 10 yen → "10"."""
+    return format(in_units(amount, exponent), "f")
+
+
+class HouseRule:
+    """One option of a game's rule set as form inputs, built from its validator's `kind`.
+
+    boolean → checkbox; integer → number with min/max; an amount of money (`money` given), or an amount or a
+    name: typed in units of the currency; choice → select; nullable → the inner input plus a "none" choice;
+    json (or anything else) → a text input taking JSON.
+    """
+
+    def __init__(self, key: str, validator: object, preset_value: object,
+                 money: tuple[str, int] | None = None) -> None:
+        self.key = key
+        self.money = money  # (currency, decimals of its minor unit) where the option is money and a night has one
+        self.name = f"rule-{key}"
+        self.none_name = f"{self.name}-none"
+        self.preset_value = preset_value
+        self.kind, self.validator, self.nullable = option_shape(validator)
+        # A nullable choice offers "none" inside its select; the other nullable inputs get a checkbox.
+        self.none_box = self.nullable and self.kind != "choice"
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.name, self.none_name) if self.none_box else (self.name,)
+
+    @property
+    def layout(self) -> str:
+        if self.none_box:
+            return "nullable"
+        return "check" if self.kind == "boolean" else "field"
+
+    def fields(self) -> dict[str, forms.Field]:
+        label = OPTION_LABELS.get(self.key, self.key)
+        if self.kind == "boolean":
+            field: forms.Field = forms.BooleanField(required=False, label=label)
+        elif self.money is not None:  # an amount (integer), or an amount or a name (a Tout's fixed price or "double")
+            currency, exponent = self.money
+            field = MoneyField(required=not self.nullable, label=f"{label} ({symbol(currency)})", currency=currency,
+                               exponent=exponent, lo=self.validator.lo, hi=self.validator.hi,  # type: ignore[union-attr]
+                               names=tuple(getattr(self.validator, "names", ())))
+        elif self.kind == "integer":
+            lo, hi = self.validator.lo, self.validator.hi  # type: ignore[union-attr]
+            field = forms.IntegerField(required=not self.nullable, label=label,
+                                       widget=forms.NumberInput(attrs={"min": lo, "max": hi, "inputmode": "numeric"}))
+        elif self.kind == "choice":
+            choices = [(c, CHOICE_LABELS.get((self.key, c), c)) for c in self.validator.choices]  # type: ignore[union-attr]
+            if self.nullable:
+                choices.insert(0, ("", NONE_LABELS.get(self.key, _("none"))))
+            field = forms.TypedChoiceField(choices=choices, required=not self.nullable, empty_value=None,
+                                           label=label)
+        else:
+            field = JSONText(required=not self.nullable, label=label,
+                             example=json_text(self.preset_value) if self.preset_value is not None else "[]")
+        fields = {self.name: field}
+        if self.none_box:
+            fields[self.none_name] = forms.BooleanField(required=False, label=NONE_LABELS.get(self.key, _("none")))
+        return fields
+
+    def data(self, value: object) -> dict[str, str]:
+        """How `value` is written in the query string (to fill the inputs with a preset's value)."""
+        if value is None:
+            return {self.none_name: "on"} if self.none_box else {self.name: ""}
+        if self.kind == "boolean":
+            return {self.name: "on"} if value else {}
+        if self.money is not None:
+            return {self.name: money_units(value, self.money[1]) if isinstance(value, int) else str(value)}
+        if self.kind in ("integer", "choice"):
+            return {self.name: str(value)}
+        return {self.name: json_text(value)}
+
+    def value(self, cleaned: Mapping[str, Any]) -> object:
+        """The option's value from the cleaned inputs; raises ValidationError for an empty one."""
+        if self.none_box and cleaned.get(self.none_name):
+            return None
+        value = cleaned.get(self.name)
+        if value is None and self.none_box:
+            if self.kind == "integer" and self.money is not None:
+                raise ValidationError(gettext("Enter an amount, or tick “none”"))
+            if self.kind == "integer":
+                raise ValidationError(
+                    gettext("Enter a whole number from %(lo)s to %(hi)s, or tick “none”")
+                    % {"lo": self.validator.lo, "hi": self.validator.hi})  # type: ignore[union-attr]
+            raise ValidationError(gettext("Enter a value, or tick “none”"))
+        return value

@@ -1,0 +1,319 @@
+"""A tournament's standings (scorekeep.tournaments.standings) and their pages: from the tables' kept standings only,
+ties and lots, withdrawals and late entries, teams, and 304 while nothing changed."""
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from scorekeep.models import CardTable, Entrant, Tournament
+from scorekeep.nights import ledger
+from scorekeep.nights import writes as nights
+from scorekeep.tournaments import standings
+from tests.tournament_fixtures import draw, tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def grand(declarer: int, card_points: int) -> dict[str, Any]:
+    return {"contract": "grand", "declarer": declarer, "bid": 18, "matadors": -1, "card_points": card_points}
+
+
+def by_number(now: standings.TournamentStandings) -> dict[int, standings.Line]:
+    return {line.number: line for line in now.lines}
+
+
+def test_skat_standings_add_each_series_seeger_fabian_points_per_player() -> None:
+    tour = tournament("skat", "isko", players=6)
+    t1, t2 = draw(tour, 1, [[1, 2, 3], [4, 5, 6]])
+    nights.enter_deal(t1, grand(0, 70))  # at a table of three seat 0 is the first seated: Player 1 wins, 48 + 50
+    nights.enter_deal(t2, grand(0, 40))  # Player 4 loses: −96 − 50; Players 5 and 6 get 40 each
+    now = standings.standings(tour)
+    line = by_number(now)
+    assert line[1].total["performance"] == 48 + 50 and line[1].total["won"] == 1
+    assert line[4].total["performance"] == -96 - 50 and line[4].total["lost"] == 1
+    assert line[5].total["performance"] == line[6].total["performance"] == 40
+    assert [ln.number for ln in now.lines] == [1, 5, 6, 2, 3, 4]
+    assert [ln.place for ln in now.lines] == [1, 2, 2, 4, 4, 6]  # tied on everything: they share a place
+    assert now.tied == [[5, 6], [2, 3]]
+
+
+def test_the_standings_read_no_deal_and_cost_the_same_at_any_number_of_deals() -> None:
+    tour = tournament("skat", "isko", players=6)
+    t1, t2 = draw(tour, 1, [[1, 2, 3], [4, 5, 6]])
+    nights.enter_deal(t1, grand(0, 70))
+    tour = Tournament.objects.select_related("club").get(pk=tour.pk)
+    with CaptureQueriesContext(connection) as few:
+        standings.standings(tour)
+    for _ in range(6):
+        nights.enter_deal(t1, grand(1, 70))
+        nights.enter_deal(t2, grand(2, 30))
+    tour = Tournament.objects.select_related("club").get(pk=tour.pk)
+    with CaptureQueriesContext(connection) as many:
+        standings.standings(tour)
+    assert len(many) == len(few) == 4  # entrants, series, tables, their players
+    assert not any("scorekeep_deal" in q["sql"] for q in many.captured_queries)
+
+
+def test_a_lot_breaks_a_tie_and_is_shown_as_such() -> None:
+    tour = tournament("skat", "isko", players=3)
+    (t1,) = draw(tour, 1, [[1, 2, 3]])
+    nights.enter_deal(t1, {"contract": "passed"})
+    now = standings.standings(tour)
+    assert {ln.place for ln in now.lines} == {1} and now.tied == [[1, 2, 3]]
+    drawn = standings.draw_lot(tour, standings.OVERALL, by="host")
+    assert sorted(drawn) == [1, 2, 3]
+    tour.refresh_from_db()
+    now = standings.standings(tour)
+    assert [ln.number for ln in now.lines] == drawn
+    assert [ln.place for ln in now.lines] == [1, 2, 3] and all(ln.by_lot for ln in now.lines)
+    assert tour.revisions.filter(kind="lot").count() == 1
+    assert standings.draw_lot(tour, standings.OVERALL) == []  # no tie left: nothing drawn, nothing stored
+    assert tour.revisions.filter(kind="lot").count() == 1
+
+
+def test_withdrawals_and_late_entries_are_shown_and_movement_follows_the_series() -> None:
+    tour = tournament("skat", "isko", players=4)
+    Entrant.objects.filter(tournament=tour, number=1).update(last_series=1)
+    Entrant.objects.filter(tournament=tour, number=4).update(first_series=2)
+    (s1,) = draw(tour, 1, [[1, 2, 3]])
+    nights.enter_deal(s1, grand(1, 70))  # Player 2: +98
+    nights.enter_deal(s1, grand(2, 40))  # Player 3: −146; Players 1 and 2 +40 each
+    (s2,) = draw(tour, 2, [[2, 3, 4]])
+    nights.enter_deal(s2, grand(2, 70))  # Player 4 (late): +98
+    nights.enter_deal(s2, grand(0, 70))  # Player 2: +98
+    now = standings.standings(tour)
+    line = by_number(now)
+    assert line[1].withdrew == 1 and line[1].series[1] is None
+    assert line[4].joined == 2 and line[4].series[0] is None
+    assert now.played == 2
+    # after series 1: 2 (138), 1 (40), 4 (0), 3 (−146); now: 2 (236), 4 (98), 1 (40), 3 (−146)
+    assert [(ln.number, ln.place, ln.movement) for ln in now.lines] == [(2, 1, 0), (4, 2, 1), (1, 3, -1),
+                                                                        (3, 4, 0)]
+    after_one = standings.standings(tour, upto=1)
+    assert after_one.numbers == [1] and after_one.played == 1
+    assert [(ln.number, ln.place) for ln in after_one.lines] == [(2, 1), (1, 2), (4, 3), (3, 4)]
+    one = standings.standings(tour, series=2)
+    assert [(ln.number, ln.table) for ln in one.lines][:2] == [(2, 1), (4, 1)]
+    assert 1 not in by_number(one)  # withdrew after series 1: not in the list of series 2
+    assert by_number(standings.standings(tour, series=1))[1].series[0] is not None
+    assert 4 not in by_number(standings.standings(tour, series=1))  # joined in series 2
+
+
+def test_team_standings_sum_the_members() -> None:
+    tour = tournament("skat", "isko", players=6, teams=["Nord", "Süd"])
+    t1, t2 = draw(tour, 1, [[1, 2, 3], [4, 5, 6]])
+    nights.enter_deal(t1, grand(0, 70))  # Player 1 (Nord) +98
+    nights.enter_deal(t2, grand(0, 40))  # Player 4 (Süd) −146, Players 5 (Nord), 6 (Süd) +40 each
+    now = standings.standings(tour)
+    teams = {t.name: t for t in now.teams}
+    assert teams["Nord"].total["performance"] == 98 + 40 and teams["Nord"].place == 1
+    assert teams["Süd"].total["performance"] == -146 + 40 and teams["Süd"].place == 2
+
+
+def test_a_deal_at_a_tournament_table_moves_the_standings_version_on_without_writing_the_tournament() -> None:
+    tour = tournament("skat", "isko", players=3)
+    (t1,) = draw(tour, 1, [[1, 2, 3]])
+    own = Tournament.objects.get(pk=tour.pk).version
+    before = standings.version(tour)
+    deal = nights.enter_deal(t1, grand(0, 70))
+    after_deal = standings.version(tour)
+    assert after_deal != before
+    nights.correct_deal(deal, grand(0, 40), reason="typo")
+    assert standings.version(tour) not in (before, after_deal)
+    assert Tournament.objects.get(pk=tour.pk).version == own  # no table waits for the tournament's row
+    assert by_number(standings.standings(tour))[1].total["lost"] == 1  # the correction is followed
+
+
+def kop_deal(old: list[int], card_points: int, old_tricks: int) -> dict[str, Any]:
+    return {"contract": "normal", "old": old, "card_points": card_points, "old_tricks": old_tricks}
+
+
+def test_kop_ranks_by_placing_points_then_small_points_then_round_wins() -> None:
+    tour = tournament("kop", "koscian", players=4)
+    (t1,) = draw(tour, 1, [[1, 2, 3, 4]], round_length=2)
+    nights.enter_deal(t1, kop_deal([0, 1], 60, 2))  # +1 +1 −1 −1
+    nights.enter_deal(t1, kop_deal([0, 2], 60, 2))  # +1 −1 +1 −1 → round: 2, 0, 0, −2: places 1, 2, 2, 4
+    now = standings.standings(tour)
+    assert [c.key for c in now.order] == ["placing", "total", "round_wins", "second_places"]
+    line = by_number(now)
+    assert line[1].total["placing"] == 5 and line[1].total["round_wins"] == 1
+    assert line[2].total["placing"] == line[3].total["placing"] == 2  # 3 and 1 shared
+    assert line[2].total["second_places"] == line[3].total["second_places"] == 1
+    assert [ln.place for ln in now.lines] == [1, 2, 2, 4]
+
+
+def test_a_kop_table_without_a_round_length_plays_its_series_as_one_round() -> None:
+    tour = tournament("kop", "wolsztyn", players=4)
+    (t1,) = draw(tour, 1, [[1, 2, 3, 4]])
+    nights.enter_deal(t1, kop_deal([0, 1], 60, 2))  # +1 +1 −1 −1: 1 and 2 share first
+    line = by_number(standings.standings(tour))
+    assert line[1].total["placing"] == line[2].total["placing"] == Fraction(7, 2)
+    assert line[1].total["round_wins"] == line[2].total["round_wins"] == 1
+    assert line[3].total["second_places"] == 0 and line[3].total["round_wins"] == 0
+
+
+def test_schafkopf_ties_on_the_total_go_to_more_soli_won() -> None:
+    tour = tournament("schafkopf", "bsv", players=4)
+    (t1,) = draw(tour, 1, [[1, 2, 3, 4]])
+    nights.enter_deal(t1, {"contract": "sauspiel", "declarer": 0, "partner": 2, "card_points": 70})
+    nights.enter_deal(t1, {"contract": "wenz", "declarer": 1, "card_points": 61})
+    line = by_number(standings.standings(tour))
+    soli = {n: line[n].total["soli_won"] for n in line}
+    assert sorted(soli.values()) == [0, 0, 0, 1]
+    assert sum(line[n].total["total"] for n in line) == 0
+
+
+# --- the pages -----------------------------------------------------------------------------------------
+
+def test_the_organiser_sees_the_standings_and_draws_a_lot(client: Client, host: User) -> None:
+    tour = tournament("skat", "isko", players=3, host=host)  # the conftest's client is logged in as `host`
+    (t1,) = draw(tour, 1, [[1, 2, 3]])
+    nights.enter_deal(t1, {"contract": "passed"})
+    url = f"/tournaments/{tour.pk}/standings/"
+    assert Client().get(url).status_code == 302  # log-in first
+    page = client.get(url)
+    assert page.status_code == 200 and "Player 3" in page.content.decode()
+    assert "Draw the lot" in page.content.decode()
+    answer = client.post(url, {"scope": "overall"})
+    assert answer.status_code == 303
+    page = client.get(url).content.decode()
+    assert page.count("tie broken by lot") == 3
+    refused = client.post(url, {"scope": "series-9"})
+    assert refused.status_code == 400 and "scope" in refused.content.decode()
+
+
+def test_another_account_gets_404(client: Client, host: User, django_user_model: Any) -> None:
+    tour = tournament("skat", "isko", players=3)
+    client.force_login(django_user_model.objects.create_user("stranger", password="pw"))
+    assert client.get(f"/tournaments/{tour.pk}/standings/").status_code == 404
+
+
+def test_the_viewer_link_polls_with_304_until_a_deal_is_entered(client: Client) -> None:
+    tour = tournament("skat", "isko", players=3)
+    (t1,) = draw(tour, 1, [[1, 2, 3]])
+    for url in (f"/standings/{tour.viewer_token}/", f"/standings/{tour.viewer_token}/screen/"):
+        first = client.get(url)
+        assert first.status_code == 200 and "Player 1" in first.content.decode()
+        poll = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "live-standings"}
+        tag = first["ETag"]
+        assert client.get(url, HTTP_IF_NONE_MATCH=tag, **poll).status_code == 304
+        nights.enter_deal(t1, grand(0, 70))
+        changed = client.get(url, HTTP_IF_NONE_MATCH=tag, **poll)
+        assert changed.status_code == 200 and changed["ETag"] != tag
+        assert "<html" not in changed.content.decode() and "Player 1" in changed.content.decode()
+
+
+def test_viewers_share_one_board_for_a_few_seconds_while_the_tables_keep_changing(client: Client, settings: Any,
+                                                                                 monkeypatch: Any) -> None:
+    settings.SCOREKEEP_STANDINGS_FRESH = 5
+    clock = [1_000_000.0]
+    monkeypatch.setattr("scorekeep.tournaments.standings_views.time.time", lambda: clock[0])
+    tour = tournament("skat", "isko", players=3)
+    (t1,) = draw(tour, 1, [[1, 2, 3]])
+    url, poll = f"/standings/{tour.viewer_token}/screen/", {"HTTP_HX_REQUEST": "true",
+                                                            "HTTP_HX_TARGET": "live-standings"}
+    first = client.get(url, **poll)
+    assert first.status_code == 200
+    nights.enter_deal(t1, grand(0, 70))  # the standings changed: Player 1 won a Grand
+    clock[0] += 4  # … but the board computed 4 s ago is still served, with its own ETag
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], **poll).status_code == 304
+    other_viewer = client.get(url, **poll)
+    assert other_viewer["ETag"] == first["ETag"] and other_viewer.content == first.content
+    whole_page = client.get(url)  # a screen opened now: the page around the same board
+    assert whole_page["ETag"] == first["ETag"] and first.content.decode() in whole_page.content.decode()
+    clock[0] += 2  # older than 5 s: computed again, the deal in it
+    fresh = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], **poll)
+    assert fresh.status_code == 200 and fresh["ETag"] != first["ETag"] and fresh.content != first.content
+    assert client.get(url, HTTP_IF_NONE_MATCH=fresh["ETag"], **poll).status_code == 304
+
+
+def test_the_big_screen_pages_by_script_and_shows_every_row_without_it(client: Client) -> None:
+    tour = tournament("skat", "isko", players=30)
+    page = client.get(f"/standings/{tour.viewer_token}/screen/").content.decode()
+    assert "js/bigscreen.js" in page and 'data-rows="12"' in page
+    assert page.count("<tr>") == 31 and "paged-out" not in page  # the rows are hidden by the script only
+    assert "<script>" not in page  # nothing inline (CSP)
+
+
+def test_a_series_that_does_not_exist_is_refused_by_name(client: Client) -> None:
+    tour = tournament("skat", "isko", players=3)
+    answer = client.get(f"/standings/{tour.viewer_token}/?series=7")
+    assert answer.status_code == 400
+    assert "series: “7” is not a series of this tournament" in answer.content.decode()
+    assert client.get("/standings/nonsense/").status_code == 404
+
+
+def test_teams_still_tied_get_a_lot_of_their_own(client: Client, host: User) -> None:
+    tour = tournament("skat", "isko", players=4, teams=["Nord", "Süd"], host=host)
+    draw(tour, 1, [[1, 2, 3, 4]])
+    now = standings.standings(tour)
+    assert len(now.teams_tied) == 1 and {t.place for t in now.teams} == {1}
+    url = f"/tournaments/{tour.pk}/standings/"
+    assert "Draw the lot for the teams" in client.get(url).content.decode()
+    assert client.post(url, {"scope": "teams"}).status_code == 303
+    tour.refresh_from_db()
+    teams = standings.standings(tour).teams
+    assert [t.place for t in teams] == [1, 2] and all(t.by_lot for t in teams)
+
+
+@pytest.mark.parametrize(("language", "words"), [("de", ["Gesamtstand", "SF-Punkte", "Gleichstand durch Los"]),
+                                                 ("ja", ["総合成績", "SF点", "同点をくじで決定"])])
+def test_the_big_screen_speaks_the_viewer_s_language(language: str, words: list[str]) -> None:
+    tour = tournament("skat", "isko", players=3)
+    draw(tour, 1, [[1, 2, 3]])
+    standings.draw_lot(tour, standings.OVERALL)
+    page = Client().get(f"/standings/{tour.viewer_token}/screen/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    for word in words:
+        assert word in page
+
+
+def test_a_standing_kept_before_tournaments_is_walked_once_and_kept_again() -> None:
+    tour = tournament("schafkopf", "bsv", players=4)
+    (t1,) = draw(tour, 1, [[1, 2, 3, 4]])
+    nights.enter_deal(t1, {"contract": "wenz", "declarer": 1, "card_points": 61})
+    t1.refresh_from_db()
+    old = {key: value for key, value in t1.standing.items() if key not in ledger.TableStanding.KEPT_SINCE_TOURNAMENTS}
+    CardTable.objects.filter(pk=t1.pk).update(standing=old)
+    t1.refresh_from_db()
+    with CaptureQueriesContext(connection) as walked:
+        now = ledger.TableStanding.of(t1)
+    assert any("scorekeep_deal" in q["sql"] for q in walked.captured_queries)
+    assert sorted(now.soli_won) == [0, 0, 0, 1]
+    t1.refresh_from_db()
+    assert t1.standing["soli_won"] == now.soli_won
+    with CaptureQueriesContext(connection) as kept:
+        assert ledger.TableStanding.of(t1).soli_won == now.soli_won
+    assert len(kept) == 0
+
+
+@pytest.mark.parametrize("game", ["skat", "schafkopf", "kop", "fipsen"])
+def test_the_standings_of_a_tournament_the_organiser_flow_made(game: str, host: User) -> None:
+    from scorekeep.rules import GAMES
+    from scorekeep.tournaments import writes as tournaments
+
+    club = Tournament._meta.get_field("club").related_model.objects.create(name="Verein", owner=host)
+    preset = {"skat": "isko", "schafkopf": "bsv", "kop": "koscian", "fipsen": "classic"}[game]
+    tour = tournaments.create_tournament(club=club, name="Offen", game=game, preset=preset, series_count=2,
+                                         series_length=48 if game == "skat" else 32)
+    for n in range(8):
+        tournaments.register(tour, name=f"Spieler {n + 1}")
+    tournaments.draw_series(tour, 1, seed="stand", host=host)
+    before = standings.version(tour)
+    first = CardTable.objects.filter(night__series__tournament=tour).order_by("number").first()
+    assert first is not None
+    deal = {"kop": kop_deal([0, 1], 60, 2), "schafkopf": {"contract": "wenz", "declarer": 1, "card_points": 61}}
+    nights.enter_deal(first, deal.get(game, {"contract": "passed"}))
+    tour = Tournament.objects.get(pk=tour.pk)
+    assert standings.version(tour) != before
+    now = standings.standings(tour)
+    assert [c.key for c in now.order] == list(GAMES[game].tournament_ranking(
+        GAMES[game].parse_rules(tour.rules_request)))
+    assert len(now.lines) == 8 and all(line.series[0] is not None for line in now.lines)
+    assert now.played == 1
+    if game == "schafkopf":
+        assert sum(line.total["soli_won"] for line in now.lines) == 1
