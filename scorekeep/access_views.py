@@ -15,6 +15,7 @@ from django.contrib import messages
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import login
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
+from django.contrib.auth.models import User
 from django.contrib.auth.views import LoginView, PasswordResetView
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
@@ -99,10 +100,10 @@ def throttled(form: forms.Form) -> bool:
     return form.is_bound and any(error.code == "throttled" for error in form.errors.as_data().get("__all__", []))
 
 
-class SignUpForm(UserCreationForm):
+class SignUpForm(UserCreationForm[User]):
     email = forms.EmailField(label=_("E-mail (for a password reset; optional)"), required=False)
 
-    class Meta(UserCreationForm.Meta):
+    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined,misc]  # the stubs leave Django's Meta out
         fields = ("username", "email")
 
 
@@ -149,7 +150,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _links(request: HttpRequest, night: CardNight) -> list[dict[str, object]]:
-    out = []
+    out: list[dict[str, object]] = []
     for which, token, label, help_text in (
         (access.SCORE, night.scorer_token, _("Scorer link"),
          _("Whoever opens it may enter, correct and delete deals. Give it to the people keeping score.")),

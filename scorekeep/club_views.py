@@ -22,8 +22,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from scorekeep.qr import qr_svg
+
 from . import clubs, ratings, throttle
-from .access_views import TOKEN_LIMIT, _wait_message, qr_svg
+from .access_views import TOKEN_LIMIT, _wait_message
 from .labels import GAME_LABELS
 from .models import Club, token_shaped
 

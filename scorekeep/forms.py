@@ -18,7 +18,6 @@ import re
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 from django import forms
@@ -26,6 +25,9 @@ from django.core.exceptions import ValidationError
 from django.http import QueryDict
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
+
+from scorekeep.rules.fields import Option
+from scorekeep.rules.games import Game
 
 from .deal_inputs import PLAIN, SPLIT, DealInputs, People, carries
 from .labels import (
@@ -102,7 +104,7 @@ class HouseRulesMixin:
     """The house-rule inputs of a form as the contract's ``rules`` object; the form sets `module`
     (the game), `preset` and `house_rules` (one `HouseRule` per option)."""
 
-    module: ModuleType
+    module: Game
     preset: str
     house_rules: list[HouseRule]
 
@@ -168,9 +170,9 @@ class JSONText(forms.CharField):
         return {**super().widget_attrs(widget), "maxlength": str(self.longest), "autocomplete": "off",
                 "spellcheck": "false", "autocapitalize": "off"}
 
-    def to_python(self, value: object) -> object:
+    def to_python(self, value: object) -> object:  # type: ignore[override]  # any JSON value, not only text
         text = super().to_python(value)
-        if text in self.empty_values:
+        if text is None or text in self.empty_values:
             return None
         if len(text) > self.longest:
             raise ValidationError(gettext("Keep this under %(n)s characters") % {"n": self.longest}, code="long")
@@ -211,7 +213,7 @@ class MoneyField(forms.CharField):
 
     def to_python(self, value: object) -> int | str | None:  # type: ignore[override]
         text = super().to_python(value)
-        if text in self.empty_values:
+        if text is None or text in self.empty_values:
             return None
         if text.strip('"') in self.names:  # a name, with or without the JSON quotes the input once took
             return str(text.strip('"'))
@@ -248,7 +250,7 @@ class HouseRule:
     json (or anything else) → a text input taking JSON.
     """
 
-    def __init__(self, key: str, validator: object, preset_value: object,
+    def __init__(self, key: str, validator: Option, preset_value: object,
                  money: tuple[str, int] | None = None) -> None:
         self.key = key
         self.money = money  # (currency, decimals of its minor unit) where the option is money and a night has one
@@ -431,7 +433,7 @@ def play_from(cleaned: Mapping[str, Any], players: int) -> dict[str, Any] | None
     as the pages number them (1 …) and sent as the contract numbers them (0 …). Raises ValidationError
     (for "play-hands") for a line of the cards not played that names no seat."""
     lines = (cleaned.get("play-tricks") or "").upper().splitlines()
-    tricks = [cards for line in lines if (cards := [c for c in SPLIT.split(line.strip()) if c])]
+    tricks = [trick for line in lines if (trick := [c for c in SPLIT.split(line.strip()) if c])]
     hands_text = (cleaned.get("play-hands") or "").upper()
     if not tricks and not hands_text.strip():
         return None
@@ -512,7 +514,7 @@ class PlayForm(forms.Form):
             self.items.append(item)
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        cleaned = super().clean() or self.cleaned_data  # None: Django keeps cleaned_data
         try:
             self.play = play_from(cleaned, self.players)
         except ValidationError as err:
@@ -544,6 +546,8 @@ class DisputeForm(HouseRulesMixin, forms.Form):
     judged only once there is something to judge (a deal value, or "Show verdict" pressed).
     """
 
+    data: QueryDict  # a mutable copy of the query, completed as the inputs are built
+
     def __init__(self, query: QueryDict | None, url: str) -> None:
         self.submitted = bool(query)
         data = query.copy() if query is not None else QueryDict(mutable=True)
@@ -564,7 +568,7 @@ class DisputeForm(HouseRulesMixin, forms.Form):
         # and the page is built for the default meanwhile.
         game = data.get("game") or DEFAULT_GAME
         self.game = game if game in GAMES else DEFAULT_GAME
-        self.module: ModuleType = GAMES[self.game]
+        self.module: Game = GAMES[self.game]
         shown_game, _sep, _preset = data.get("shown", "").partition(":")
         if shown_game and shown_game != self.game:
             # Another game was on the page: its preset, table and deal mean nothing here.
@@ -622,8 +626,8 @@ class DisputeForm(HouseRulesMixin, forms.Form):
         # A dealer beyond a smaller table (players changed) moves to the last seat, as by default.
         dealer = data.get("dealer", "")
         if not dealer or (dealer.isdecimal() and dealer not in {str(n) for n in range(self.players)}):
-            data["dealer"] = str(self.players - 1)
-        self.dealer = int(data["dealer"]) if data["dealer"].isdecimal() else self.players - 1
+            dealer = data["dealer"] = str(self.players - 1)
+        self.dealer = int(dealer) if dealer.isdecimal() else self.players - 1
         one_size = len(seats) == 1
         self._add("table", Item("players", _("Players"), "", "hidden" if one_size else "field", ("players",)), {
             "players": forms.TypedChoiceField(
@@ -708,7 +712,7 @@ class DisputeForm(HouseRulesMixin, forms.Form):
     # --- judging --------------------------------------------------------------------------------
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        cleaned = super().clean() or self.cleaned_data  # None: Django keeps cleaned_data
         failed = {self.section_of.get(name) for name in self.errors}
         if failed & {"table", "rules", "contract"}:
             return cleaned

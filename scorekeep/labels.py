@@ -7,7 +7,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from django.utils.functional import Promise, lazy
+from django.utils.functional import lazy
+from django_stubs_ext import StrOrPromise
 
 from .contract_io import Translation
 from .money import format_money
@@ -15,7 +16,7 @@ from .rules import GAMES, schafkopf
 from .rules.explain import Word, in_words
 from .rules.tournament import format_of
 
-Label = str | Promise
+Label = StrOrPromise  # str | Promise, typed as a lazy *string* (gettext_lazy's)
 
 
 def _translated(word: Word) -> str:

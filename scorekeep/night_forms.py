@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 from django import forms
@@ -27,9 +26,11 @@ from django.core.exceptions import ValidationError
 from django.forms.utils import ErrorDict
 from django.http import QueryDict
 from django.utils import timezone
-from django.utils.functional import Promise
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
+
+from scorekeep.rules.games import Game
 
 from . import ledger
 from .entry import SUIT_SIGNS
@@ -49,7 +50,7 @@ from .money import currency_exponent, format_money
 from .rules import GAMES, IllegalDeal, bock, standing
 from .settlement import options_in_words
 
-Label = str | Promise
+Label = StrOrPromise  # str | Promise, typed as a lazy *string* (gettext_lazy's)
 
 DEFAULT_GAME = "skat"
 DEFAULT_PLAYERS = 4
@@ -219,7 +220,9 @@ def bock_in_words(night: CardNight) -> BockWords | None:
 def setting_words(key: str, value: object, game: str = "") -> str:
     if key == "bock_events":
         labels = {k: translated(event.label) for k, event in bock.events(game).items()} if game else {}
-        return ", ".join(str(labels.get(k, k)) for k in value) if value else gettext("none")  # type: ignore[union-attr]
+        if not value or not isinstance(value, Iterable):
+            return gettext("none")
+        return ", ".join(str(labels.get(k, k)) for k in value)
     if value is None:
         return {"series_length": gettext("open-ended"), "round_length": gettext("the whole night"),
                 "bock_length": gettext("one round")}.get(key, gettext("none"))
@@ -261,8 +264,8 @@ def changes(game: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> list[C
     if old.get("preset") != new.get("preset"):
         out.append(Change(str(SETTING_LABELS["preset"]), str(preset_label(game, old.get("preset", ""))),
                           str(preset_label(game, new.get("preset", "")))))
-    old_preset = module.PRESETS.get(old.get("preset"), {})
-    new_preset = module.PRESETS.get(new.get("preset"), {})
+    old_preset = module.PRESETS.get(old.get("preset", ""), {})
+    new_preset = module.PRESETS.get(new.get("preset", ""), {})
     old_house, new_house = old.get("house_rules") or {}, new.get("house_rules") or {}
     for key in module.OPTIONS:
         was = applied(old_house.get(key, old_preset.get(key)), old_preset.get(key))
@@ -303,6 +306,7 @@ class QuietForm(forms.Form):
     """A bound form that, when `quiet`, shows no errors: a refresh of the page while it is filled in."""
 
     quiet = False
+    _errors: ErrorDict | None  # Django's (the stubs leave it out): the errors a quiet form keeps from `errors`
 
     @property
     def errors(self) -> ErrorDict:
@@ -414,7 +418,7 @@ class SettingsFields(HouseRulesMixin, QuietForm):
         self.quiet = quiet
         self.url = url
         self.game = game
-        self.module: ModuleType = GAMES[game]
+        self.module: Game = GAMES[game]
         self.fields["date"] = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
         self.fields["place"] = forms.CharField(label=_("Place"), max_length=100, required=False,
                                                help_text=_("optional, e.g. the club's room or a host's kitchen"))
@@ -504,7 +508,7 @@ class SettingsFields(HouseRulesMixin, QuietForm):
     # --- cleaning -----------------------------------------------------------------------------
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        cleaned = super().clean() or self.cleaned_data  # None: Django keeps cleaned_data
         if self.data.get("preset") not in self.module.PRESETS:
             self.add_error("preset", gettext("Choose one of the rule sets listed"))
         complete = True
@@ -557,6 +561,8 @@ class SettingsFields(HouseRulesMixin, QuietForm):
 
 class NightForm(SeatingMixin, SettingsFields):
     """Start a card night: the settings, the game, and the first table's players and dealer."""
+
+    data: QueryDict  # a mutable copy (SeatingMixin completes it)
 
     def __init__(self, data: QueryDict, *, url: str, quiet: bool = False, clubs: Sequence[Club] = ()) -> None:
         data = data.copy()
@@ -634,6 +640,8 @@ class SettingsForm(SettingsFields):
 class SeatingForm(SeatingMixin, QuietForm):
     """Seat another table of the night: its players in clockwise order and who deals first."""
 
+    data: QueryDict  # a mutable copy (SeatingMixin completes it)
+
     def __init__(self, data: QueryDict, *, night: CardNight, url: str, quiet: bool = False) -> None:
         data = data.copy()
         super().__init__(data)
@@ -644,6 +652,6 @@ class SeatingForm(SeatingMixin, QuietForm):
         self.describe()
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        cleaned = super().clean() or self.cleaned_data  # None: Django keeps cleaned_data
         self.players = self._clean_players(cleaned)
         return cleaned

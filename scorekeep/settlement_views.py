@@ -114,7 +114,9 @@ class SettlementForm(forms.Form):
         if not night.seeger_fabian:  # the performance and the lost games are the Skat list's
             del self.fields["basis"], self.fields["lost_game_fee"]
         exponent = night.exponent
-        self.fields["step"].choices = [(step, _step_label(step, currency, exponent)) for step in STEPS]
+        step_field = self.fields["step"]
+        assert isinstance(step_field, forms.ChoiceField)
+        step_field.choices = [(step, _step_label(step, currency, exponent)) for step in STEPS]
         steps = {"steps": ", ".join(_step_label(step, currency, exponent) for step in STEPS)}
         # "invalid_choice" is formatted again with the value sent, "required" is not.
         self.fields["step"].error_messages["invalid_choice"] = preformatted(gettext("Round to one of %(steps)s."),
@@ -188,7 +190,7 @@ class SettlementForm(forms.Form):
                                                     "value": text}) from None
 
     def clean_currency(self) -> str:
-        text = self.cleaned_data["currency"].strip().upper()
+        text: str = self.cleaned_data["currency"].strip().upper()
         if not text:
             return self.night.currency
         if not CURRENCY.fullmatch(text):
@@ -222,7 +224,7 @@ class SettlementForm(forms.Form):
         return tuple(int(part) for part in parts)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or self.cleaned_data  # None: Django keeps cleaned_data
         if self.errors:
             return data
         entry_fee, lost_game_fee = data.get("entry_fee", 0), data.get("lost_game_fee", 0)

@@ -12,6 +12,7 @@ every row.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -259,10 +260,10 @@ class MoneyForm(forms.Form):
             else tournament_money.units(retention["value"], e)})
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or self.cleaned_data  # None: Django keeps cleaned_data
         t = self.tournament
         e, currency = t.exponent, t.currency
-        steps = {
+        steps: dict[str, Callable[[], Any]] = {
             "entry_fee": lambda: tournament_money.minor(data.get("entry_fee") or "0", e, "entry_fee", currency),
             "lost_game_money": lambda: tournament_money.parse_tiers(data.get("lost_game_money", ""), e, currency),
             "prize_places": lambda: tournament_money.parse_places(data.get("prize_places", ""),

@@ -100,7 +100,7 @@ class TournamentForm(forms.Form):
     ("1 0.50", "4 1.00": from the n-th lost game, the amount), the prizes one a line (an amount or a share
     in per cent, the first place first)."""
 
-    club = forms.ModelChoiceField(label=_("Club"), queryset=None, empty_label=None)  # type: ignore[arg-type]
+    club: forms.ModelChoiceField[Any] = forms.ModelChoiceField(label=_("Club"), queryset=None, empty_label=None)
     name = forms.CharField(label=_("Name"), max_length=100)
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
     place = forms.CharField(label=_("Place"), max_length=100, required=False)
@@ -324,6 +324,7 @@ def tournament_paid(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def _series_action(request: HttpRequest, tournament_id: int, series_number: int, action: str) -> HttpResponse:
     tournament = tournament_of(request, tournament_id)
     by = _by(request)
+    series: Series | None  # drawn here, or looked up (None: not drawn yet)
     try:
         reason = _typed(request, "reason", 200)
         if action == "draw":
