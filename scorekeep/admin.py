@@ -6,6 +6,8 @@ back would skip the recomputation and the history (`scorekeep.nights.writes` doe
 go through the card-night pages.
 """
 
+from typing import Any
+
 from django.contrib import admin
 from django.http import HttpRequest
 
@@ -14,7 +16,7 @@ from scorekeep.models import CardNight, CardTable, Club, Deal, DealRevision, Nig
 # admin.site is scorekeep.web.admin_site.Site (settings.INSTALLED_APPS): its log-in is throttled.
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(admin.ModelAdmin[Any]):
     def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
@@ -22,7 +24,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-class ReadOnlyInline(admin.TabularInline):
+class ReadOnlyInline(admin.TabularInline[Any, Any]):
     extra = 0
 
     def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
@@ -36,14 +38,14 @@ class ReadOnlyInline(admin.TabularInline):
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(admin.ModelAdmin[Club]):
     search_fields = ["name"]
     list_display = ["name", "owner", "created"]
     readonly_fields = ["created"]
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(admin.ModelAdmin[Player]):
     search_fields = ["name"]
     list_display = ["name", "club", "created"]
     readonly_fields = ["club"]  # the player's places are at the club's nights
@@ -66,7 +68,7 @@ class CardTableInline(ReadOnlyInline):
 
 
 @admin.register(CardNight)
-class CardNightAdmin(admin.ModelAdmin):
+class CardNightAdmin(admin.ModelAdmin[CardNight]):
     list_display = ["date", "place", "club", "game", "preset", "finished"]
     list_filter = ["game", "finished"]
     search_fields = ["place"]

@@ -1,5 +1,11 @@
 from django.apps import AppConfig
 from django.contrib.admin import apps as admin_apps
+from django_stubs_ext import monkeypatch
+
+# Django's generic classes take type arguments at run time too (admin.ModelAdmin[Club]), as django-stubs has
+# them for mypy. Here, not in the settings: this module is imported first when Django starts (INSTALLED_APPS),
+# and `manage.py adjudicate FILE` reads the settings without importing Django.
+monkeypatch()
 
 
 class ScorekeepConfig(AppConfig):

@@ -28,7 +28,7 @@ GAME_CHOICES = [("skat", _("Skat")), ("schafkopf", _("Schafkopf")), ("kop", _("K
 assert {key for key, _label in GAME_CHOICES} == set(GAMES)
 
 
-class OrderedJSONField(models.JSONField):  # type: ignore[type-arg]
+class OrderedJSONField(models.JSONField):
     """JSON kept as it was written, its keys in the order the table entered them. PostgreSQL's ``jsonb``
     (Django's JSONField) reorders an object's keys, so pages, history and backups read differently from
     SQLite's; its ``json`` type keeps the text. Not for fields that are queried into or compared in SQL

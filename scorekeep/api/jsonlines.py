@@ -17,6 +17,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
+from io import TextIOBase  # a management command's stdout (Django's OutputWrapper)
 from typing import IO, Any
 
 from scorekeep.api.contract_io import Refused, Translation, adjudicate_safely, adjudicating_in, dumps, loads, rejection
@@ -159,7 +160,7 @@ def answer(source: IO[bytes], write: Callable[[str], object], flush: Callable[[]
     return rejected
 
 
-def run(source: IO[bytes], name: str, out: IO[str], adjudicate: Adjudicate = adjudicate_safely) -> int:
+def run(source: IO[bytes], name: str, out: IO[str] | TextIOBase, adjudicate: Adjudicate = adjudicate_safely) -> int:
     """Answer `source` (named `name` in a complaint) onto `out` through `adjudicate` (`in_language` for
     another language); the exit status (ADJUDICATION.md): 0 when every input was adjudicated, 1 when one
     was rejected (or the reader went away), 2 when `source` could not be read; 130 on Ctrl-C. A read

@@ -44,7 +44,7 @@ def _problem(request: HttpRequest) -> str | None:
     if request.content_type != "application/json":
         got = request.content_type or "none"
         return f"must be sent with Content-Type: application/json, not {got}"
-    charset = request.content_params.get("charset", "utf-8").lower()
+    charset = (request.content_params or {}).get("charset", "utf-8").lower()  # None: a request not made by WSGI
     if charset not in {"utf-8", "utf8"}:
         return f"must be UTF-8 JSON (Content-Type: application/json; charset=utf-8), not charset={charset}"
     return None

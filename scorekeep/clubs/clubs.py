@@ -10,7 +10,7 @@ No HTTP here: `scorekeep.clubs.views` calls these.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -32,7 +32,7 @@ class ClubError(ValueError):
 # The club of the nights started without a host (demo nights, nights from before accounts, the command line):
 # it has no owner, so only the site owner sees it.
 UNHOSTED = "Without a host"
-LONGEST_NAME = Club._meta.get_field("name").max_length
+LONGEST_NAME = cast(int, Club._meta.get_field("name").max_length)  # a CharField has one
 
 
 def hosted_by(user: Any) -> QuerySet[Club]:

@@ -104,7 +104,7 @@ class StatsFilter(forms.Form):
                 "Enter a date as year-month-day, e.g. 2025-03-07.")
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or self.cleaned_data  # None: Django keeps cleaned_data
         since, until = data.get("since"), data.get("until")
         if since and until and until < since:
             self.add_error("until", gettext("The end of the period is before its start (%(since)s).")

@@ -21,7 +21,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
-from scorekeep.clubs import ratings, seasons
+from scorekeep.clubs import ratings, seasons, stats
 from scorekeep.clubs.clubs import club_of
 from scorekeep.clubs.forms import AsOf, SeasonForm
 from scorekeep.models import Season
@@ -110,7 +110,7 @@ def season_pdf(request: HttpRequest, club_id: int, season_id: int) -> HttpRespon
     except pdf.PdfUnavailable as err:
         return pdf_unavailable(err)
     response = HttpResponse(data, content_type="application/pdf")
-    response["Content-Disposition"] = content_disposition_header(True, _filename(context["season"], "pdf"))
+    response["Content-Disposition"] = content_disposition_header(True, _filename(context["season"], "pdf"))  # type: ignore[assignment]  # never None for an attachment (the stubs: str | None)
     return response
 
 
@@ -138,7 +138,7 @@ def csv_rows(table: seasons.Table) -> list[list[str]]:
 def _number(value: Any, table: seasons.Table) -> str:
     """A number a spreadsheet reads: money with a decimal point, averages to two places, points whole."""
     if table.money:  # in the currency's own unit: 1.50 (euros), 150 (yen)
-        return format(in_units(seasons.stats.rounded(value) or 0, table.exponent), "f")
+        return format(in_units(stats.rounded(value) or 0, table.exponent), "f")
     if value.denominator != 1:
         return f"{float(value):.2f}"
     return str(int(value))
@@ -151,6 +151,6 @@ def season_csv(request: HttpRequest, club_id: int, season_id: int) -> HttpRespon
     out.write("\ufeff")  # Excel reads UTF-8 only with the byte-order mark
     csv.writer(out).writerows(csv_rows(context["table"]))
     response = HttpResponse(out.getvalue().encode("utf-8"), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = content_disposition_header(True, _filename(context["season"], "csv"))
+    response["Content-Disposition"] = content_disposition_header(True, _filename(context["season"], "csv"))  # type: ignore[assignment]  # never None for an attachment (the stubs: str | None)
     return response
 

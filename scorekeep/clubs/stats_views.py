@@ -134,7 +134,7 @@ def csv_rows(night: CardNight) -> list[list[str]]:
     columns: dict[int, str] = {}  # player id → name, in order of first appearance
     for table in night.tables.all():
         places = list(table.places.all())
-        books.append((ledger.build(table, table.live_deals, [p.player.name for p in places]),
+        books.append((ledger.build(table, stats.live_deals(table), [p.player.name for p in places]),
                       [p.player_id for p in places]))
         for place in places:
             columns.setdefault(place.player_id, place.player.name)
@@ -181,6 +181,6 @@ def night_csv(request: NightRequest, night_id: int) -> HttpResponse:
     out.write("\ufeff")  # the byte-order mark: Excel reads the file as UTF-8 only with it
     csv.writer(out).writerows(csv_rows(night))
     response = HttpResponse(out.getvalue().encode("utf-8"), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = content_disposition_header(True, csv_filename(night))
+    response["Content-Disposition"] = content_disposition_header(True, csv_filename(night))  # type: ignore[assignment]  # never None for an attachment (the stubs: str | None)
     return response
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Mapping
-from types import ModuleType
 from typing import Any
 
 from django import forms
@@ -30,6 +29,7 @@ from scorekeep.nights.deal_inputs import PLAIN, DealInputs, People, carries
 from scorekeep.rules import GAMES, Comparison, IllegalDeal, Table, Verdict, inputs, judge, settles_bidding
 from scorekeep.rules import play as played
 from scorekeep.rules.explain import signed
+from scorekeep.rules.games import Game
 from scorekeep.web.fields import HouseRulesMixin, engine_message, peek, seat_label
 from scorekeep.words.labels import (
     CONTRACT_LABELS,
@@ -66,6 +66,8 @@ class DisputeForm(HouseRulesMixin, forms.Form):
     judged only once there is something to judge (a deal value, or "Show verdict" pressed).
     """
 
+    data: QueryDict  # a mutable copy of the query, completed as the inputs are built
+
     def __init__(self, query: QueryDict | None, url: str) -> None:
         self.submitted = bool(query)
         data = query.copy() if query is not None else QueryDict(mutable=True)
@@ -86,7 +88,7 @@ class DisputeForm(HouseRulesMixin, forms.Form):
         # and the page is built for the default meanwhile.
         game = data.get("game") or DEFAULT_GAME
         self.game = game if game in GAMES else DEFAULT_GAME
-        self.module: ModuleType = GAMES[self.game]
+        self.module: Game = GAMES[self.game]
         shown_game, _sep, _preset = data.get("shown", "").partition(":")
         if shown_game and shown_game != self.game:
             # Another game was on the page: its preset, table and deal mean nothing here.
@@ -144,8 +146,8 @@ class DisputeForm(HouseRulesMixin, forms.Form):
         # A dealer beyond a smaller table (players changed) moves to the last seat, as by default.
         dealer = data.get("dealer", "")
         if not dealer or (dealer.isdecimal() and dealer not in {str(n) for n in range(self.players)}):
-            data["dealer"] = str(self.players - 1)
-        self.dealer = int(data["dealer"]) if data["dealer"].isdecimal() else self.players - 1
+            dealer = data["dealer"] = str(self.players - 1)
+        self.dealer = int(dealer) if dealer.isdecimal() else self.players - 1
         one_size = len(seats) == 1
         self._add("table", Item("players", _("Players"), "", "hidden" if one_size else "field", ("players",)), {
             "players": forms.TypedChoiceField(
@@ -230,7 +232,7 @@ class DisputeForm(HouseRulesMixin, forms.Form):
     # --- judging --------------------------------------------------------------------------------
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        cleaned = super().clean() or self.cleaned_data  # None: Django keeps cleaned_data
         failed = {self.section_of.get(name) for name in self.errors}
         if failed & {"table", "rules", "contract"}:
             return cleaned

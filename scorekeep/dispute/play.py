@@ -126,7 +126,7 @@ def play_from(cleaned: Mapping[str, Any], players: int) -> dict[str, Any] | None
     as the pages number them (1 …) and sent as the contract numbers them (0 …). Raises ValidationError
     (for "play-hands") for a line of the cards not played that names no seat."""
     lines = (cleaned.get("play-tricks") or "").upper().splitlines()
-    tricks = [cards for line in lines if (cards := [c for c in SPLIT.split(line.strip()) if c])]
+    tricks = [trick for line in lines if (trick := [c for c in SPLIT.split(line.strip()) if c])]
     hands_text = (cleaned.get("play-hands") or "").upper()
     if not tricks and not hands_text.strip():
         return None
@@ -207,7 +207,7 @@ class PlayForm(forms.Form):
             self.items.append(item)
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        cleaned = super().clean() or self.cleaned_data  # None: Django keeps cleaned_data
         try:
             self.play = play_from(cleaned, self.players)
         except ValidationError as err:

@@ -180,19 +180,19 @@ def running_totals_svg(data: Ledger | Series, *, format_value: Callable[[int], s
         '<g class="grid">',
     ]
     for value in range(y_low, y_high + 1, step):
-        y = _number(py(value))
-        out.append(f'<line class="gridline" data-value="{value}" x1="{LEFT}" y1="{y}" x2="{WIDTH - RIGHT}" y2="{y}" '
+        gy = _number(py(value))
+        out.append(f'<line class="gridline" data-value="{value}" x1="{LEFT}" y1="{gy}" x2="{WIDTH - RIGHT}" y2="{gy}" '
                    f'stroke="#ccc" stroke-width="0.8"/>')
-        out.append(f'<text class="value-label" x="{LEFT - 6}" y="{y}" dy="0.35em" text-anchor="end">'
+        out.append(f'<text class="value-label" x="{LEFT - 6}" y="{gy}" dy="0.35em" text-anchor="end">'
                    f'{escape(label(value))}</text>')
     out.append("</g>")
     out.append('<g class="deal-axis">')
     out.append(f'<line x1="{LEFT}" y1="{bottom}" x2="{WIDTH - RIGHT}" y2="{bottom}" stroke="#000"/>')
     for deal in range(0, deals + 1, deal_step):
-        x = _number(px(deal))
-        out.append(f'<line class="deal-tick" data-deal="{deal}" x1="{x}" y1="{bottom}" x2="{x}" y2="{bottom + 5}" '
+        tx = _number(px(deal))
+        out.append(f'<line class="deal-tick" data-deal="{deal}" x1="{tx}" y1="{bottom}" x2="{tx}" y2="{bottom + 5}" '
                    f'stroke="#000"/>')
-        out.append(f'<text x="{x}" y="{bottom + 19}" text-anchor="middle">{deal}</text>')
+        out.append(f'<text x="{tx}" y="{bottom + 19}" text-anchor="middle">{deal}</text>')
     out.append(f'<text class="axis-title" x="{_number(LEFT + plot_width / 2)}" y="{bottom + 38}" '
                f'text-anchor="middle">{escape(series.x_label or gettext("Deal"))}</text>')
     out.append("</g>")

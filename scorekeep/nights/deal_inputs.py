@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
-from django.utils.functional import Promise
 from django.utils.translation import gettext, ngettext
+from django_stubs_ext import StrOrPromise
 
 from scorekeep.rules import Input, Kind
 from scorekeep.rules.explain import in_words
@@ -36,7 +36,7 @@ TAP_MAX = 10  # small counts are tapped, not typed: one tap instead of opening t
 COMMON = 6  # a tap row longer than this shows its first COMMON choices and "Other" (one row on a phone)
 SPLIT = re.compile(r"[\s,;]+")
 
-Label = str | Promise
+Label = StrOrPromise  # str | Promise, typed as a lazy *string* (gettext_lazy's)
 AddError = Callable[[str, str], None]
 
 
@@ -273,13 +273,13 @@ class DealInputs:
         elif field.kind is Kind.COUNT and field.values and tap:
             # Tapped, not a 63-entry list: the values most deals take first (Skat's lowest bids), the rest
             # folded under "Other" in their order.
-            first = [v for v in field.common if v in field.values]
-            ordered = [*first, *(v for v in field.values if v not in first)]
+            often = [v for v in field.common if v in field.values]
+            ordered = [*often, *(v for v in field.values if v not in often)]
             made = forms.TypedChoiceField(choices=[(str(v), str(v)) for v in ordered], coerce=int, empty_value=None,
                                           required=False, widget=forms.RadioSelect)
             made.label = label
             self.fields[key] = made
-            question("radios", common=len(first) if first and len(first) < len(ordered) else 0, short_taps=True)
+            question("radios", common=len(often) if often and len(often) < len(ordered) else 0, short_taps=True)
             return
         elif field.kind is Kind.COUNT and field.values:
             made = forms.TypedChoiceField(choices=[("", "—"), *((str(v), str(v)) for v in field.values)], coerce=int,

@@ -20,6 +20,7 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.http import QueryDict
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext
@@ -39,9 +40,10 @@ GRID_PLAYERS = 3  # a grid of players and games where at most three play: three 
 GRID_GAMES = 6  # … and at most six games have a declarer: a row of them fits a phone beside a name
 IN_GRID = "@"  # a grid's tap posts "hearts@1": the game, and the table position of its declarer
 SHOWN_FOR = "inputs_for"  # the contract whose inputs the page shows (a hidden input of the entry, table.html)
+FormData = QueryDict | dict[str, Any]  # a request's query or form; an unbound form's is Django's empty dict
 
 
-def declared_apart(data: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+def declared_apart(data: FormData | None) -> FormData | None:
     """A form's data with a grid's tap ("hearts@1") read as the game and its declarer; data that names them
     apart (the rows of other games, a page of before the grid, a deal queued offline) is left as it is."""
     if data is None or IN_GRID not in str(data.get("contract") or ""):
@@ -153,7 +155,9 @@ class DealForm(forms.Form):
     (`scorekeep.nights.deal_inputs`), tapped: seats by the players' names.
     """
 
-    def __init__(self, data: Mapping[str, Any] | None, *, night: CardNight, names: Sequence[str], dealer: int,
+    data: FormData
+
+    def __init__(self, data: FormData | None, *, night: CardNight, names: Sequence[str], dealer: int,
                  url: str, initial: Mapping[str, Any] | None = None, bock: bool = False,
                  correcting: bool = False, scorer: str = "", saving: bool = False) -> None:
         initial = dict(initial or {})
@@ -302,16 +306,16 @@ class DealForm(forms.Form):
         if self.saving or not self.is_bound:
             return
         labels = {name: str(q.label) for q in self.questions for name in q.names}
-        for name, errors in list(self._errors.items()):
+        for name, errors in list(self.errors.items()):
             kept = [e for e in errors.as_data() if e.code != "needed"]
             if len(kept) < len(errors):
                 label = labels.get(name, "")
                 if label and label not in self.needed:
                     self.needed.append(label)
                 if kept:
-                    self._errors[name] = self.error_class(kept, renderer=self.renderer)
+                    self.errors[name] = self.error_class(kept, renderer=self.renderer)
                 else:
-                    del self._errors[name]
+                    del self.errors[name]
 
     def _say_who_does_not_play(self) -> None:
         """A player input naming someone who does not play this deal — a form kept for another deal (typed
@@ -323,7 +327,7 @@ class DealForm(forms.Form):
             if field is None or field.kind not in seat_kinds:
                 continue
             for name in question.names:
-                errors = self._errors.get(name)
+                errors = self.errors.get(name)
                 if not errors or not any(e.code == "invalid_choice" for e in errors.as_data()):
                     continue
                 sent = self.data.getlist(name) if hasattr(self.data, "getlist") else [self.data.get(name)]
@@ -336,11 +340,11 @@ class DealForm(forms.Form):
                 message = gettext("Not in this deal: %(names)s (%(dealer)s deals) — tap one of %(players)s.") % {
                     "names": ", ".join(out), "dealer": self.names[self.dealer],
                     "players": ", ".join(self.names[p] for p in self.playing)}
-                self._errors[name] = self.error_class([ValidationError(message, code="invalid_choice")],
+                self.errors[name] = self.error_class([ValidationError(message, code="invalid_choice")],
                                                       renderer=self.renderer)
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        cleaned = super().clean() or self.cleaned_data  # None: Django keeps cleaned_data
         if "dealer" in self.errors or "contract" in self.errors:
             return cleaned
         if self.switched and self.saving:
@@ -509,7 +513,7 @@ class DealForm(forms.Form):
     def errors_at(self, question: Question) -> list[str]:
         if not self.is_bound:
             return []
-        return [message for name in question.names for message in self.errors.get(name, [])]
+        return [str(message) for name in question.names for message in self.errors.get(name, [])]
 
     @property
     def slots(self) -> list[tuple[str, list[str]]]:
@@ -579,7 +583,7 @@ class DealForm(forms.Form):
 
     @property
     def top_errors(self) -> list[str]:
-        return list(self.non_field_errors()) if self.is_bound else []
+        return [str(message) for message in self.non_field_errors()] if self.is_bound else []
 
     @property
     def complement(self) -> str:
@@ -657,8 +661,9 @@ def fact_label(game: str, key: str) -> str:
 def fact_text(game: str, key: str, value: Any, seating: Sequence[int], names: Sequence[str]) -> str:
     """One stored fact as people say it, seats named by the players in them."""
     def name(seat: object) -> str:
-        ok = isinstance(seat, int) and 0 <= seat < len(seating) and seating[seat] < len(names)
-        return names[seating[seat]] if ok else str(seat)  # type: ignore[index]
+        if isinstance(seat, int) and 0 <= seat < len(seating) and seating[seat] < len(names):
+            return names[seating[seat]]
+        return str(seat)
 
     if key == "contract":
         return str(CONTRACT_LABELS.get(value, value))

@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from types import ModuleType
 from typing import Any
 
 from django import forms
@@ -29,10 +28,10 @@ from django.core.exceptions import ValidationError
 from django.forms.utils import ErrorDict
 from django.http import QueryDict
 from django.utils import timezone
-from django.utils.functional import Promise
 from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from scorekeep.models import CardNight, Club, NightRevision
 from scorekeep.nights import ledger
@@ -49,6 +48,7 @@ from scorekeep.nights.settlement import (
     stored,
 )
 from scorekeep.rules import GAMES, IllegalDeal, bock, standing
+from scorekeep.rules.games import Game
 from scorekeep.web.fields import HouseRule, HouseRulesMixin, as_json, engine_message, peek
 from scorekeep.words.labels import (
     CHOICE_LABELS,
@@ -62,7 +62,7 @@ from scorekeep.words.labels import (
 )
 from scorekeep.words.money import CURRENCY, currency_exponent, format_money, money_input_error
 
-Label = str | Promise
+Label = StrOrPromise  # str | Promise, typed as a lazy *string* (gettext_lazy's)
 
 DEFAULT_GAME = "skat"
 DEFAULT_PLAYERS = 4
@@ -231,7 +231,9 @@ def night_bock_words(night: CardNight) -> BockWords | None:
 def setting_words(key: str, value: object, game: str = "") -> str:
     if key == "bock_events":
         labels = {k: translated(event.label) for k, event in bock.events(game).items()} if game else {}
-        return ", ".join(str(labels.get(k, k)) for k in value) if value else gettext("none")  # type: ignore[union-attr]
+        if not value or not isinstance(value, Iterable):
+            return gettext("none")
+        return ", ".join(str(labels.get(k, k)) for k in value)
     if value is None:
         return {"series_length": gettext("open-ended"), "round_length": gettext("the whole night"),
                 "bock_length": gettext("one round")}.get(key, gettext("none"))
@@ -273,8 +275,8 @@ def changes(game: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> list[C
     if old.get("preset") != new.get("preset"):
         out.append(Change(str(SETTING_LABELS["preset"]), str(preset_label(game, old.get("preset", ""))),
                           str(preset_label(game, new.get("preset", "")))))
-    old_preset = module.PRESETS.get(old.get("preset"), {})
-    new_preset = module.PRESETS.get(new.get("preset"), {})
+    old_preset = module.PRESETS.get(old.get("preset", ""), {})
+    new_preset = module.PRESETS.get(new.get("preset", ""), {})
     old_house, new_house = old.get("house_rules") or {}, new.get("house_rules") or {}
     for key in module.OPTIONS:
         was = applied(old_house.get(key, old_preset.get(key)), old_preset.get(key))
@@ -315,6 +317,7 @@ class QuietForm(forms.Form):
     """A bound form that, when `quiet`, shows no errors: a refresh of the page while it is filled in."""
 
     quiet = False
+    _errors: ErrorDict | None  # Django's (the stubs leave it out): the errors a quiet form keeps from `errors`
 
     @property
     def errors(self) -> ErrorDict:
@@ -426,7 +429,7 @@ class SettingsFields(HouseRulesMixin, QuietForm):
         self.quiet = quiet
         self.url = url
         self.game = game
-        self.module: ModuleType = GAMES[game]
+        self.module: Game = GAMES[game]
         self.fields["date"] = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
         self.fields["place"] = forms.CharField(label=_("Place"), max_length=100, required=False,
                                                help_text=_("optional, e.g. the club's room or a host's kitchen"))
@@ -516,7 +519,7 @@ class SettingsFields(HouseRulesMixin, QuietForm):
     # --- cleaning -----------------------------------------------------------------------------
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        cleaned = super().clean() or self.cleaned_data  # None: Django keeps cleaned_data
         if self.data.get("preset") not in self.module.PRESETS:
             self.add_error("preset", gettext("Choose one of the rule sets listed"))
         complete = True
@@ -570,6 +573,8 @@ class SettingsFields(HouseRulesMixin, QuietForm):
 class NightForm(SeatingMixin, SettingsFields):
     """Start a card night: the settings, the game, and the first table's players and dealer."""
 
+    data: QueryDict  # a mutable copy (SeatingMixin completes it)
+
     def __init__(self, data: QueryDict, *, url: str, quiet: bool = False, clubs: Sequence[Club] = ()) -> None:
         data = data.copy()
         self.clubs = {str(club.pk): club for club in clubs}
@@ -599,7 +604,7 @@ class NightForm(SeatingMixin, SettingsFields):
         self.describe()
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        cleaned = super().clean() or self.cleaned_data  # None: Django keeps cleaned_data
         if self.game_error:
             self.add_error("game", gettext("Choose one of the games listed"))
         self.players = self._clean_players(cleaned)
@@ -646,6 +651,8 @@ class SettingsForm(SettingsFields):
 class SeatingForm(SeatingMixin, QuietForm):
     """Seat another table of the night: its players in clockwise order and who deals first."""
 
+    data: QueryDict  # a mutable copy (SeatingMixin completes it)
+
     def __init__(self, data: QueryDict, *, night: CardNight, url: str, quiet: bool = False) -> None:
         data = data.copy()
         super().__init__(data)
@@ -656,7 +663,7 @@ class SeatingForm(SeatingMixin, QuietForm):
         self.describe()
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        cleaned = super().clean() or self.cleaned_data  # None: Django keeps cleaned_data
         self.players = self._clean_players(cleaned)
         return cleaned
 
@@ -706,7 +713,9 @@ class SettlementForm(forms.Form):
         if not night.seeger_fabian:  # the performance and the lost games are the Skat list's
             del self.fields["basis"], self.fields["lost_game_fee"]
         exponent = night.exponent
-        self.fields["step"].choices = [(step, _step_label(step, currency, exponent)) for step in STEPS]
+        step_field = self.fields["step"]
+        assert isinstance(step_field, forms.ChoiceField)
+        step_field.choices = [(step, _step_label(step, currency, exponent)) for step in STEPS]
         steps = {"steps": ", ".join(_step_label(step, currency, exponent) for step in STEPS)}
         # "invalid_choice" is formatted again with the value sent, "required" is not.
         self.fields["step"].error_messages["invalid_choice"] = preformatted(gettext("Round to one of %(steps)s."),
@@ -780,7 +789,7 @@ class SettlementForm(forms.Form):
                                                     "value": text}) from None
 
     def clean_currency(self) -> str:
-        text = self.cleaned_data["currency"].strip().upper()
+        text: str = self.cleaned_data["currency"].strip().upper()
         if not text:
             return self.night.currency
         if not CURRENCY.fullmatch(text):
@@ -814,7 +823,7 @@ class SettlementForm(forms.Form):
         return tuple(int(part) for part in parts)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or self.cleaned_data  # None: Django keeps cleaned_data
         if self.errors:
             return data
         entry_fee, lost_game_fee = data.get("entry_fee", 0), data.get("lost_game_fee", 0)

@@ -52,9 +52,10 @@ def request(night: CardNight, seats: Sequence[int], dealer: int, facts: dict[str
 def _rules(night: CardNight) -> object | None:
     """The night's rule set, parsed (None when its stored rules no longer parse)."""
     try:
-        return GAMES[night.game].parse_rules(night.rules_request)
+        rules: object = GAMES[night.game].parse_rules(night.rules_request)
     except IllegalDeal:
         return None
+    return rules
 
 
 rules_of = _rules
@@ -366,6 +367,7 @@ class TableStanding:
             for position, place in enumerate(places):
                 self.round_wins[position] += place == 1
                 self.second_places[position] += place == 2
+            assert row.placing is not None  # a night keeps placings only where its rules place rounds (start)
             self.placings = [a + b for a, b in zip(self.placings, row.placing, strict=True)]
             self.round_start = list(self.totals)
         return row

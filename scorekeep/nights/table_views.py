@@ -214,7 +214,7 @@ def _stale_edit(loaded: Loaded, err: nights.Stale, cards: bool = False) -> str:
 
 
 def _is_preview(request: HttpRequest) -> bool:
-    return bool(request.htmx and request.htmx.target in PREVIEWS and not request.htmx.history_restore_request)
+    return bool(request.htmx and request.htmx.target in PREVIEWS and not request.htmx.history_restore_request)  # type: ignore[attr-defined]  # django-htmx's middleware sets it
 
 
 def _closed(loaded: Loaded) -> str:
@@ -250,7 +250,7 @@ def _table_context(request: HttpRequest, loaded: Loaded, form: DealForm | None,
     `key` is the idempotency key of the form on the page: the one it was sent with while it stays on
     the page (a refused save), a new one for a new form."""
     key = (_key(request) if form is not None and form.is_bound else None) or uuid.uuid4().hex
-    context = {"night": loaded.night, "table": loaded.table, "form": form, "closed": _closed(loaded),
+    context: dict[str, Any] = {"night": loaded.night, "table": loaded.table, "form": form, "closed": _closed(loaded),
                "number": loaded.count + 1, "count": loaded.count, "names": loaded.names,
                "action": loaded.url("deal-new"), "table_url": loaded.url("table"),
                "list_url": loaded.url("table-list"), "key": key, "can_score": _can_score(request),
@@ -353,7 +353,7 @@ def deal_new(request: NightRequest, night_id: int, table_number: int) -> HttpRes
     _remember(request, by)
     saved = (gettext("This deal was saved already (a second tap or a repeated request); it is stored once.")
              if deal.replayed else gettext("Deal saved."))
-    if not request.htmx:  # the table page names and marks the saved deal, with its Undo
+    if not request.htmx:  # type: ignore[attr-defined]  # (django-htmx) the table page names and marks the saved deal, with its Undo
         if deal.replayed:
             messages.success(request, saved)
             return HttpResponseRedirect(loaded.url("table"), status=303)
@@ -510,7 +510,7 @@ def deal_page(request: NightRequest, night_id: int, table_number: int, sequence:
                 messages.success(request, gettext("Correction saved; every deal after it was scored again."))
                 return HttpResponseRedirect(loaded.url("deal", sequence), status=303)
     elif request.method == "GET":
-        live = request.htmx and request.GET
+        live = request.htmx and request.GET  # type: ignore[attr-defined]  # django-htmx's middleware sets it
         form = _edit_form(request, loaded, deal, request.GET if live else None)
         if live:
             form.is_valid()
@@ -549,7 +549,7 @@ def _change(request: HttpRequest, night_id: int, table_number: int, sequence: in
             back = loaded.url("table") if request.POST.get("next") == "table" else loaded.url("deal", sequence)
             return HttpResponseRedirect(back, status=303)
     else:  # a NUL character or an over-long text: say which and what is allowed
-        refused = "; ".join(f"{ChangeNote.base_fields[name].label}: {' '.join(errors)}"
+        refused = "; ".join(f"{ChangeNote.base_fields[name].label}: {' '.join(map(str, errors))}"
                             for name, errors in note.errors.items())
     context = _deal_context(request, loaded, deal, None if deal.deleted else _edit_form(request, loaded, deal))
     context["change_error"] = refused

@@ -96,7 +96,7 @@ class TableView:
 
 
 def _tables(night: CardNight) -> list[TableView]:
-    return [TableView(table, ledger.build(table, table.live_deals, [place.player.name for place in table.places.all()]),
+    return [TableView(table, ledger.build(table, table.live_deals, [place.player.name for place in table.places.all()]),  # type: ignore[attr-defined]  # prefetched (to_attr)
                       reverse("table", args=[night.id, table.number]))
             for table in night.tables.all()]
 
@@ -210,6 +210,7 @@ def table_new(request: NightRequest, night_id: int) -> HttpResponse:
     else:
         form = SeatingForm(request.POST, night=night, url=url, quiet="refresh" in request.POST)
         if not form.quiet and form.is_valid():
+            assert form.players is not None  # a valid form has its players (`_clean_players`)
             try:
                 table = nights.seat_table(night, form.players, form.cleaned_data["first_dealer"])
             except OperationalError:

@@ -235,7 +235,7 @@ def stored_with(table: CardTable, key: str | None) -> Deal | None:
     if replayed is None:
         return None
     deal: Deal = replayed.deal
-    deal.replayed = True
+    deal.replayed = True  # attached here only, as in add_deal
     return deal
 
 

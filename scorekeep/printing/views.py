@@ -364,7 +364,7 @@ def print_context(night: CardNight, *, pdf_render: bool = False) -> dict[str, An
     tables = []
     for table in night.tables.all():
         names = [place.player.name for place in table.places.all()]
-        tables.append(print_table(night, table, ledger.build(table, table.live_deals, names)))
+        tables.append(print_table(night, table, ledger.build(table, table.live_deals, names)))  # type: ignore[attr-defined]  # prefetched (to_attr)
     context: dict[str, Any] = {
         "night": night, "game_label": GAME_LABELS[night.game], "preset_label": preset_label(night.game, night.preset),
         "house_rules": house_rules_in_words(night), "bock": night_bock_words(night), "tables": tables,
@@ -426,5 +426,5 @@ def night_pdf(request: NightRequest, night_id: int) -> HttpResponse:
         context = {"night": night, "game_label": GAME_LABELS[night.game], "reason": str(err)}
         return render(request, "printing/pdf_unavailable.html", context, status=503)
     response = HttpResponse(data, content_type="application/pdf")
-    response["Content-Disposition"] = content_disposition_header(True, pdf_filename(night))
+    response["Content-Disposition"] = content_disposition_header(True, pdf_filename(night))  # type: ignore[assignment]  # never None for an attachment (the stubs: str | None)
     return response

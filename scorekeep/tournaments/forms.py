@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -29,7 +30,7 @@ class TournamentForm(forms.Form):
     ("1 0.50", "4 1.00": from the n-th lost game, the amount), the prizes one a line (an amount or a share
     in per cent, the first place first)."""
 
-    club = forms.ModelChoiceField(label=_("Club"), queryset=None, empty_label=None)  # type: ignore[arg-type]
+    club: forms.ModelChoiceField[Any] = forms.ModelChoiceField(label=_("Club"), queryset=None, empty_label=None)
     name = forms.CharField(label=_("Name"), max_length=100)
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
     place = forms.CharField(label=_("Place"), max_length=100, required=False)
@@ -147,10 +148,10 @@ class MoneyForm(forms.Form):
             else tournament_money.units(retention["value"], e)})
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or self.cleaned_data  # None: Django keeps cleaned_data
         t = self.tournament
         e, currency = t.exponent, t.currency
-        steps = {
+        steps: dict[str, Callable[[], Any]] = {
             "entry_fee": lambda: tournament_money.minor(data.get("entry_fee") or "0", e, "entry_fee", currency),
             "lost_game_money": lambda: tournament_money.parse_tiers(data.get("lost_game_money", ""), e, currency),
             "prize_places": lambda: tournament_money.parse_places(data.get("prize_places", ""),

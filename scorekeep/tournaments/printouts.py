@@ -138,7 +138,7 @@ def table_lists(series: Series, tables: list[CardTable]) -> list[TableList]:
     for table in tables:
         names = [place.player.name for place in table.places.all()]
         # The list alone, as the game lays it out (no chart: the tournament's list is what its table signs).
-        item = LISTS[table.night.game](table.night, table, ledger.build(table, table.live_deals, names))
+        item = LISTS[table.night.game](table.night, table, ledger.build(table, table.live_deals, names))  # type: ignore[attr-defined]  # prefetched (to_attr)
         out.append(TableList(item, table.night, names, checks[table.pk].problems_in_words()))
     return out
 
@@ -306,7 +306,7 @@ def _pdf(request: HttpRequest, kind: str, tournament_id: int, series_number: int
         log.warning("no PDF of tournament %s: %s", tournament.pk, err)
         return pdf_unavailable(err)
     response = HttpResponse(data, content_type="application/pdf")
-    response["Content-Disposition"] = content_disposition_header(True, _filename(tournament, kind, series))
+    response["Content-Disposition"] = content_disposition_header(True, _filename(tournament, kind, series))  # type: ignore[assignment]  # never None for an attachment (the stubs: str | None)
     return response
 
 

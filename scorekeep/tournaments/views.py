@@ -228,6 +228,7 @@ def tournament_paid(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def _series_action(request: HttpRequest, tournament_id: int, series_number: int, action: str) -> HttpResponse:
     tournament = tournament_of(request, tournament_id)
     by = _by(request)
+    series: Series | None  # drawn here, or looked up (None: not drawn yet)
     try:
         reason = _typed(request, "reason", 200)
         if action == "draw":

@@ -159,7 +159,7 @@ def create_tournament(*, club: Club, name: str, game: str, preset: str, series_c
         raise _refuse("game", gettext("is one of %(games)s, not %(got)s") % {"games": ", ".join(GAMES), "got": game})
     try:
         GAMES[game].parse_rules({"preset": preset, **(house_rules or {})})
-        check_series_length(game, series_length)
+        length = check_series_length(game, series_length)
     except IllegalDeal as err:
         raise _engine_refusal(err) from err
     if type(series_count) is not int or not 1 <= series_count <= MAX_SERIES:
@@ -172,7 +172,7 @@ def create_tournament(*, club: Club, name: str, game: str, preset: str, series_c
     tournament = Tournament.objects.create(
         club=club, name=name, game=game, preset=preset, house_rules=house_rules or {},
         date=date or timezone.localdate(), place=place.strip()[:100], series_count=series_count,
-        series_length=series_length, draw_mode=draw_mode,
+        series_length=length, draw_mode=draw_mode,
         currency=currency, **check_money(entry_fee, lost_game_money, prizes), teams=teams,
         print_language=print_language)
     _record(tournament, "created", new=settings_of(tournament), by=by)

@@ -94,7 +94,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _links(request: HttpRequest, night: CardNight) -> list[dict[str, object]]:
-    out = []
+    out: list[dict[str, object]] = []
     for which, token, label, help_text in (
         (access.SCORE, night.scorer_token, _("Scorer link"),
          _("Whoever opens it may enter, correct and delete deals. Give it to the people keeping score.")),

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from types import ModuleType
 from typing import Any
 
 from django import forms
@@ -17,7 +16,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scorekeep.rules import IllegalDeal
-from scorekeep.rules.fields import option_shape
+from scorekeep.rules.fields import Option, option_shape
+from scorekeep.rules.games import Game
 from scorekeep.words.labels import CHOICE_LABELS, NONE_LABELS, OPTION_LABELS, page_words
 from scorekeep.words.money import format_money, in_units, money_input_error, parse_units, symbol
 
@@ -62,7 +62,7 @@ class HouseRulesMixin:
     """The house-rule inputs of a form as the contract's ``rules`` object; the form sets `module`
     (the game), `preset` and `house_rules` (one `HouseRule` per option)."""
 
-    module: ModuleType
+    module: Game
     preset: str
     house_rules: list[HouseRule]
 
@@ -128,9 +128,9 @@ class JSONText(forms.CharField):
         return {**super().widget_attrs(widget), "maxlength": str(self.longest), "autocomplete": "off",
                 "spellcheck": "false", "autocapitalize": "off"}
 
-    def to_python(self, value: object) -> object:
+    def to_python(self, value: object) -> object:  # type: ignore[override]  # any JSON value, not only text
         text = super().to_python(value)
-        if text in self.empty_values:
+        if text is None or text in self.empty_values:
             return None
         if len(text) > self.longest:
             raise ValidationError(gettext("Keep this under %(n)s characters") % {"n": self.longest}, code="long")
@@ -171,7 +171,7 @@ class MoneyField(forms.CharField):
 
     def to_python(self, value: object) -> int | str | None:  # type: ignore[override]
         text = super().to_python(value)
-        if text in self.empty_values:
+        if text is None or text in self.empty_values:
             return None
         if text.strip('"') in self.names:  # a name, with or without the JSON quotes the input once took
             return str(text.strip('"'))
@@ -208,7 +208,7 @@ class HouseRule:
     json (or anything else) → a text input taking JSON.
     """
 
-    def __init__(self, key: str, validator: object, preset_value: object,
+    def __init__(self, key: str, validator: Option, preset_value: object,
                  money: tuple[str, int] | None = None) -> None:
         self.key = key
         self.money = money  # (currency, decimals of its minor unit) where the option is money and a night has one

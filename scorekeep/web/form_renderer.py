@@ -20,7 +20,7 @@ from typing import Any
 from django.forms.renderers import DjangoTemplates
 from django.utils.formats import localize
 from django.utils.safestring import SafeData
-from django.utils.timezone import template_localtime
+from django.utils.timezone import template_localtime  # type: ignore[attr-defined]  # the stubs lack it
 
 WIDGETS = "django/forms/widgets/"
 SELECT_OPTION = WIDGETS + "select_option.html"

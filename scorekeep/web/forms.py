@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.models import User
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
@@ -48,8 +49,8 @@ def throttled(form: forms.Form) -> bool:
     return form.is_bound and any(error.code == "throttled" for error in form.errors.as_data().get("__all__", []))
 
 
-class SignUpForm(UserCreationForm):
+class SignUpForm(UserCreationForm[User]):
     email = forms.EmailField(label=_("E-mail (for a password reset; optional)"), required=False)
 
-    class Meta(UserCreationForm.Meta):
+    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined,misc]  # the stubs leave Django's Meta out
         fields = ("username", "email")

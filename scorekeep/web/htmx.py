@@ -22,7 +22,7 @@ def render_page(request: HttpRequest, template: str, context: Mapping[str, Any],
     the request's target in `partials`, or `default`."""
     htmx = getattr(request, "htmx", None)
     if htmx and not htmx.history_restore_request:
-        name = partial or (partials or {}).get(htmx.target or "", default)
+        name: str | None = partial or (partials or {}).get(htmx.target or "", default)
         if name:
             template = f"{partial_of or template}#{name}"
     response = render(request, template, context, status=status)

@@ -44,7 +44,7 @@ def current_table_tag(request: HttpRequest, night_id: int, table_number: int) ->
 
 def polled(request: HttpRequest, target: str) -> bool:
     """Whether this is a poll of the section with id `target`."""
-    return bool(request.htmx and request.htmx.target == target and not request.htmx.history_restore_request)
+    return bool(request.htmx and request.htmx.target == target and not request.htmx.history_restore_request)  # type: ignore[attr-defined]  # django-htmx's middleware sets it
 
 
 def not_modified(request: HttpRequest, target: str, tag: str | None) -> HttpResponse | None:

@@ -65,7 +65,7 @@ class Counted:
 def client_address(request: HttpRequest) -> str:
     """The client's address; behind a proxy (SCOREKEEP_BEHIND_PROXY) the one the proxy appended last."""
     if getattr(settings, "SCOREKEEP_BEHIND_PROXY", False):
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        forwarded: str = request.META.get("HTTP_X_FORWARDED_FOR", "")
         if forwarded:
             return forwarded.split(",")[-1].strip()
     return str(request.META.get("REMOTE_ADDR", ""))

@@ -7,7 +7,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from django.utils.functional import Promise, lazy
+from django.utils.functional import lazy
+from django_stubs_ext import StrOrPromise
 
 from scorekeep.api.contract_io import Translation
 from scorekeep.rules import GAMES, schafkopf
@@ -15,7 +16,7 @@ from scorekeep.rules.explain import Word, in_words
 from scorekeep.rules.tournament import format_of
 from scorekeep.words.money import format_money
 
-Label = str | Promise
+Label = StrOrPromise  # str | Promise, typed as a lazy *string* (gettext_lazy's)
 
 
 def _translated(word: Word) -> str:

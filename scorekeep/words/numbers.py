@@ -7,6 +7,7 @@ an amount, shared by the template filters (templatetags/ledger_tags.py) and the 
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Literal  # "": what a template hands a filter for a missing value
 
 from django.template.defaultfilters import floatformat
 from django.utils.translation import gettext
@@ -18,7 +19,7 @@ from scorekeep.words.money import MINUS, format_money
 FRACTIONS = {(1, 2): "½", (1, 3): "⅓", (2, 3): "⅔", (1, 4): "¼", (3, 4): "¾"}
 
 
-def signed(value: int | None) -> str:
+def signed(value: int | Literal[""] | None) -> str:
     """+48, −96, 0; empty for None (a player who sat out)."""
     if value is None or value == "":
         return ""
@@ -26,7 +27,7 @@ def signed(value: int | None) -> str:
     return f"+{value}" if value > 0 else f"{MINUS}{-value}" if value < 0 else "0"
 
 
-def average(value: float | None) -> str:
+def average(value: float | Literal[""] | None) -> str:
     """An average (points a deal, a night) to one decimal place where it has one, in the page's language
     (Django's ``floatformat:"-1"``: 3, −0.7, −0,7), with the minus sign `signed` writes."""
     if value is None or value == "":
@@ -57,7 +58,7 @@ def signed_money(amount: int | None, unit: CardNight | str) -> str:
     return format_money(int(amount), currency, exponent=exponent, plus=True)
 
 
-def amount(value: int | None, night: CardNight) -> str:
+def amount(value: int | Literal[""] | None, night: CardNight) -> str:
     """A value or a total as the night counts it: Schafkopf in money (the night's currency, €4.20, ¥1,200),
     every other game in points (48)."""
     if value is None or value == "":
@@ -65,7 +66,7 @@ def amount(value: int | None, night: CardNight) -> str:
     return money(value, night) if night.money else str(int(value))
 
 
-def signed_amount(value: int | None, night: CardNight) -> str:
+def signed_amount(value: int | Literal[""] | None, night: CardNight) -> str:
     """An entry or a running total as the night counts it, with its sign: +€0.20, −€0.60; +48, −96, 0."""
     if value is None or value == "":
         return ""

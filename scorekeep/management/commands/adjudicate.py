@@ -40,7 +40,7 @@ class Command(BaseCommand):
                 parser.exit(2, f"{parser.prog}: {message} (usage: {parser.prog} [--language LANG] [FILE]; "
                                "see --help)\n")
 
-            parser.error = usage_error
+            parser.error = usage_error  # type: ignore[method-assign]  # this one parser's error, on purpose
         return parser
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -74,7 +74,8 @@ def backed_up_models() -> list[type[Model]]:
 
 def _refers_to(model: type[Model]) -> set[type[Model]]:
     return {field.related_model for field in model._meta.get_fields()
-            if field.concrete and field.is_relation and field.related_model not in (None, model)}
+            if field.concrete and field.is_relation and isinstance(field.related_model, type)  # not None, not "self"
+            and field.related_model is not model}
 
 
 def in_dependency_order(models: list[type[Model]]) -> list[type[Model]]:

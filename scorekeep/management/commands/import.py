@@ -34,6 +34,7 @@ from django.core.serializers.base import DeserializationError, DeserializedObjec
 from django.db import DatabaseError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 from django.db.models import AutoField, BigAutoField, Field, IntegerField, Model
+from django.db.models.fields.related import RelatedField
 from django.utils.translation import gettext as _
 
 from scorekeep.api.contract_io import Refused, loads
@@ -143,19 +144,26 @@ def json_kind(value: object) -> str:
     return _("an object")
 
 
-def _is_id(field: Field, value: object) -> bool:
+def _model(field: Field[Any, Any]) -> type[Model]:
+    """The model a relation points to: a class once the apps are loaded (never "self" or None then)."""
+    model = field.related_model
+    assert isinstance(model, type), field
+    return model
+
+
+def _is_id(field: Field[Any, Any], value: object) -> bool:
     """Whether `value` names a row of the field's model as the export writes it: its id, or its natural key
     (a list of texts: a user by name, a permission by codename, app and model)."""
     if isinstance(value, list):
         return bool(value) and all(isinstance(part, str) for part in value) \
-            and hasattr(field.related_model._default_manager, "get_by_natural_key")
-    target = field.related_model._meta.pk
-    while target.is_relation:  # a primary key that is itself a foreign key
+            and hasattr(_model(field)._default_manager, "get_by_natural_key")
+    target = _model(field)._meta.pk
+    while isinstance(target, RelatedField):  # a primary key that is itself a foreign key
         target = target.target_field
     return type(value) is int if target.get_internal_type() in WHOLE_NUMBERS else isinstance(value, str)
 
 
-def _check_type(field: Field, value: Any) -> None:
+def _check_type(field: Field[Any, Any], value: Any) -> None:
     """Raise ValidationError when `value` is not of the JSON type the export writes for the field: Django's
     deserializer would coerce it (a name {"a": [1, 2]} stored as the text "{'a': [1, 2]}", true as 1)."""
     if value is None and field.null and not field.many_to_many:
@@ -180,7 +188,7 @@ def _check_type(field: Field, value: Any) -> None:
                                                                          "found": json_kind(value)})
 
 
-def _expected(field: Field) -> str:
+def _expected(field: Field[Any, Any]) -> str:
     kind = field.get_internal_type()
     if field.many_to_many:
         return _("a list of ids (whole numbers) or natural keys (lists of texts)")
@@ -207,13 +215,13 @@ def _holds_nul(value: object) -> bool:
     return False
 
 
-def _check_value(field: Field, value: Any) -> None:
+def _check_value(field: Field[Any, Any], value: Any) -> None:
     """Raise ValidationError when `value` cannot be the field's (a natural key is checked when loaded)."""
     if _holds_nul(value):  # SQLite would store it; PostgreSQL refuses it, in a text and in JSON alike
         raise ValidationError(_("holds a NUL character, which no text may hold"))
     _check_type(field, value)
     if field.many_to_many:
-        target = field.related_model._meta.pk
+        target = _model(field)._meta.pk
         for item in value:
             if not isinstance(item, list):
                 target.to_python(item)
@@ -258,7 +266,7 @@ def check_records(objects: list[Any], models: list[type[Model]]) -> list[Record]
                 field = model._meta.get_field(name)
             except FieldDoesNotExist:
                 field = None
-            if field is None or not field.concrete or field.primary_key:
+            if not isinstance(field, Field) or not field.concrete or field.primary_key:  # None, a reverse relation
                 raise CommandError(_("%(record)s has a field %(field)s, which %(model)s does not have here") % {
                     "record": where(label, key), "field": json.dumps(name), "model": label})
             try:
@@ -316,7 +324,8 @@ def load(records: list[Record]) -> Counter[str]:
 
 def with_through(models: list[type[Model]]) -> list[type[Model]]:
     """`models` and the tables of their many-to-many fields (a user's groups and permissions)."""
-    return [*models, *(field.remote_field.through for model in models for field in model._meta.local_many_to_many)]
+    return [*models, *(through for model in models for field in model._meta.local_many_to_many
+                       if (through := field.remote_field.through) is not None)]
 
 
 def check_references(models: list[type[Model]]) -> None:
@@ -324,16 +333,16 @@ def check_references(models: list[type[Model]]) -> None:
     at commit, on SQLite in words that name neither)."""
     for model in models:
         for field in model._meta.fields:
-            if not field.is_relation:
+            if not isinstance(field, RelatedField):  # the concrete relations: foreign keys, one-to-one
                 continue
-            target = field.related_model._base_manager.values(field.target_field.attname)
+            target = _model(field)._base_manager.values(field.target_field.attname)
             dangling = (model._base_manager.filter(**{f"{field.attname}__isnull": False})
                         .exclude(**{f"{field.attname}__in": target}).values_list("pk", field.attname).first())
             if dangling is not None:
                 pk, value = dangling
                 raise CommandError(_("%(record)s: there is no %(target)s %(value)s in the backup") % {
                     "record": where(model._meta.label_lower, pk, field.name),
-                    "target": field.related_model._meta.label_lower, "value": value})
+                    "target": _model(field)._meta.label_lower, "value": value})
     try:
         connection.check_constraints(table_names=[model._meta.db_table for model in with_through(models)])
     except DatabaseError as err:
@@ -377,7 +386,7 @@ class Command(BaseCommand):
             def usage_error(message: str) -> NoReturn:
                 parser.exit(2, f"{parser.prog}: {message} (usage: {parser.prog} [--replace] FILE; see --help)\n")
 
-            parser.error = usage_error
+            parser.error = usage_error  # type: ignore[method-assign]  # this one parser's error, on purpose
         return parser
 
     def add_arguments(self, parser: CommandParser) -> None:
