@@ -40,12 +40,10 @@ from .labels import (
     page_words,
 )
 from .money import format_money, in_units, money_input_error, parse_units, symbol
-from .rules import GAMES, Comparison, IllegalDeal, Table, Verdict, inputs, judge, settles_bidding
+from .rules import DEFAULT_GAME, GAMES, Comparison, IllegalDeal, Table, Verdict, inputs, judge, settles_bidding
 from .rules import play as played
 from .rules.explain import signed
 from .rules.fields import option_shape
-
-DEFAULT_GAME = "skat"
 
 BID_LABELS: tuple[Label, ...] = (_("First bid"), _("Second bid"))
 COMPARE_ADD_ONS: tuple[tuple[str, Label], ...] = (("hand", _("Hand")), ("ruten", _("Ruten")), ("durch", _("Durch")))

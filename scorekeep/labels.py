@@ -11,7 +11,7 @@ from django.utils.functional import Promise, lazy
 
 from .contract_io import Translation
 from .money import format_money
-from .rules import GAMES, schafkopf
+from .rules import GAMES
 from .rules.explain import Word, in_words
 from .rules.tournament import format_of
 
@@ -104,8 +104,6 @@ CHOICE_LABELS: dict[tuple[str, str], Label] = {
     choice: translated(word) for module in GAMES.values() for choice, word in module.CHOICE_LABELS.items()}
 NONE_LABELS: dict[str, Label] = {
     key: translated(word) for module in GAMES.values() for key, word in module.NONE_LABELS.items()}
-SUITS: tuple[tuple[str, Label], ...] = tuple((suit, translated(word)) for suit, word in schafkopf.SUIT_LABELS.items())
-"""The suits with their German names, as a Schafkopf trump is shown."""
 
 
 def preformatted(template: str, values: Mapping[str, object]) -> str:

@@ -20,12 +20,13 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from .labels import GAME_LABELS
 from .money import currency_exponent
 from .rules import GAMES
 from .rules.verdict import Recorded
 
-GAME_CHOICES = [("skat", _("Skat")), ("schafkopf", _("Schafkopf")), ("kop", _("Kop")), ("fipsen", _("Fipsen"))]
-assert {key for key, _label in GAME_CHOICES} == set(GAMES)
+# The engine's games under their names; Django records the choices in migrations (the names are the same).
+GAME_CHOICES = [(game, GAME_LABELS[game]) for game in GAMES]
 
 
 class OrderedJSONField(models.JSONField):  # type: ignore[type-arg]

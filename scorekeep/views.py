@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from .forms import DisputeForm
-from .glossary import GAMES as GLOSSARY
+from .glossary import GAMES_GLOSSARY as GLOSSARY
 from .htmx import render_page
 from .labels import GAME_LABELS, speaking_of
 
@@ -38,7 +38,7 @@ def glossary(request: HttpRequest, game: str = "") -> HttpResponse:
     """The games' vocabulary in the page's language, each term beside the word its players use."""
     if game and game not in GLOSSARY:
         raise Http404("No such game.")
-    games = [(key, GAME_LABELS[key], [term.in_words_of(key) for term in GLOSSARY[key]])
+    games = [(key, GAME_LABELS[key], GLOSSARY[key].language, GLOSSARY[key].in_words_of(key))
              for key in ([game] if game else GLOSSARY)]
     all_games = [(key, GAME_LABELS[key]) for key in GLOSSARY]
     return render(request, "glossary.html", {"games": games, "game": game, "all_games": all_games})

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 from .errors import IllegalDeal
 from .explain import Explanation, Seat, Step, Word, explanation, signed
 from .fields import Option, Reader, boolean, check_choice, describe, is_empty, read_rules
+from .glossary import Term
 from .inputs import Input, Kind, Need, ask
 from .records import quick_init
 from .season import Basis, Measure
@@ -284,6 +285,9 @@ def entered(facts: dict[str, Any], rules: Rules, table: Table) -> dict[str, Any]
 
 PLAYERS = range(3, 8)  # three or four play; more sit out in turn
 DEALER_SITS_OUT_AT = None
+# The seating (rules/seating.py) in words, as the night's form explains it beside the players.
+SEATING = Word("Fipsen is played by three or four. With five or more at the table, the dealer and everyone "
+               "beyond the fourth player to his left sit out in turn.")
 DECLARER_ALONE = True  # only the declarer's entry changes
 ZERO_SUM = False
 MONEY = False
@@ -606,3 +610,25 @@ def _say_why(say: Explanation, bids: tuple[Bid, ...], ranks: list[Rank], win: in
             say("Bid {win} ({win_name}{win_said}) beats bid {lose} ({lose_name}{lose_said}): same trick count and "
                 "add-ons, so the seat nearer the dealer's left: {a} (turn {ta}) before {b} (turn {tb})",
                 **both, **seats)
+
+
+# --- the glossary: the players' words and what they mean -----------------------------------------
+
+ORIGINAL_LANGUAGE = "de"  # the language the players' own words (`Term.original`) are in
+GLOSSARY = (
+    Term("Spieler", Word("Declarer"),
+         Word("The player with the highest bid, who must take the tricks he bid.")),
+    Term("Stich", Word("trick bid"),
+         Word("The declarer bids how many of the five tricks he will take.")),
+    Term("Hand", Word("Hand"),
+         Word("An add-on to a bid: each add-on doubles its value.")),
+    Term("Ruten", Word("Ruten"),
+         Word("An add-on to a bid: doubles its value; a Kieker with Ruten is worth 20.")),
+    Term("Durch", Word("Durch"),
+         Word("An add-on: all five tricks must be taken; a bid of five always carries it.")),
+    Term("Kieker", Word("Kieker"),
+         Word("A bid ranked between four and five, worth 10, won only with all five tricks; "
+              "surrendered, it costs 5.")),
+    Term("Siebener Fips", Word("Siebener Fips"),
+         Word("Its holder scores +30 and the deal ends at once.")),
+)
