@@ -74,9 +74,11 @@ def main() -> None:
     from scorekeep.loading import load_night
     from scorekeep.models import CardNight
     from scorekeep.print_views import print_context
+    from scorekeep.printing.lists import list_template
 
     night = load_night(CardNight.objects.get(game="skat").pk)
-    html = render_to_string("print/skat.html", print_context(night, pdf_render=True), request=RequestFactory().get("/"))
+    html = render_to_string(list_template(night.game), print_context(night, pdf_render=True),
+                            request=RequestFactory().get("/"))
     chromium = pdf.chromium_path()
 
     made = [0]

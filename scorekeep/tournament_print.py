@@ -3,7 +3,7 @@
 - the **table cards** of a series: one card (A6, four to an A4 sheet, with cut lines) per table — the seats in
   order with start numbers and names, who deals first, and the table's scorer link as a QR code;
 - **every table's list** of a series, one table a page: the list as a night's printout lays it out
-  (`print_views.print_table` and the game's `print/<game>.html#list`), with a signature line for each player
+  (`printing.lists.paper_list` and its layout's `print/<layout>.html#list`), with a signature line for each player
   and the list keeper;
 - the **standings after a series** and the **final ranking with its prizes**.
 
@@ -37,7 +37,8 @@ from . import labels, ledger, pdf, standings, standings_views, tournament_money,
 from .labels import GAME_LABELS, translated, unit_text
 from .models import CardNight, CardTable, Deal, Entrant, Series, TablePlayer, Tournament
 from .night_forms import preset_label
-from .print_views import LISTS, PRINT_CSS, PrintTable, pdf_busy, pdf_unavailable, skat_levels
+from .print_views import PRINT_CSS, pdf_busy, pdf_unavailable
+from .printing.lists import PrintTable, list_template, paper_list, tick_heads
 from .qr import qr_svg
 from .tournament_views import tournament_of
 
@@ -121,8 +122,8 @@ class TableList:
 
     @property
     def template(self) -> str:
-        """The game's list as its night printout lays it out (the partial of `print/<game>.html`)."""
-        return f"print/{self.night.game}.html#list"
+        """The game's list as its night printout lays it out (the partial of its layout's template)."""
+        return f"{list_template(self.night.game)}#list"
 
 
 def table_lists(series: Series, tables: list[CardTable]) -> list[TableList]:
@@ -132,7 +133,7 @@ def table_lists(series: Series, tables: list[CardTable]) -> list[TableList]:
     for table in tables:
         names = [place.player.name for place in table.places.all()]
         # The list alone, as the game lays it out (no chart: the tournament's list is what its table signs).
-        item = LISTS[table.night.game](table.night, table, ledger.build(table, table.live_deals, names))
+        item = paper_list(table.night, table, ledger.build(table, table.live_deals, names))
         out.append(TableList(item, table.night, names, checks[table.pk].problems_in_words()))
     return out
 
@@ -193,7 +194,7 @@ def _cards_context(request: HttpRequest, tournament: Tournament, series: Series 
 
 def _lists_context(request: HttpRequest, tournament: Tournament, series: Series | None) -> dict[str, Any]:
     assert series is not None
-    return {"lists": table_lists(series, _tables(series)), "skat_levels": skat_levels(),
+    return {"lists": table_lists(series, _tables(series)), "tick_heads": tick_heads(tournament.game),
             "title": gettext("Table lists")}
 
 

@@ -25,7 +25,7 @@ from .glossary import Term
 from .inputs import Input, Kind, Need, ask
 from .records import quick_init
 from .season import Basis, Measure
-from .sheet import NOTHING, Column, Declared, noted, result, side, spaced
+from .sheet import NOTHING, Column, Declared, Layout, PaperList, PaperRow, noted, result, side, spaced
 from .verdict import Comparison, Table, Verdict, options_json, rules_memo
 
 SEATS: tuple[int, ...] = (3, 4)
@@ -319,6 +319,13 @@ def tournament_solo(facts: Mapping[str, Any]) -> bool:
 
 SHEET = (Column(Word("Declarer")), Column(Word("Bid")), Column(Word("Result")), Column(Word("Value")))
 SHEET_RUNNING_FIRST = True  # the score sheet's number is each player's running score; the hand's value its note
+PAPER = PaperList(Layout.SCORE_SHEET)  # the score sheet: running scores, the value of the hand with a note
+
+
+def paper_row(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> PaperRow:
+    """A deal's line on the score sheet: the bid in words; a result only where the deal was played out (a
+    Siebener Fips is shown, not played); a deal everyone passed has no value."""
+    return PaperRow(game_words(facts, verdict), passed=passed(facts), result=played_out(facts))
 _SAID_ADD_ONS = (("hand", Word("Hand")), ("ruten", Word("Ruten")), ("durch", Word("Durch")))
 
 

@@ -29,7 +29,7 @@ from .glossary import Term
 from .inputs import REQUIRED, Input, Kind, Need, ask
 from .records import quick_init
 from .season import Basis, Measure
-from .sheet import NOTHING, Column, Declared, noted, result, side
+from .sheet import NOTHING, Column, Declared, Layout, PaperList, PaperRow, noted, result, side
 from .verdict import Table, Verdict, options_json, rules_memo
 
 SEATS = (4,)
@@ -431,6 +431,12 @@ def tournament_solo(facts: Mapping[str, Any]) -> bool:
 
 SHEET = (Column(Word("Game")), Column(Word("Old side")), Column(Word("Result")), Column(Word("Value")))
 SHEET_RUNNING_FIRST = False
+PAPER = PaperList(Layout.ROUNDS)  # small points and running totals, the round placing after each round
+
+
+def paper_row(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> PaperRow:
+    """A deal's line on the list of small points: the game."""
+    return PaperRow(game_words(facts, verdict))
 
 
 def game_words(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> object:

@@ -37,7 +37,7 @@ from .ramsch import Pack, as_entered, marks
 from .ramsch import complete as complete_ramsch
 from .records import quick_init
 from .season import Basis, Measure
-from .sheet import NOTHING, Column, Declared, noted, result, side, spaced
+from .sheet import NOTHING, Column, Declared, Layout, PaperList, PaperRow, noted, result, side, spaced
 from .verdict import Table, Verdict, options_json, rules_memo
 
 SEATS: tuple[int, ...] = (4,)
@@ -526,6 +526,12 @@ def played_alone(facts: Mapping[str, Any]) -> bool:
     return isinstance(facts.get("declarer"), int) and facts.get("contract") not in PARTNER_GAMES
 SHEET = (Column(Word("Game")), Column(Word("Players")), Column(Word("Result")), Column(Word("Value"), amount=True))
 SHEET_RUNNING_FIRST = False
+PAPER = PaperList(Layout.PLUS_MINUS)  # plus and minus per player, the sums agreeing
+
+
+def paper_row(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> PaperRow:
+    """A deal's line on the plus-and-minus list: the game, and a mark where a solo (a game alone) was won."""
+    return PaperRow(game_words(facts, verdict), alone_won=played_alone(facts) and verdict.get("won") is True)
 
 
 def tournament_ranking(rules: Rules) -> tuple[str, ...]:

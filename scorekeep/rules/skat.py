@@ -21,7 +21,7 @@ from .ramsch import Pack, as_entered, marks
 from .ramsch import complete as complete_ramsch
 from .records import quick_init
 from .season import Basis, Measure
-from .sheet import NOTHING, Column, Declared, noted, result, side, spaced
+from .sheet import NOTHING, Column, Declared, Layout, PaperList, PaperRow, noted, result, side, spaced
 from .verdict import Table, Verdict, options_json, rules_memo
 
 SEATS = (3, 4)
@@ -509,6 +509,18 @@ def said(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> list[Word]:
     """What was said or happened beside the levels: Kontra, Re, conceded, overbid."""
     words = [word for key, word in SAID if facts.get(key)]
     return [*words, Word("overbid")] if verdict.get("overbid") else words
+
+
+# The club list on paper: a vertical tick per level; the evaluation gives the others 40 (three at the
+# table) or 30 (four) for each game a declarer loses.
+PAPER = PaperList(Layout.TICKED, tuple(LEVEL_LABELS[level] for level in LEVELS), OTHERS_LOST_POINTS)
+
+
+def paper_row(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> PaperRow:
+    """A deal's line on the club list: the game, what was said, a tick per level; no value where all passed."""
+    ticked = list_levels(facts, verdict)
+    return PaperRow(game_words(facts, verdict), tuple(said(facts, verdict)), tuple(level in ticked for level in LEVELS),
+                    passed=passed(facts))
 
 
 def _ticked(level: str) -> Declared:

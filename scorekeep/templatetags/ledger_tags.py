@@ -158,7 +158,7 @@ class Sheet:
     rows: list[SheetRow]
     footer: list[tuple[str, list[str], str | None]] = field(default_factory=list)  # label, per player, sum
     has_sum: bool = False
-    running_first: bool = False  # Fipsen: the running score is the sheet's number, the entry its note
+    running_first: bool = False  # the running score is the sheet's number, the entry its note (the engine says)
 
     @property
     def width(self) -> int:
