@@ -39,6 +39,7 @@ from .labels import (
     in_game,
     page_words,
 )
+from .labels import translated as word_label
 from .money import format_money, in_units, money_input_error, parse_units, symbol
 from .rules import DEFAULT_GAME, GAMES, Comparison, IllegalDeal, Table, Verdict, inputs, judge, settles_bidding
 from .rules import play as played
@@ -680,11 +681,14 @@ class DisputeForm(HouseRulesMixin, forms.Form):
             return None
 
     def _compare_bids(self) -> list[tuple[str, Label]]:
-        """The bids a bidding dispute compares: each trick bid the game's deal takes, and a Kieker (the
-        compare request's own field)."""
-        bid = self.module.FIELDS["bid"]
-        return [("", "—"), *((str(n), str(n)) for n in range(bid.lo, bid.hi + 1)),
-                ("kieker", CONTRACT_LABELS["kieker"])]
+        """The bids a bidding dispute compares, as the game offers them (`COMPARE_BIDS` of a game that settles
+        bidding disputes: each trick bid, and a Kieker)."""
+        return [("", "—"), *((value, word_label(words)) for value, _fields, words in self._offered_bids())]
+
+    def _offered_bids(self) -> tuple[tuple[str, Mapping[str, object], object], ...]:
+        """The engine's bids of a bidding dispute (only a game that settles them has any)."""
+        offered: tuple[tuple[str, Mapping[str, object], object], ...] = getattr(self.module, "COMPARE_BIDS", ())
+        return offered
 
     def _add_compare_fields(self) -> None:
         self._add("compare", Item("compare", _("Which bid is higher?"), "", "group", ()), {})
@@ -758,10 +762,7 @@ class DisputeForm(HouseRulesMixin, forms.Form):
             prefix = f"compare-{index}-"
             bid: dict[str, Any] = {}
             chosen = cleaned.get(prefix + "bid")
-            if chosen == "kieker":
-                bid["kieker"] = True
-            elif chosen:
-                bid["bid"] = int(chosen)
+            bid.update(next((fields for value, fields, _words in self._offered_bids() if value == chosen), {}))
             for add_on, _label in COMPARE_ADD_ONS:
                 if cleaned.get(prefix + add_on):
                     bid[add_on] = True

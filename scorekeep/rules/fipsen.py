@@ -242,6 +242,11 @@ PACK: tuple[tuple[str, int], ...] = ()  # Fipsen counts tricks; no deal field co
 PRESET_LABELS = {"classic": Word("Classic (Prisdorf)")}
 CONTRACT_LABELS: dict[str, Word] = {Contract.TRICKS: Word("Trick bid"), Contract.KIEKER: Word("Kieker"),
                    Contract.SIEBENER_FIPS: Word("Siebener Fips"), Contract.PASSED: Word("All passed")}
+# The bids a bidding dispute compares, as a page offers them: each its choice's value, its fields in the compare
+# request (`parse_compare`) and its words — every trick bid, and a Kieker.
+COMPARE_BIDS: tuple[tuple[str, Mapping[str, object], object], ...] = (
+    *((str(n), {"bid": n}, n) for n in range(BID_MIN, BID_MAX + 1)),
+    (str(Contract.KIEKER), {"kieker": True}, CONTRACT_LABELS[Contract.KIEKER]))
 OPTION_LABELS = {"durch_outranks": Word("Durch outranks at equal bids")}
 CHOICE_LABELS: dict[tuple[str, str], Word] = {}
 NONE_LABELS: dict[str, Word] = {}
