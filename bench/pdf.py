@@ -73,10 +73,11 @@ def main() -> None:
     from scorekeep.models import CardNight
     from scorekeep.nights.loading import load_night
     from scorekeep.printing import pdf
+    from scorekeep.printing.lists import list_template
     from scorekeep.printing.views import print_context
 
     night = load_night(CardNight.objects.get(game="skat").pk)
-    html = render_to_string("printing/skat.html", print_context(night, pdf_render=True),
+    html = render_to_string(list_template(night.game), print_context(night, pdf_render=True),
                             request=RequestFactory().get("/"))
     chromium = pdf.chromium_path()
 

@@ -75,8 +75,9 @@ def main() -> None:
         night = nights.start_night(game="skat", preset="classic", players=rng.sample(names, 3), club=club,
                                    date=first + datetime.timedelta(days=7 * number))
         table = night.tables.get()
-        for _deal in range(args.deals):
-            nights.enter_deal(table, demo._skat_game(rng, rng.randrange(3)), by="bench")
+        for facts in demo.game_deals("skat", "classic", 3, args.deals, rng.randrange(2**32),
+                                     first_dealer=table.first_dealer):
+            nights.enter_deal(table, facts, by="bench")
     season = seasons.start_season(club, name="Bench", game="skat", start=first,
                                   end=first + datetime.timedelta(days=7 * args.nights), basis="seeger_fabian",
                                   min_nights=3, drop_every=4, absence_penalty=30)

@@ -79,8 +79,9 @@ def main() -> None:
         rng.shuffle(numbers)
         tables = draw(tour, series, [numbers[i:i + 4] for i in range(0, len(numbers), 4)])
         for table in tables:
-            for _deal in range(args.deals):
-                nights.enter_deal(table, demo._skat_game(rng, rng.randrange(3)), by="bench")
+            for facts in demo.game_deals("skat", "classic", table.places.count(), args.deals, rng.randrange(2**32),
+                                         first_dealer=table.first_dealer):
+                nights.enter_deal(table, facts, by="bench")
     entering = time.perf_counter() - start
     tour = Tournament.objects.select_related("club").get(pk=tour.pk)
     deals = args.series * (args.players // 4) * args.deals

@@ -22,10 +22,11 @@ from django.utils.translation import pgettext_lazy
 
 from .rules import GAMES
 from .rules.verdict import Recorded
+from .words.labels import GAME_LABELS
 from .words.money import currency_exponent
 
-GAME_CHOICES = [("skat", _("Skat")), ("schafkopf", _("Schafkopf")), ("kop", _("Kop")), ("fipsen", _("Fipsen"))]
-assert {key for key, _label in GAME_CHOICES} == set(GAMES)
+# The engine's games under their names; Django records the choices in migrations (the names are the same).
+GAME_CHOICES = [(game, GAME_LABELS[game]) for game in GAMES]
 
 
 class OrderedJSONField(models.JSONField):

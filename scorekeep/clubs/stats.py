@@ -126,8 +126,9 @@ class Tally:
         return self.currency is not None
 
     @property
-    def skat(self) -> bool:
-        """Ranked by the Skat list's performance (list points + Seeger-Fabian points)."""
+    def by_seeger_fabian(self) -> bool:
+        """Scored by Seeger-Fabian, as the engine says of the game: ranked by performance (list points +
+        Seeger-Fabian points)."""
         return bool(GAMES[self.game].SEEGER_FABIAN)
 
     @property
@@ -168,7 +169,7 @@ class Tally:
 
     @property
     def ranking(self) -> int:
-        return self.performance if self.skat else self.total
+        return self.performance if self.by_seeger_fabian else self.total
 
     @property
     def best_night(self) -> NightScore | None:
@@ -252,8 +253,9 @@ class GameTable:
         return self.currency is not None
 
     @property
-    def skat(self) -> bool:
-        """Ranked by the Skat list's performance (list points + Seeger-Fabian points)."""
+    def by_seeger_fabian(self) -> bool:
+        """Scored by Seeger-Fabian, as the engine says of the game: ranked by performance (list points +
+        Seeger-Fabian points)."""
         return bool(GAMES[self.game].SEEGER_FABIAN)
 
 

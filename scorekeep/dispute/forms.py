@@ -26,9 +26,9 @@ from django.utils.translation import gettext_lazy as _
 
 from scorekeep.dispute.play import Item, Message, ReplayRow, Row, Slot, at_trick, pack_of, play_from, play_inputs
 from scorekeep.nights.deal_inputs import PLAIN, DealInputs, People, carries
-from scorekeep.rules import GAMES, Comparison, IllegalDeal, Table, Verdict, inputs, judge, settles_bidding
+from scorekeep.rules import DEFAULT_GAME, GAMES, Comparison, IllegalDeal, Table, Verdict, inputs, judge, settles_bidding
 from scorekeep.rules import play as played
-from scorekeep.rules.explain import signed
+from scorekeep.rules.explain import Word, signed
 from scorekeep.rules.games import Game
 from scorekeep.web.fields import HouseRulesMixin, engine_message, peek, seat_label
 from scorekeep.words.labels import (
@@ -39,8 +39,7 @@ from scorekeep.words.labels import (
     Label,
     page_words,
 )
-
-DEFAULT_GAME = "skat"
+from scorekeep.words.labels import translated as word_label
 
 BID_LABELS: tuple[Label, ...] = (_("First bid"), _("Second bid"))
 COMPARE_ADD_ONS: tuple[tuple[str, Label], ...] = (("hand", _("Hand")), ("ruten", _("Ruten")), ("durch", _("Durch")))
@@ -206,11 +205,14 @@ class DisputeForm(HouseRulesMixin, forms.Form):
             return None
 
     def _compare_bids(self) -> list[tuple[str, Label]]:
-        """The bids a bidding dispute compares: each trick bid the game's deal takes, and a Kieker (the
-        compare request's own field)."""
-        bid = self.module.FIELDS["bid"]
-        return [("", "—"), *((str(n), str(n)) for n in range(bid.lo, bid.hi + 1)),
-                ("kieker", CONTRACT_LABELS["kieker"])]
+        """The bids a bidding dispute compares, as the game offers them (`COMPARE_BIDS` of a game that settles
+        bidding disputes: each trick bid, and a Kieker)."""
+        return [("", "—"), *((value, word_label(words)) for value, _fields, words in self._offered_bids())]
+
+    def _offered_bids(self) -> tuple[tuple[str, Mapping[str, object], Word], ...]:
+        """The engine's bids of a bidding dispute (only a game that settles them has any)."""
+        offered: tuple[tuple[str, Mapping[str, object], Word], ...] = getattr(self.module, "COMPARE_BIDS", ())
+        return offered
 
     def _add_compare_fields(self) -> None:
         self._add("compare", Item("compare", _("Which bid is higher?"), "", "group", ()), {})
@@ -284,10 +286,7 @@ class DisputeForm(HouseRulesMixin, forms.Form):
             prefix = f"compare-{index}-"
             bid: dict[str, Any] = {}
             chosen = cleaned.get(prefix + "bid")
-            if chosen == "kieker":
-                bid["kieker"] = True
-            elif chosen:
-                bid["bid"] = int(chosen)
+            bid.update(next((fields for value, fields, _words in self._offered_bids() if value == chosen), {}))
             for add_on, _label in COMPARE_ADD_ONS:
                 if cleaned.get(prefix + add_on):
                     bid[add_on] = True

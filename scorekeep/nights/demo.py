@@ -1,23 +1,22 @@
 """The demo card nights `manage.py loaddemo` creates: one finished night per game, deals as a table
 would declare them.
 
-Every deal is generated from a fixed seed, so the demo is the same on every machine, and within
-each game's rules: a Skat declarer never the sitting dealer, a bid the game's value reaches (except
-the one overbid deal, on purpose), card points and tricks that fit together, Schafkopf Laufende no
-more than the contract's trumps and doublings within the tariff's limit, Kop doublings that
-alternate sides with the lone player never calling first, Fipsen trick counts from 0 to 5. The
-engine still judges each one when it is entered (`nights.enter_deal`), which refuses anything
-else. Seats in the facts are the engine's seats for the deal (see `ledger.seating`).
+Every deal is generated from a fixed seed, so the demo is the same on every machine, and from the
+engine's own description of what each contract asks (`rules.inputs`: kinds, ranges, choices, the
+common values): this module knows no game's rules. A drawn deal is kept only where the engine judges
+it, so every deal is within the game's rules (a Skat declarer never the sitting dealer, card points
+and tricks that fit together …); the engine judges each one again when it is entered
+(`nights.enter_deal`). Seats in the facts are the engine's seats for the deal (see `ledger.seating`).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorekeep.rules import kop, skat
+from scorekeep.rules import GAMES, IllegalDeal, Table, complete, inputs, judge, rules_json, seating
+from scorekeep.rules.inputs import Input, Kind
 
 Facts = dict[str, Any]
 
@@ -25,7 +24,7 @@ PLAYERS = ["Anna", "Bernd", "Clara", "Dieter"]
 PLACE_PREFIX = "Demo"  # marks demo nights, so `loaddemo --replace` finds them
 CLUB = "Demo club"  # the club of the demo nights (removed with them by `loaddemo --replace` once it is empty)
 
-SKAT_BIDS = sorted(skat.BID_VALUES)
+_MISSING = object()  # a field a drawn deal leaves out
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,151 +41,83 @@ class DemoNight:
     first_dealer: int = 0
 
 
-# --- Skat ------------------------------------------------------------------------------------------
+# --- every game's deals, drawn from the engine's description of what a contract asks ----------------------
 
-def _skat_bid(rng: random.Random, reach: int) -> int:
-    """A bid the declarer's hand reaches; low bids are the common ones."""
-    bids = [b for b in SKAT_BIDS if b <= reach]
-    return rng.choice(bids[:5]) if rng.random() < 0.7 else rng.choice(bids)
+def _draw(rng: random.Random, field: Input, seats: int) -> object:
+    """A value a table might enter for `field`, within what the engine says it holds (kind, range, choices,
+    the common values first); `_MISSING` to leave an optional field out."""
+    if field.idle or field.kind is Kind.CARDS:
+        return _MISSING
+    if not field.required and rng.random() > (0.06 if field.seldom else 0.2):
+        return _MISSING
+    if field.kind is Kind.FLAG:
+        return True
+    if field.kind is Kind.SEAT:
+        return rng.randrange(seats)
+    if field.kind is Kind.SEATS:
+        return sorted(rng.sample(range(seats), rng.randint(field.lo, field.hi)))
+    if field.kind is Kind.SEAT_ORDER:
+        first = rng.randrange(seats)
+        return [first] if rng.random() < 0.7 else [first, rng.choice([s for s in range(seats) if s != first])]
+    if field.kind is Kind.CHOICE:
+        return rng.choice(field.choices)[0]
+    if field.kind is Kind.COUNT:
+        values = field.common if field.common and rng.random() < 0.8 else field.values or range(field.lo, field.hi + 1)
+        return rng.choice([v for v in values if v not in field.impossible])
+    if field.kind is Kind.PER_SEAT:
+        return _shares(rng, field, seats)
+    return _MISSING
 
 
-def _skat_game(rng: random.Random, declarer: int, *, contract: str | None = None, won: bool | None = None,
-               hand: bool = False, kontra: bool = False) -> Facts:
-    contract = contract or rng.choice(["clubs", "spades", "hearts", "diamonds", "grand", "clubs", "hearts", "grand"])
-    matadors = rng.choice([1, 2, 3, 4, -1, -2, -3] if contract == "grand" else [1, 1, 2, 2, 3, 4, -1, -1, -2, -3])
-    won = rng.random() < 0.72 if won is None else won
-    points = rng.randint(61, 95) if won else rng.randint(32, 60)
-    facts: Facts = {"contract": contract, "declarer": declarer,
-                    "bid": _skat_bid(rng, skat.least_value(contract, matadors, hand)), "matadors": matadors,
-                    "card_points": points}
-    if hand:
-        facts["hand"] = True
-    if kontra:
-        facts["kontra"] = True
-    return facts
+def _shares(rng: random.Random, field: Input, seats: int) -> list[int]:
+    """A list per seat adding up to the field's total (a Ramsch's card points): a share each, within range."""
+    total = field.total if field.total is not None else rng.randint(field.lo, field.hi)
+    cuts = sorted(rng.randint(0, total) for _seat in range(seats - 1))
+    return [high - low for low, high in zip([0, *cuts], [*cuts, total], strict=True)]
 
 
-def skat_deals(seed: int = 36) -> list[Facts]:
-    """A series of 36 deals at a 4-seat table (engine seats 0–2 play, seat 3 is the dealer who sits out)."""
+def game_deals(game: str, preset: str, players: int, count: int, seed: int, first_dealer: int = 0) -> list[Facts]:
+    """`count` deals of `game` at a table of `players`, each drawn from the engine's description of the deal
+    (`rules.inputs`) and kept only where the engine judges it: every contract the rule set offers appears
+    (a contract seldom played at most once), the common ones most often. Seats are the engine's seats of
+    each deal (`seating`), dealt in turn from `first_dealer`."""
     rng = random.Random(seed)
-    special: dict[int, Callable[[int], Facts]] = {
-        2: lambda d: {"contract": "grand", "declarer": d, "bid": 48, "matadors": 1, "hand": True, "card_points": 88},
-        5: lambda d: {"contract": "null", "declarer": d, "bid": 23, "declarer_tricks": 0},
-        9: lambda d: {"contract": "ramsch", "points": [34, 52, 34, 0], "tricks": [3, 4, 3, 0]},
-        12: lambda d: _skat_game(rng, d, contract="spades", won=False, kontra=True),
-        15: lambda d: {"contract": "diamonds", "declarer": d, "bid": 20, "matadors": 1, "card_points": 74},  # overbid
-        19: lambda d: {"contract": "null", "declarer": d, "bid": 20, "hand": True, "declarer_tricks": 1},
-        22: lambda d: {"contract": "grand", "declarer": d, "bid": 30, "matadors": -2, "card_points": 54},  # lost
-        24: lambda d: {"contract": "ramsch", "points": [61, 0, 59, 0], "tricks": [6, 0, 4, 0]},  # Jungfrau
-        27: lambda d: _skat_game(rng, d, contract="clubs", won=True, kontra=True),
-        31: lambda d: {"contract": "hearts", "declarer": d, "bid": 18, "matadors": -1, "card_points": 96},  # schneider
-    }
-    deals = []
-    for number in range(36):
-        declarer = rng.randrange(3)
-        deals.append(special[number](declarer) if number in special else _skat_game(rng, declarer))
+    module = GAMES[game]
+    rules = module.parse_rules({"preset": preset})
+    offered = [str(contract) for contract in module.contracts(rules)]
+    common = [contract for contract in offered if contract not in module.SELDOM_PLAYED]
+    # Every contract once at a random deal of the night (not its last: a night ends with a common game); the
+    # other deals the common ones, each half as often as the one before it (the engine lists the most played
+    # first).
+    shown = dict(zip(rng.sample(range(count - 1), min(count - 1, len(offered))), offered, strict=False))
+    weights = [0.5 ** index for index in range(len(common))]
+    deals: list[Facts] = []
+    dealer = first_dealer
+    for number in range(count):
+        seats = seating.seating(game, players, dealer)
+        table = Table(len(seats), seating.engine_dealer(seats, dealer))
+        contract = shown.get(number) or rng.choices(common, weights)[0]
+        deals.append(_judged_deal(rng, game, contract, rules, table))
+        dealer = seating.next_dealer(dealer, players)
     return deals
 
 
-# --- Schafkopf --------------------------------------------------------------------------------------
-
-def _sk_points(rng: random.Random, won: bool) -> int:
-    return rng.randint(61, 100) if won else rng.randint(25, 60)
-
-
-def schafkopf_deals(seed: int = 29) -> list[Facts]:
-    """A round of 24 deals at four seats under the Sauspiel tariff: mostly Sauspiele, some Wenz and
-    Solo, a Stoß now and then, Laufende where they are, one Ramsch when all passed."""
-    rng = random.Random(seed)
-    deals: list[Facts] = []
-    for number in range(24):
-        declarer = rng.randrange(4)
-        won = rng.random() < 0.65
-        kind = {4: "wenz", 8: "solo", 11: "ramsch", 14: "solo", 17: "wenz", 20: "farbwenz"}.get(number, "sauspiel")
-        doublings = 1 if number in (6, 14, 21) else 0
-        if kind == "ramsch":
-            deals.append({"contract": "ramsch", "points": [38, 45, 37, 0], "tricks": [3, 3, 2, 0]})
+def _judged_deal(rng: random.Random, game: str, contract: str, rules: Any, table: Table) -> Facts:
+    """A deal of `contract` the engine accepts at `table`: drawn again until it does."""
+    for _attempt in range(5000):
+        facts: Facts = {"contract": contract}
+        for asked in inputs(game, contract, rules, table):
+            value = _draw(rng, asked, table.players)
+            if value is not _MISSING:
+                facts[asked.key] = value
+        try:
+            deal = complete(game, dict(facts), rules, table)
+            judge({"game": game, "rules": rules_json(game, rules), "players": table.players, "dealer": table.dealer,
+                   "deal": deal})
+        except IllegalDeal:
             continue
-        facts: Facts = {"contract": kind, "declarer": declarer}
-        if kind == "sauspiel":
-            facts["partner"] = rng.choice([s for s in range(4) if s != declarer])
-            facts["called_ace"] = rng.choice("CSD")
-        if kind in ("solo", "farbwenz"):
-            facts["trump"] = rng.choice("CSHD")
-        facts["card_points"] = _sk_points(rng, won)
-        laufende = rng.choice([0, 0, 1, 2, 3, 3, 4]) if kind != "wenz" else rng.choice([0, 1, 2, 2, 3])
-        if laufende:
-            facts["laufende"] = laufende
-        if doublings:
-            facts["doublings"] = doublings
-        if number == 9:
-            facts["klopfer"] = 1
-        deals.append(facts)
-    return deals
-
-
-# --- Kop ---------------------------------------------------------------------------------------------
-
-def _kop_side(rng: random.Random, old_wins: bool) -> tuple[int, int]:
-    """The old side's tricks and card points, winning (53 or more) or not: a total its tricks can
-    hold while the other side's tricks hold the rest of the 104 (`kop.TOTALS_BY_TRICKS`)."""
-    tricks = rng.choice([2, 3, 3, 4]) if old_wins else rng.choice([0, 1, 1, 2])
-    others = {kop.TOTAL_POINTS - p for p in kop.TOTALS_BY_TRICKS[kop.TRICKS - tricks]}
-    totals = sorted(p for p in kop.TOTALS_BY_TRICKS[tricks] & others
-                    if (p >= kop.WIN_POINTS) == old_wins and p != kop.WIN_POINTS - 1)
-    return tricks, rng.choice(totals)
-
-
-def kop_deals(seed: int = 16) -> list[Facts]:
-    """15 deals (three rounds of five) at a table of five, four playing each deal."""
-    rng = random.Random(seed)
-    deals: list[Facts] = []
-    for number in range(15):
-        contract = {3: "wesele", 7: "cicha", 11: "zolo"}.get(number, "normal")
-        if contract in ("normal", "wesele"):
-            first = rng.randrange(4)
-            old = sorted([first, rng.choice([s for s in range(4) if s != first])])
-        else:
-            old = [rng.randrange(4)]
-        young = [s for s in range(4) if s not in old]
-        tricks, points = _kop_side(rng, rng.random() < 0.6)
-        facts: Facts = {"contract": contract, "old": old, "card_points": points, "old_tricks": tricks}
-        if number in (2, 9, 13):  # the young side doubles; at 9 the old side answers
-            facts["doublings"] = [young[0]] + ([old[0]] if number == 9 else [])
-        deals.append(facts)
-    return deals
-
-
-# --- Fipsen -------------------------------------------------------------------------------------------
-
-def fipsen_deals(seed: int = 23) -> list[Facts]:
-    """20 deals at four seats: trick bids with add-ons, a Kieker, a Siebener Fips, a passed deal."""
-    rng = random.Random(seed)
-    deals: list[Facts] = []
-    for number in range(20):
-        declarer = rng.randrange(4)
-        if number == 6:
-            deals.append({"contract": "kieker", "declarer": declarer, "tricks_taken": 5})
-        elif number == 14:
-            deals.append({"contract": "kieker", "declarer": declarer, "ruten": True, "surrendered": True,
-                          "tricks_taken": 0})
-        elif number == 10:
-            deals.append({"contract": "siebener_fips", "declarer": declarer})
-        elif number == 17:
-            deals.append({"contract": "passed"})
-        else:
-            bid = rng.choice([2, 2, 3, 3, 3, 4, 4, 5])
-            facts: Facts = {"contract": "tricks", "declarer": declarer, "bid": bid}
-            if rng.random() < 0.3:
-                facts["hand"] = True
-            if rng.random() < 0.2:
-                facts["ruten"] = True
-            if bid == 4 and rng.random() < 0.3:
-                facts["durch"] = True
-            needed = 5 if bid == 5 or facts.get("durch") else bid
-            facts["tricks_taken"] = rng.randint(needed, 5) if rng.random() < 0.7 else rng.randint(0, needed - 1)
-            deals.append(facts)
-    return deals
+        return deal
+    raise IllegalDeal("contract", "no demo deal of {contract} was found", contract=contract)
 
 
 # --- a club's two seasons of Skat nights (`loaddemo --seasons`) ------------------------------------------
@@ -225,21 +156,24 @@ def season_nights(seed: int = 2024) -> list[DemoNight]:
     for number, date in enumerate(dates):
         pool = SEASON_PLAYERS[:4] if number < 6 else SEASON_PLAYERS  # Eva and Frank join in 2025
         players = rng.sample(pool, 3)
-        deals = [_skat_game(rng, rng.randrange(3)) for _deal in range(12)]
+        deals = game_deals("skat", "classic", len(players), 12, rng.randrange(2**32))
         out.append(DemoNight(f"Skat club night {number + 1}", "skat", "classic",
                              f"{PLACE_PREFIX} · Skatclub Herz Dame, Vereinsheim", date, players, deals))
     return out
 
 
 def nights() -> list[DemoNight]:
-    """The four demo nights, one per game, each finished."""
+    """The four demo nights, one per game, each finished. The seeds are ones whose deals show what a night
+    of the game shows (tests/test_loaddemo.py): its typical contracts, a Kontra, a won Grand Hand, an
+    overbid game, doublings, Laufende, add-ons."""
     return [
         DemoNight("Skat", "skat", "classic", f"{PLACE_PREFIX} · Skatclub Herz Dame", "2025-03-07", PLAYERS,
-                  skat_deals(), settings={"series_length": 36}),
+                  game_deals("skat", "classic", len(PLAYERS), 36, seed=12), settings={"series_length": 36}),
         DemoNight("Schafkopf", "schafkopf", "sauspiel", f"{PLACE_PREFIX} · Gasthaus zur Post", "2025-03-14", PLAYERS,
-                  schafkopf_deals(), settings={"currency": "EUR"}),
+                  game_deals("schafkopf", "sauspiel", len(PLAYERS), 24, seed=29), settings={"currency": "EUR"}),
         DemoNight("Kop", "kop", "wolsztyn", f"{PLACE_PREFIX} · Wolsztyn club room", "2025-03-21",
-                  [*PLAYERS, "Eva"], kop_deals(), settings={"round_length": 5}),
+                  [*PLAYERS, "Eva"], game_deals("kop", "wolsztyn", len(PLAYERS) + 1, 15, seed=16),
+                  settings={"round_length": 5}),
         DemoNight("Fipsen", "fipsen", "classic", f"{PLACE_PREFIX} · Prisdorf", "2025-03-28", PLAYERS,
-                  fipsen_deals()),
+                  game_deals("fipsen", "classic", len(PLAYERS), 20, seed=23)),
     ]

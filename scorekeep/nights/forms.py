@@ -47,7 +47,7 @@ from scorekeep.nights.settlement import (
     settle_night,
     stored,
 )
-from scorekeep.rules import GAMES, IllegalDeal, bock, standing
+from scorekeep.rules import DEFAULT_GAME, GAMES, IllegalDeal, bock, standing
 from scorekeep.rules.games import Game
 from scorekeep.web.fields import HouseRule, HouseRulesMixin, as_json, engine_message, peek
 from scorekeep.words.labels import (
@@ -64,21 +64,12 @@ from scorekeep.words.money import CURRENCY, currency_exponent, format_money, mon
 
 Label = StrOrPromise  # str | Promise, typed as a lazy *string* (gettext_lazy's)
 
-DEFAULT_GAME = "skat"
 DEFAULT_PLAYERS = 4
 LONGEST_NAME = 40  # Player.name
 
-# How seats and sitting out work at each game, for the players' help text (ledger.seating does it).
-SEATING_HELP: dict[str, Label] = {
-    "skat": _("Skat is played by three. With four at the table the dealer sits each deal out; with five or "
-              "more, the dealer and everyone beyond the third player to his left sit out in turn."),
-    "schafkopf": _("Four play each deal. With five or more at the table, the dealer and everyone beyond the "
-                   "fourth player to his left sit out in turn."),
-    "kop": _("Four play each deal. With five or more at the table, the dealer and everyone beyond the fourth "
-             "player to his left sit out in turn."),
-    "fipsen": _("Fipsen is played by three or four. With five or more at the table, the dealer and everyone "
-                "beyond the fourth player to his left sit out in turn."),
-}
+# How seats and sitting out work at each game, for the players' help text: the engine's words for its
+# seating (rules/seating.py, which ledger.seating follows).
+SEATING_HELP: dict[str, Label] = {game: translated(module.SEATING) for game, module in GAMES.items()}
 
 # The settings a night keeps, as people name them (history lines).
 SETTING_LABELS: dict[str, Label] = {

@@ -22,16 +22,16 @@ from . import bock, fipsen, play, seating, standing
 from .errors import IllegalDeal
 from .explain import Step, Word
 from .fields import Reader, check_choice, describe, option_shape, words
-from .games import GAMES, Game
+from .games import DEFAULT_GAME, GAMES, Game
 from .inputs import Input, Kind, Need
 from .verdict import Comparison, Table, Verdict, options_json
 
 # The games' names as a refusal says them ("Skat is played at 3 or 4 seats"): `Word`s a page translates.
 _GAME_NAMES = {game: Word(game.capitalize()) for game in GAMES}
 
-__all__ = ["GAMES", "Comparison", "IllegalDeal", "Input", "Kind", "Need", "Step", "Table", "Verdict", "adjudicate",
-           "bock", "complete", "describe_game", "entered", "inputs", "judge", "pack", "rules_json", "seating",
-           "settles_bidding", "standing"]
+__all__ = ["DEFAULT_GAME", "GAMES", "Comparison", "IllegalDeal", "Input", "Kind", "Need", "Step", "Table", "Verdict",
+           "adjudicate", "bock", "complete", "describe_game", "entered", "inputs", "judge", "pack", "rules_json",
+           "seating", "settles_bidding", "standing"]
 
 _ENVELOPE = frozenset({"game", "rules", "players", "dealer", "deal"})
 # The request fields each game takes: Fipsen also settles bidding disputes ("compare").

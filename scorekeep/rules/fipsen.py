@@ -21,10 +21,11 @@ from typing import Any, NamedTuple
 from .errors import IllegalDeal
 from .explain import Explanation, Seat, Step, Word, explanation, signed
 from .fields import Option, Reader, boolean, check_choice, describe, is_empty, read_rules
+from .glossary import Term
 from .inputs import Input, Kind, Need, ask
 from .records import quick_init
 from .season import Basis, Measure
-from .sheet import NOTHING, Column, Declared, noted, result, side, spaced
+from .sheet import NOTHING, Column, Declared, Layout, PaperList, PaperRow, noted, result, side, spaced
 from .verdict import Comparison, Table, Verdict, options_json, rules_memo
 
 SEATS: tuple[int, ...] = (3, 4)
@@ -241,6 +242,11 @@ PACK: tuple[tuple[str, int], ...] = ()  # Fipsen counts tricks; no deal field co
 PRESET_LABELS = {"classic": Word("Classic (Prisdorf)")}
 CONTRACT_LABELS: dict[str, Word] = {Contract.TRICKS: Word("Trick bid"), Contract.KIEKER: Word("Kieker"),
                    Contract.SIEBENER_FIPS: Word("Siebener Fips"), Contract.PASSED: Word("All passed")}
+# The bids a bidding dispute compares, as a page offers them: each its choice's value, its fields in the compare
+# request (`parse_compare`) and its words — every trick bid, and a Kieker.
+COMPARE_BIDS: tuple[tuple[str, Mapping[str, object], object], ...] = (
+    *((str(n), {"bid": n}, n) for n in range(BID_MIN, BID_MAX + 1)),
+    (str(Contract.KIEKER), {"kieker": True}, CONTRACT_LABELS[Contract.KIEKER]))
 OPTION_LABELS = {"durch_outranks": Word("Durch outranks at equal bids")}
 CHOICE_LABELS: dict[tuple[str, str], Word] = {}
 NONE_LABELS: dict[str, Word] = {}
@@ -284,6 +290,9 @@ def entered(facts: dict[str, Any], rules: Rules, table: Table) -> dict[str, Any]
 
 PLAYERS = range(3, 8)  # three or four play; more sit out in turn
 DEALER_SITS_OUT_AT = None
+# The seating (rules/seating.py) in words, as the night's form explains it beside the players.
+SEATING = Word("Fipsen is played by three or four. With five or more at the table, the dealer and everyone "
+               "beyond the fourth player to his left sit out in turn.")
 DECLARER_ALONE = True  # only the declarer's entry changes
 ZERO_SUM = False
 MONEY = False
@@ -315,6 +324,13 @@ def tournament_solo(facts: Mapping[str, Any]) -> bool:
 
 SHEET = (Column(Word("Declarer")), Column(Word("Bid")), Column(Word("Result")), Column(Word("Value")))
 SHEET_RUNNING_FIRST = True  # the score sheet's number is each player's running score; the hand's value its note
+PAPER = PaperList(Layout.SCORE_SHEET)  # the score sheet: running scores, the value of the hand with a note
+
+
+def paper_row(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> PaperRow:
+    """A deal's line on the score sheet: the bid in words; a result only where the deal was played out (a
+    Siebener Fips is shown, not played); a deal everyone passed has no value."""
+    return PaperRow(game_words(facts, verdict), passed=passed(facts), result=played_out(facts))
 _SAID_ADD_ONS = (("hand", Word("Hand")), ("ruten", Word("Ruten")), ("durch", Word("Durch")))
 
 
@@ -606,3 +622,25 @@ def _say_why(say: Explanation, bids: tuple[Bid, ...], ranks: list[Rank], win: in
             say("Bid {win} ({win_name}{win_said}) beats bid {lose} ({lose_name}{lose_said}): same trick count and "
                 "add-ons, so the seat nearer the dealer's left: {a} (turn {ta}) before {b} (turn {tb})",
                 **both, **seats)
+
+
+# --- the glossary: the players' words and what they mean -----------------------------------------
+
+ORIGINAL_LANGUAGE = "de"  # the language the players' own words (`Term.original`) are in
+GLOSSARY = (
+    Term("Spieler", Word("Declarer"),
+         Word("The player with the highest bid, who must take the tricks he bid.")),
+    Term("Stich", Word("trick bid"),
+         Word("The declarer bids how many of the five tricks he will take.")),
+    Term("Hand", Word("Hand"),
+         Word("An add-on to a bid: each add-on doubles its value.")),
+    Term("Ruten", Word("Ruten"),
+         Word("An add-on to a bid: doubles its value; a Kieker with Ruten is worth 20.")),
+    Term("Durch", Word("Durch"),
+         Word("An add-on: all five tricks must be taken; a bid of five always carries it.")),
+    Term("Kieker", Word("Kieker"),
+         Word("A bid ranked between four and five, worth 10, won only with all five tricks; "
+              "surrendered, it costs 5.")),
+    Term("Siebener Fips", Word("Siebener Fips"),
+         Word("Its holder scores +30 and the deal ends at once.")),
+)

@@ -25,10 +25,11 @@ from .cards import SUITS, Card, parse_cards, totals_by_count
 from .errors import IllegalDeal
 from .explain import AND, Explanation, Listing, Phrase, Seat, Seats, Word, counted, explanation
 from .fields import Option, Reader, boolean, check_int, describe, integer, nullable, one_of, read_rules, words
+from .glossary import Term
 from .inputs import REQUIRED, Input, Kind, Need, ask
 from .records import quick_init
 from .season import Basis, Measure
-from .sheet import NOTHING, Column, Declared, noted, result, side
+from .sheet import NOTHING, Column, Declared, Layout, PaperList, PaperRow, noted, result, side
 from .verdict import Table, Verdict, options_json, rules_memo
 
 SEATS = (4,)
@@ -389,6 +390,9 @@ def entered(facts: dict[str, Any], rules: Rules, table: Table) -> dict[str, Any]
 
 PLAYERS = range(4, 8)  # four play; more sit out in turn
 DEALER_SITS_OUT_AT = None
+# The seating (rules/seating.py) in words, as the night's form explains it beside the players.
+SEATING = Word("Four play each deal. With five or more at the table, the dealer and everyone beyond the fourth "
+               "player to his left sit out in turn.")
 DECLARER_ALONE = False  # the old side wins or loses together
 ZERO_SUM = True  # the young side pays what the old side wins
 MONEY = False  # small points
@@ -427,6 +431,12 @@ def tournament_solo(facts: Mapping[str, Any]) -> bool:
 
 SHEET = (Column(Word("Game")), Column(Word("Old side")), Column(Word("Result")), Column(Word("Value")))
 SHEET_RUNNING_FIRST = False
+PAPER = PaperList(Layout.ROUNDS)  # small points and running totals, the round placing after each round
+
+
+def paper_row(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> PaperRow:
+    """A deal's line on the list of small points: the game."""
+    return PaperRow(game_words(facts, verdict))
 
 
 def game_words(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> object:
@@ -714,3 +724,28 @@ _TOO_MANY_DOUBLINGS = counted(
     "{limit} (max_doublings)",
     "{counted} of these calls count, but the most counted doublings rule set {preset} allows in a {contract} is "
     "{limit} (max_doublings)", "limit")
+
+
+# --- the glossary: the players' words and what they mean -----------------------------------------
+
+ORIGINAL_LANGUAGE = "pl"  # the language the players' own words (`Term.original`) are in
+GLOSSARY = (
+    Term("stara / młoda", Word("old side / young side"),
+         Word("In a normal game the two holders of the black queens "
+              "(the old side) play against the other two (the young "
+              "side); 53 of the 104 card points win.")),
+    Term("wesele", Word("Wesele"),
+         Word("One player holds both black queens and plays with the holder of the highest "
+              "jack he lacks.")),
+    Term("cicha", Word("Cicha"),
+         Word("One player holds both black queens and plays alone without saying so.")),
+    Term("zolo", Word("Zolo"),
+         Word("A lone game of one player against three.")),
+    Term("zolo du", Word("Zolo du"),
+         Word("A lone game won only with all four tricks.")),
+    Term("kontra", Word("Kontra"),
+         Word("A doubling: it counts when it comes from the other side than the last one.")),
+    Term("lokata", Word("round placing"),
+         Word("After a round the players are placed by their totals and get placing "
+              "points, e.g. 4, 3, 2, 1; tied players share.")),
+)

@@ -31,12 +31,13 @@ from .fields import (
     read_rules,
     words,
 )
+from .glossary import Term
 from .inputs import REQUIRED, Input, Kind, Need, ask
 from .ramsch import Pack, as_entered, marks
 from .ramsch import complete as complete_ramsch
 from .records import quick_init
 from .season import Basis, Measure
-from .sheet import NOTHING, Column, Declared, noted, result, side, spaced
+from .sheet import NOTHING, Column, Declared, Layout, PaperList, PaperRow, noted, result, side, spaced
 from .verdict import Table, Verdict, options_json, rules_memo
 
 SEATS: tuple[int, ...] = (4,)
@@ -482,6 +483,9 @@ def entered(facts: dict[str, Any], rules: Rules, table: Table) -> dict[str, Any]
 
 PLAYERS = range(4, 8)  # four play; more sit out in turn
 DEALER_SITS_OUT_AT = None
+# The seating (rules/seating.py) in words, as the night's form explains it beside the players.
+SEATING = Word("Four play each deal. With five or more at the table, the dealer and everyone beyond the "
+               "fourth player to his left sit out in turn.")
 DECLARER_ALONE = False  # a partner game is won or lost by both partners
 ZERO_SUM = True  # every deal's payments sum to zero
 MONEY = True  # the tariff is money: counts of the night's currency's minor unit (cents, whole yen)
@@ -522,6 +526,12 @@ def played_alone(facts: Mapping[str, Any]) -> bool:
     return isinstance(facts.get("declarer"), int) and facts.get("contract") not in PARTNER_GAMES
 SHEET = (Column(Word("Game")), Column(Word("Players")), Column(Word("Result")), Column(Word("Value"), amount=True))
 SHEET_RUNNING_FIRST = False
+PAPER = PaperList(Layout.PLUS_MINUS)  # plus and minus per player, the sums agreeing
+
+
+def paper_row(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> PaperRow:
+    """A deal's line on the plus-and-minus list: the game, and a mark where a solo (a game alone) was won."""
+    return PaperRow(game_words(facts, verdict), alone_won=played_alone(facts) and verdict.get("won") is True)
 
 
 def tournament_ranking(rules: Rules) -> tuple[str, ...]:
@@ -1175,3 +1185,41 @@ _TIE_ON_TRICKS = counted(
     "lose (a reading of RULES.md)",
     "{seats} tie on {points} card points and {tricks} tricks: each of them loses and pays every player who did not "
     "lose (a reading of RULES.md)", "tricks")
+
+
+# --- the glossary: the players' words and what they mean -----------------------------------------
+
+ORIGINAL_LANGUAGE = "de"  # the language the players' own words (`Term.original`) are in
+GLOSSARY = (
+    Term("Spieler", Word("Declarer"),
+         Word("The player who plays the game: in a Sauspiel with the holder of the called "
+              "ace as partner, in a solo alone against three.")),
+    Term("Sauspiel", Word("Sauspiel"),
+         Word("The declarer calls an ace (Sau) and plays with its unknown holder as "
+              "partner.")),
+    Term("Solo", Word("Solo"),
+         Word("The declarer plays alone against three, in his chosen trump suit.")),
+    Term("Wenz", Word("Wenz"),
+         Word("A solo in which only the four Unter are trumps.")),
+    Term("Geier", Word("Geier"),
+         Word("A solo in which only the four Ober are trumps.")),
+    Term("Tout", Word("Tout"),
+         Word("A solo announced to take every trick; one trick to the others loses it.")),
+    Term("Sie", Word("Sie"),
+         Word("All four Ober and all four Unter in one hand: won without play.")),
+    Term("Bettel", Word("Bettel"),
+         Word("The declarer must take no trick.")),
+    Term("Laufende", Word("Laufende"),
+         Word("The unbroken run of top trumps one side holds; paid on top where the "
+              "rule set pays them (usually from three on).")),
+    Term("Schneider", Word("Schneider"),
+         Word("The losers took 30 card points or fewer: a surcharge.")),
+    Term("Schwarz", Word("Schwarz"),
+         Word("The losers took no trick: a further surcharge.")),
+    Term("Stoß", Word("Stoß"),
+         Word("A player doubles the game before the play (Kontra); a Gegenstoß doubles it again.")),
+    Term("Klopfen", Word("Klopfen"),
+         Word("Knocking after the first cards: each knock doubles the deal.")),
+    Term("Ramsch", Word("Ramsch"),
+         Word("When everyone passes: whoever takes the most card points pays.")),
+)

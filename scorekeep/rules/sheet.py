@@ -9,7 +9,8 @@ Hand, Schneider, … Kontra, Re, overbid; Schafkopf's Stoß, Laufende, …; the 
 """
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from .explain import Listing, Seat, Word
@@ -55,3 +56,40 @@ def noted(items: Iterable[object]) -> Listing:
 def spaced(items: Iterable[object]) -> Listing:
     """Words side by side: "Null Hand", "4 Hand Ruten"."""
     return Listing([item for item in items if item != NOTHING], None, " ")
+
+
+# --- the paper list: the sheet a club prints and signs (printing/lists.py lays it out) ------------------
+
+class Layout(StrEnum):
+    """How a game's paper list is laid out; a page keys its template and styles by this, never by the game."""
+
+    TICKED = "ticked"  # declarer, game, base, with/without, a vertical tick per level, ×, value, won, lost,
+    #                    every player's running total; under it the evaluation by Seeger-Fabian points
+    PLUS_MINUS = "plus-minus"  # per player a plus and a minus column; the sums of both agree in every row
+    ROUNDS = "rounds"  # each player's entry and running total; the round's placing lines after each round
+    SCORE_SHEET = "score-sheet"  # every player's running score, then the value of the hand with who played what
+
+
+@dataclass(frozen=True, slots=True)
+class PaperList:
+    """A game's paper list: its layout, the heads of its vertical tick columns (`TICKED`: the levels) and
+    what the evaluation gives the others for each game a declarer loses, by table size (`TICKED`)."""
+
+    layout: Layout
+    ticks: tuple[Word, ...] = ()
+    others_lost_points: Mapping[int, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class PaperRow:
+    """The cells a deal gives its game's paper list beyond the ledger's (names, entries, totals): the game in
+    words, what was said with it (`marks`, one mark each), a tick per tick column, and flags the list shows —
+    nobody declared (`passed`), a game played alone and won (`alone_won`: a mark of its own), and whether the
+    result belongs in the list (`result`: a passed or thrown-in deal has none)."""
+
+    game: object
+    marks: tuple[object, ...] = ()
+    ticks: tuple[bool, ...] = ()
+    passed: bool = False
+    alone_won: bool = False
+    result: bool = True

@@ -15,12 +15,13 @@ from .cards import FULL_PACK, TOTALS_BY_COUNT, Card, parse_cards
 from .errors import IllegalDeal
 from .explain import Explanation, Listing, Phrase, Seat, Seats, Step, Word, counted, explanation, signed
 from .fields import Option, Reader, boolean, integer, is_empty, nullable, one_of, read_rules
+from .glossary import Term
 from .inputs import REQUIRED, Input, Kind, Need, ask
 from .ramsch import Pack, as_entered, marks
 from .ramsch import complete as complete_ramsch
 from .records import quick_init
 from .season import Basis, Measure
-from .sheet import NOTHING, Column, Declared, noted, result, side, spaced
+from .sheet import NOTHING, Column, Declared, Layout, PaperList, PaperRow, noted, result, side, spaced
 from .verdict import Table, Verdict, options_json, rules_memo
 
 SEATS = (3, 4)
@@ -416,6 +417,9 @@ def _playing(table: Table) -> list[int]:
 
 PLAYERS = range(3, 8)  # three play; a fourth deals and sits out; more sit out in turn
 DEALER_SITS_OUT_AT = 4  # at a table of four the dealer sits the deal out (ISkO 1.1)
+# The seating (rules/seating.py) in words, as the night's form explains it beside the players.
+SEATING = Word("Skat is played by three. With four at the table the dealer sits each deal out; with five or "
+               "more, the dealer and everyone beyond the third player to his left sit out in turn.")
 DECLARER_ALONE = True  # a game is the declarer's alone: he wins or loses it
 ZERO_SUM = False  # the list counts the declarer's games; the scores do not balance
 MONEY = False  # the list is in points
@@ -505,6 +509,18 @@ def said(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> list[Word]:
     """What was said or happened beside the levels: Kontra, Re, conceded, overbid."""
     words = [word for key, word in SAID if facts.get(key)]
     return [*words, Word("overbid")] if verdict.get("overbid") else words
+
+
+# The club list on paper: a vertical tick per level; the evaluation gives the others 40 (three at the
+# table) or 30 (four) for each game a declarer loses.
+PAPER = PaperList(Layout.TICKED, tuple(LEVEL_LABELS[level] for level in LEVELS), OTHERS_LOST_POINTS)
+
+
+def paper_row(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> PaperRow:
+    """A deal's line on the club list: the game, what was said, a tick per level; no value where all passed."""
+    ticked = list_levels(facts, verdict)
+    return PaperRow(game_words(facts, verdict), tuple(said(facts, verdict)), tuple(level in ticked for level in LEVELS),
+                    passed=passed(facts))
 
 
 def _ticked(level: str) -> Declared:
@@ -1008,3 +1024,46 @@ _CANNOT_BE_TAKEN = counted(
     "{points} card points cannot be taken with {tricks} tricks and the skat (possible: {lo} … {hi})", "tricks")
 _CANNOT_HOLD = counted("{seat} cannot hold {points} card points with {tricks} trick",
                        "{seat} cannot hold {points} card points with {tricks} tricks", "tricks")
+
+
+# --- the glossary: the players' words and what they mean -----------------------------------------
+
+ORIGINAL_LANGUAGE = "de"  # the language the players' own words (`Term.original`) are in
+GLOSSARY = (
+    Term("Reizen", Word("Bidding"),
+         Word("The players bid game values (18, 20, 22, 23, 24, 27, 30 …); the highest bidder "
+              "becomes the declarer and plays alone against the other two.")),
+    Term("Alleinspieler", Word("Declarer"),
+         Word("The player who won the bidding and plays alone.")),
+    Term("Grand", Word("Grand"),
+         Word("Only the four jacks are trumps; base value 24.")),
+    Term("Null", Word("Null"),
+         Word("The declarer must take no trick at all; fixed values 23, 35 (Hand), 46 (Ouvert), "
+              "59 (Ouvert Hand).")),
+    Term("mit / ohne", Word("with / without"),
+         Word("Matadors: the unbroken run of top trumps from the jack of clubs "
+              "that the declarer holds (with) or lacks (without); each counts one "
+              "level.")),
+    Term("Hand", Word("Hand"),
+         Word("Played without picking up the skat: one more level.")),
+    Term("Schneider", Word("Schneider"),
+         Word("A side with 30 card points or fewer is Schneider: one more level (two if "
+              "announced).")),
+    Term("Schwarz", Word("Schwarz"),
+         Word("A side that takes no trick is Schwarz: one more level (two if announced).")),
+    Term("Ouvert", Word("Ouvert"),
+         Word("The declarer plays with his cards open on the table.")),
+    Term("Kontra", Word("Kontra"),
+         Word("An opponent doubts the game before the first card: the value is doubled.")),
+    Term("Re", Word("Re"),
+         Word("The declarer answers Kontra: doubled again.")),
+    Term("Bock", Word("Bock deal"),
+         Word("A deal after a special event (60:60, a lost Kontra …) that counts double.")),
+    Term("Ramsch", Word("Ramsch"),
+         Word("When everyone passes: each plays for himself, and whoever takes the most card "
+              "points loses.")),
+    Term("Seeger-Fabian", Word("Seeger-Fabian"),
+         Word("The tournament count: +50 for each won game, −50 for each lost "
+              "one, and +40 (three at the table) or +30 (four) to the others "
+              "for each game a declarer loses.")),
+)

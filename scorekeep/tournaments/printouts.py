@@ -3,7 +3,7 @@
 - the **table cards** of a series: one card (A6, four to an A4 sheet, with cut lines) per table — the seats in
   order with start numbers and names, who deals first, and the table's scorer link as a QR code;
 - **every table's list** of a series, one table a page: the list as a night's printout lays it out
-  (`print_views.print_table` and the game's `print/<game>.html#list`), with a signature line for each player
+  (`printing.lists.paper_list` and its layout's `print/<layout>.html#list`), with a signature line for each player
   and the list keeper;
 - the **standings after a series** and the **final ranking with its prizes**.
 
@@ -37,8 +37,8 @@ from scorekeep.models import CardNight, CardTable, Deal, Entrant, Series, TableP
 from scorekeep.nights import ledger
 from scorekeep.nights.forms import preset_label
 from scorekeep.printing import pdf
+from scorekeep.printing.lists import PRINT_CSS, PrintTable, list_template, paper_list, tick_heads
 from scorekeep.printing.refusals import pdf_busy, pdf_unavailable
-from scorekeep.printing.views import LISTS, PRINT_CSS, PrintTable, skat_levels
 from scorekeep.tournaments import money as tournament_money
 from scorekeep.tournaments import standing_rows, standings
 from scorekeep.tournaments import writes as tournaments
@@ -127,8 +127,8 @@ class TableList:
 
     @property
     def template(self) -> str:
-        """The game's list as its night printout lays it out (the partial of `print/<game>.html`)."""
-        return f"printing/{self.night.game}.html#list"
+        """The game's list as its night printout lays it out (the partial of its layout's template)."""
+        return f"{list_template(self.night.game)}#list"
 
 
 def table_lists(series: Series, tables: list[CardTable]) -> list[TableList]:
@@ -138,7 +138,7 @@ def table_lists(series: Series, tables: list[CardTable]) -> list[TableList]:
     for table in tables:
         names = [place.player.name for place in table.places.all()]
         # The list alone, as the game lays it out (no chart: the tournament's list is what its table signs).
-        item = LISTS[table.night.game](table.night, table, ledger.build(table, table.live_deals, names))  # type: ignore[attr-defined]  # prefetched (to_attr)
+        item = paper_list(table.night, table, ledger.build(table, table.live_deals, names))  # type: ignore[attr-defined]  # prefetched (to_attr)
         out.append(TableList(item, table.night, names, checks[table.pk].problems_in_words()))
     return out
 
@@ -199,7 +199,7 @@ def _cards_context(request: HttpRequest, tournament: Tournament, series: Series 
 
 def _lists_context(request: HttpRequest, tournament: Tournament, series: Series | None) -> dict[str, Any]:
     assert series is not None
-    return {"lists": table_lists(series, _tables(series)), "skat_levels": skat_levels(),
+    return {"lists": table_lists(series, _tables(series)), "tick_heads": tick_heads(tournament.game),
             "title": gettext("Table lists")}
 
 

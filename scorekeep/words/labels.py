@@ -11,7 +11,7 @@ from django.utils.functional import lazy
 from django_stubs_ext import StrOrPromise
 
 from scorekeep.api.contract_io import Translation
-from scorekeep.rules import GAMES, schafkopf
+from scorekeep.rules import GAMES
 from scorekeep.rules.explain import Word, in_words
 from scorekeep.rules.tournament import format_of
 from scorekeep.words.money import format_money
@@ -105,8 +105,6 @@ CHOICE_LABELS: dict[tuple[str, str], Label] = {
     choice: translated(word) for module in GAMES.values() for choice, word in module.CHOICE_LABELS.items()}
 NONE_LABELS: dict[str, Label] = {
     key: translated(word) for module in GAMES.values() for key, word in module.NONE_LABELS.items()}
-SUITS: tuple[tuple[str, Label], ...] = tuple((suit, translated(word)) for suit, word in schafkopf.SUIT_LABELS.items())
-"""The suits with their German names, as a Schafkopf trump is shown."""
 
 
 def preformatted(template: str, values: Mapping[str, object]) -> str:

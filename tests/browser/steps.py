@@ -13,14 +13,15 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from scorekeep.rules import Verdict, judge
-from scorekeep.words.labels import CONTRACT_LABELS, SUITS
+from scorekeep.rules import Verdict, judge, schafkopf
+from scorekeep.words.labels import CONTRACT_LABELS, translated
 
 from .conftest import TIMEOUT_MS
 
 PLAYERS = ("Anna", "Bernd", "Clara", "Dieter")
 MINUS = "\N{MINUS SIGN}"
-SUIT_LABELS = {suit: str(label) for suit, label in SUITS}
+# A trump as the page offers it: the engine's words for the suit (a Schafkopf trump's input).
+SUIT_LABELS = {suit: str(translated(word)) for suit, word in schafkopf.SUIT_LABELS.items()}
 
 # A deal as the table declares it, players by name. Keys are the contract's deal fields; "points"
 # and "tricks" (Ramsch) map each playing player to a number; "doublings" (Kop) lists the players who

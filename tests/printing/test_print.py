@@ -152,7 +152,8 @@ def test_skat_rows_hold_base_matadors_levels_value_and_running_totals(client: Cl
         # The classic rule set plays Ramsch when all pass: those deals are marked as passed.
         assert ("passed" in classes) == (facts["contract"] in ("ramsch", "passed"))
         assert ("passed" in cells(row, "game")[0].text) == (facts["contract"] in ("ramsch", "passed"))
-    assert sum("passed" in classes for classes, _row in rows.values()) == 2  # deals 10 and 25
+    passed = sum(deal.facts["contract"] in ("ramsch", "passed") for deal in deals)
+    assert sum("passed" in classes for classes, _row in rows.values()) == passed > 0
 
 
 def test_skat_footer_adds_up_to_the_verdicts_seeger_fabian_points(client: Client, demo: dict) -> None:

@@ -9,7 +9,9 @@ Skat declarer is the Alleinspieler, the Schafkopf and Fipsen one the Spieler.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from html import unescape
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -59,15 +61,26 @@ def test_the_dispute_page_speaks_the_chosen_games_words(client: Client) -> None:
 
 def test_a_nights_pages_speak_its_games_words(client: Client, demo: dict[str, CardNight]) -> None:
     client.cookies["django_language"] = "de"
-    deal = text(client.get(f"/nights/{demo['schafkopf'].id}/tables/1/deals/1/").content)
-    assert "Sauspiel Spieler Anna Partner" in deal and "Alleinspieler" not in deal
+    sauspiel, declarer = _first_deal(demo["schafkopf"], lambda facts: facts["contract"] == "sauspiel")
+    deal = text(client.get(f"/nights/{demo['schafkopf'].id}/tables/1/deals/{sauspiel}/").content)
+    assert f"Sauspiel Spieler {declarer} Partner" in deal and "Alleinspieler" not in deal
     client.cookies["django_language"] = "ja"
     fipsen = demo["fipsen"]
-    for url in (f"/nights/{fipsen.id}/tables/1/deals/1/", f"/nights/{fipsen.id}/tables/1/"):
+    hand, declarer = _first_deal(fipsen, lambda facts: bool(facts.get("hand")))
+    # The deal and the table's whole list (the table page shows only the latest deals, which need not be Hand).
+    for url in (f"/nights/{fipsen.id}/tables/1/deals/{hand}/", f"/nights/{fipsen.id}/tables/1/list/"):
         page = text(client.get(url).content)
         assert "ハント" in page and "宣言者" not in page, url
         assert "ハンド" not in page.replace("フォアハンド", ""), url  # forehand is the one ハンド of Fipsen's page
-    assert "デクレアラー Clara" in text(client.get(f"/nights/{fipsen.id}/tables/1/deals/1/").content)
+    assert f"デクレアラー {declarer}" in text(client.get(f"/nights/{fipsen.id}/tables/1/deals/{hand}/").content)
+
+
+def _first_deal(night: CardNight, wanted: Callable[[dict[str, Any]], bool]) -> tuple[int, str]:
+    """The first deal of the demo night's table whose facts are `wanted`, and its declarer's name."""
+    table = night.tables.get()
+    names = [place.player.name for place in table.places.order_by("position")]
+    deal = next(deal for deal in table.deals.order_by("sequence") if wanted(deal.facts))
+    return deal.sequence, names[deal.seating[deal.facts["declarer"]]]
 
 
 def test_a_deals_value_in_each_games_words(client: Client, demo: dict[str, CardNight]) -> None:
