@@ -38,11 +38,13 @@ WORKERS ?= auto
 test: $(STAMP) browser translations
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache  # .importlinter: the engine, the games and the view modules
 	$(BIN)/python -m pytest -n $(WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache  # .importlinter: the engine, the games and the view modules
 
 conformance: $(STAMP)
 	$(PYTHON) ../shared/tools/conformance.py --cmd "$(BIN)/python manage.py adjudicate" ../shared/vectors/*.jsonl
