@@ -30,6 +30,7 @@ from scorekeep.models import CardNight, CardTable, Deal
 from scorekeep.nights import ledger
 from scorekeep.nights.deal_inputs import TAP, DealInputs, People, Question, carries, initial_values, live_words, say
 from scorekeep.rules import GAMES, IllegalDeal, Input, Kind, Table, Verdict, complete, entered, inputs, pack
+from scorekeep.rules.cards import RED_SIGNS
 from scorekeep.rules.explain import COMMA
 from scorekeep.web.fields import peek
 from scorekeep.words.labels import CONTRACT_LABELS, page_words
@@ -57,15 +58,16 @@ def declared_apart(data: FormData | None) -> FormData | None:
 @dataclass(frozen=True, slots=True)
 class GridCell:
     """One tap of a grid of players and games: what it posts, its id, what it shows (a suit's sign, a game's
-    name), what a screen reader says ("Bernd: Hearts"), whether it is chosen, and whether it is a sign."""
+    name), what a screen reader says ("Bernd: Hearts"), whether it is chosen, whether it is a sign, and whether
+    that sign is a red suit's."""
 
     value: str
-    game: str
     id: str
     shown: str
     label: str
     checked: bool
     sign: bool
+    red: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -537,13 +539,14 @@ class DealForm(forms.Form):
         signs = GAMES[self.game].CONTRACT_SIGNS
         rows = []
         for position, name in self.inputs.people.named:
-            cells = [GridCell(f"{c}{IN_GRID}{position}", c, f"id_contract_{c}_{position}",
+            cells = [GridCell(f"{c}{IN_GRID}{position}", f"id_contract_{c}_{position}",
                               signs.get(c) or str(CONTRACT_LABELS[c]),
                               gettext("%(name)s: %(game)s") % {"name": name, "game": CONTRACT_LABELS[c]},
-                              in_grid and c == self.contract and chosen == position, c in signs)
+                              in_grid and c == self.contract and chosen == position, c in signs,
+                              signs.get(c) in RED_SIGNS)
                      for c in self.grid_contracts]
             rows.append(GridRow(name, cells))
-        others = [GridCell(c, c, f"id_contract_{c}", str(CONTRACT_LABELS[c]), str(CONTRACT_LABELS[c]),
+        others = [GridCell(c, f"id_contract_{c}", str(CONTRACT_LABELS[c]), str(CONTRACT_LABELS[c]),
                            c == self.contract, False)
                   for c in self.offered if c not in self.grid_contracts]
         declarer = next((Bound(q, [self[name] for name in q.names], self.errors_at(q))

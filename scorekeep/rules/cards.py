@@ -97,3 +97,6 @@ TOTALS_BY_COUNT = totals_by_count(CARD_POINTS[card[1:]] for card in ALL_CARDS)
 def points(cards: Iterable[Card]) -> int:
     """The card points of `cards` in the 32-card pack."""
     return sum(card.points for card in cards)
+
+# The French pack's red suits: a page prints these signs in red, as the cards are (Skat's ♥ and ♦ games).
+RED_SIGNS: frozenset[str] = frozenset({"♥", "♦"})

@@ -51,6 +51,7 @@ class TournamentForm(forms.Form):
                                                                     ("shares", _("shares of the pot (%)"))])
     prizes = forms.CharField(label=_("Prizes"), required=False, widget=forms.Textarea(attrs={"rows": 3}),
                              help_text=_("one place a line, the first first"))
+    # xgettext:no-python-format ("% of" is no placeholder: the label is never %-formatted)
     retention = forms.CharField(label=_("Organiser's retention (% of the pot)"), required=False, initial="0")
     teams = forms.BooleanField(label=_("Team scoring"), required=False)
 
