@@ -65,6 +65,8 @@ def mutate(request: dict, rng: random.Random) -> object:
     """One request changed in one or two ways a careless client might."""
     out = copy.deepcopy(request)
     for _ in range(rng.choice([1, 1, 1, 2])):
+        if not isinstance(out, dict):  # the first change made it something else than an object: that is enough
+            break
         kind = rng.randrange(10)
         deal = out.get("deal")
         if kind <= 3 and isinstance(deal, dict) and deal:
