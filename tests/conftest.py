@@ -49,9 +49,29 @@ def pytest_configure(config: pytest.Config) -> None:
     from tests.in_flight import count_requests
 
     count_requests()
+    name_connections_after_their_test()
     hypothesis.register_profile("ci", deadline=None, print_blob=True)
     if os.environ.get("CI"):
         hypothesis.load_profile("ci")
+
+
+def name_connections_after_their_test() -> None:
+    """A PostgreSQL connection says which test opened it, in which thread (``application_name``, shown by
+    pg_stat_activity): a session that outlives its test is then printed with its test's name at the end of
+    the run (``connections_of_finished_threads_closed``), not just with its last query."""
+    import threading
+
+    from django.db.backends.signals import connection_created
+
+    def name(sender: Any, connection: Any, **kwargs: Any) -> None:
+        if connection.vendor != "postgresql":
+            return
+        test = os.environ.get("PYTEST_CURRENT_TEST", "no test").rsplit(" ", 1)[0].rsplit("/", 1)[-1]
+        label = f"{threading.current_thread().name} {test}"[-63:]  # PostgreSQL keeps 63 bytes of the name
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT set_config('application_name', %s, false)", [label])
+
+    connection_created.connect(name, weak=False, dispatch_uid="name_connections_after_their_test")
 
 
 def uses_database(item: pytest.Item) -> bool:
