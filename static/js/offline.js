@@ -82,6 +82,7 @@
   var server = { n: 0, dealer: plan ? plan.dealer : 0 };  // the next deal as the server last said it
   var sending = false;
   var typed = false;  // something was typed into the form since it was new
+  var chosenGames = 0;  // the games chosen so far: only the entry of the last one asked goes in (showEntry)
   var description = null;
 
   // --- the form ------------------------------------------------------------------------------------------
@@ -272,7 +273,10 @@
   // The entry for the contract `values` chose: from the server while it answers and no deal waits before
   // this one (the server's form is then for this deal), else the copy kept on this phone for the deal's
   // seating; what was typed is put back into it. Resolves false when neither is there.
+  // Resolves null when a game chosen later asked for its own entry meanwhile: the later one goes in, whichever
+  // answer (the server's or this phone's copy) comes first.
   function showEntry(values, online) {
+    var mine = ++chosenGames;
     var turnDealer = turnOf(form());
     var chosen = chosenOf(values);
     var params = new URLSearchParams(values.filter(function (p) { return HIDDEN.indexOf(p[0]) < 0; }));
@@ -281,6 +285,7 @@
     return asked.then(function (html) { return [html, false]; }, function () {
       return kv.get(entryKey(chosen === null ? turnDealer : chosen, contractOf(values))).then(function (html) { return [html, true]; });
     }).then(function (answer) {
+      if (mine !== chosenGames) { return null; }
       if (answer[1]) {
         if (!install(answer[0], turnDealer, values)) { return false; }
         showChecks(check(form()), false);
@@ -467,6 +472,8 @@
     kv.del(DRAFT);
     var values = pairs(f).filter(function (p) { return p[0] === "by"; });
     var shown = entryKey(turnOf(f));
+    chosenGames += 1;  // an entry asked for on the deal just kept must not replace the next deal's when it comes
+    var ready = function () { f.inert = false; };
     return kv.get(entryKey(next.dealer)).then(function (html) {
       if (!install(html, next.dealer, values)) {
         f.reset();
@@ -477,7 +484,7 @@
         }
       }
       showTurn();
-    }).then(function () { window.scrollTo({ top: 0 }); });
+    }).finally(ready).then(function () { window.scrollTo({ top: 0 }); });
   }
 
   function say(text) {
@@ -498,12 +505,15 @@
                 data: pairs(f), what: describe(f), state: "waiting", sentence: "", form: null };
     var at = rows.findIndex(function (r) { return r.id === id; });
     if (id && at >= 0) { rows[at] = row; } else { rows.push(row); }
-    persist().then(function () {
+    // Until the next deal's form is in place (read from this phone's store, which a slow phone takes its time
+    // over) the form takes no tap: one made meanwhile landed on the deal just kept, and the form that then came
+    // replaced it (a game tapped and lost, or the kept deal's figures carried into the next).
+    f.inert = true;
+    persist().then(nextForm).then(function () {
       say(fill(box.dataset.kept, { n: row.expected }));
-      nextForm();
       render();
       send();
-    });
+    }, function () { f.inert = false; });
   }
 
   document.addEventListener("submit", function (event) {
@@ -528,7 +538,7 @@
     } else if (target.id === "entry") {
       showEntry(pairs(f), false).then(function (shown) {
         var preview = byId("preview");
-        if (!shown && preview) { preview.replaceChildren(element("p", "outcome rejected", box.dataset.noForm)); }
+        if (shown === false && preview) { preview.replaceChildren(element("p", "outcome rejected", box.dataset.noForm)); }
       });
     } else if (target.id === "preview") {
       showChecks(check(f), false);

@@ -312,25 +312,8 @@ def tap_choice(page: Page, key: str, label: str) -> None:
 
 
 def tap_folded(page: Page, key: str, value: str) -> None:
-    """Tap `value` of question `key`, opening "Other" first where it is folded away.
-
-    Known and not yet fixed (see the closing note of issue 27): offline, the outbox can swap the entry form once
-    more just after the game's tap, so a fold opened (or a tap made) on the form it replaces is lost; CI's
-    PostgreSQL pass saw it once in 1,400 tests. The tap is made again on the new form, at most three times,
-    and the last try fails the test as before."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-
+    """Tap `value` of question `key`, opening "Other" first where it is folded away."""
     choice = page.locator(f"#q-{key} input[value='{value}']")
-    for _ in range(2):
-        try:
-            if not choice.is_visible():
-                page.locator(f"#q-{key} details.more-choices > summary").click(timeout=5_000)
-            page.locator(f"#q-{key} label.tap").filter(has_text=re.compile(f"^{re.escape(value)}$")).click(
-                timeout=5_000)
-            expect(choice).to_be_checked(timeout=5_000)
-            return
-        except (PlaywrightTimeoutError, AssertionError):
-            continue
     if not choice.is_visible():
         page.locator(f"#q-{key} details.more-choices > summary").click()
     tap_choice(page, key, value)
