@@ -102,7 +102,9 @@ ACCESS: dict[str, tuple[str, str]] = {
     "tournament-new": (ACCOUNT, ACCOUNT),
     "tournament": (CLUB_HOST, NONE),
     "tournament-register": (CLUB_HOST, CLUB_HOST),
-    "tournament-withdraw": (NONE, CLUB_HOST),
+    "tournament-withdraw": (CLUB_HOST, CLUB_HOST),  # GET: the confirmation; POST: the withdrawal (issue 31)
+    "tournament-reinstate": (NONE, CLUB_HOST),
+    "tournament-register-list": (NONE, CLUB_HOST),
     "tournament-paid": (NONE, CLUB_HOST),
     "tournament-series": (CLUB_HOST, NONE),
     "series-draw": (NONE, CLUB_HOST),
