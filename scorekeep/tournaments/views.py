@@ -113,11 +113,17 @@ def _series_rows(request: HttpRequest, tournament: Tournament) -> list[dict[str,
     for series in tournament.series_set.all():
         checks = tournaments.table_checks(series) if series.drawn_at else []
         unavoided = [(table, names.get(a, a), names.get(b, b), CONFLICT_WORDS.get(kind, kind))
-                     for table, a, b, kind in series.draw.get("unavoided", [])]
+                     for table, a, b, kind in series.draw.get("unavoided", []) if kind == Conflict.REPEAT]
+        # Players of one club (or team) sharing a table follow from how many came from it: one line says how
+        # many such pairings and where, and the list keeps the repeats, which the organiser can act on.
+        shared = {kind: sorted({table for table, _a, _b, k in series.draw.get("unavoided", []) if k == kind})
+                  for kind in (Conflict.CLUB, Conflict.TEAM)}
+        together = [(CONFLICT_WORDS[kind], sum(1 for u in series.draw.get("unavoided", []) if u[3] == kind),
+                     ", ".join(map(str, tables))) for kind, tables in shared.items() if tables]
         rows.append({"series": series, "tables": [
             {"check": check, "problems": check.problems_in_words(),
              "scorer": request.build_absolute_uri(reverse("join", args=[check.night.scorer_token]))}
-            for check in checks], "done": sum(1 for c in checks if c.done), "unavoided": unavoided,
+            for check in checks], "done": sum(1 for c in checks if c.done), "unavoided": unavoided, "together": together,
             "byes": [names.get(n, n) for n in series.draw.get("byes", [])]})
     return rows
 

@@ -269,3 +269,23 @@ def test_a_started_series_on_outdated_standings_is_told_but_not_redrawn(host: Cl
     refused = host.post(reverse("series-draw", args=[tournament.pk, 2]), {"confirm": "1"}, follow=True)
     assert "cannot be drawn again: deals are entered at its tables" in refused.content.decode()
     assert Entrant.objects.filter(tournament=tournament).count() == 8
+
+
+def test_the_draw_report_puts_same_club_pairings_in_one_line_and_lists_the_repeats(host: Client,
+                                                                                    club: Club) -> None:
+    tournament = skat(club)
+    players = [f"Gast {n}; SC Gast" for n in range(1, 6)] + ["Heim 1", "Heim 2", "Heim 3"]
+    assert host.post(list_url(tournament), {"players": "\n".join(players), "confirm": "1"}).status_code == 303
+    first = tournaments.draw_series(tournament, 1, seed="one")
+    clubs_shared = [u for u in first.draw["unavoided"] if u[3] == "club"]
+    assert len(clubs_shared) >= 5  # 5 of one club and 3 of another at two tables of four
+    page = host.get(reverse("tournament", args=[tournament.pk])).content.decode()
+    assert f"{len(clubs_shared)} pairings at one table could not be avoided — one club (tables 1, 2)." in page
+    assert "— one club</li>" not in page  # no line per pair
+    tournaments.close_series(first, reason="no deals in this test")
+    second = tournaments.draw_series(tournament, 2, seed="two")
+    repeats = [u for u in second.draw["unavoided"] if u[3] == "repeat"]
+    assert repeats  # two tables of four again: two of each table of series 1 meet again
+    page = host.get(reverse("tournament", args=[tournament.pk])).content.decode()
+    assert f"{len(repeats)} pairs share a table again" in page
+    assert page.count("— shared a table before</li>") == len(repeats)
