@@ -16,6 +16,7 @@ from django.urls import reverse
 from scorekeep.clubs import clubs
 from scorekeep.models import Club, DealRevision, Entrant, Series, Tournament
 from scorekeep.nights import writes as nights
+from scorekeep.rules.ranking import UNRANKED
 from scorekeep.tournaments import standings
 from scorekeep.tournaments import writes as tournaments
 
@@ -188,7 +189,7 @@ def test_a_late_entrant_joins_in_series_k_and_is_not_ranked_before(host: Client,
     assert "joins in series 2" in page
     now = standings.standings(tournament)
     dora = next(line for line in now.lines if line.number == 4)
-    assert dora.place == standings.UNRANKED and now.lines[-1] is dora
+    assert dora.place == UNRANKED and now.lines[-1] is dora
     assert sorted(line.place for line in now.lines if line is not dora) == [1, 1, 3]
     shown = host.get(reverse("tournament-standings", args=[tournament.pk])).content.decode()
     assert "joins in series 2; not ranked before" in shown

@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from scorekeep.models import CardTable, Entrant, Tournament
 from scorekeep.nights import ledger
 from scorekeep.nights import writes as nights
+from scorekeep.rules.ranking import UNRANKED
 from scorekeep.tournaments import standing_rows, standings
 from tests.tournament_fixtures import draw, tournament
 
@@ -97,7 +98,7 @@ def test_withdrawals_and_late_entries_are_shown_and_movement_follows_the_series(
                                                                         (3, 4, -1)]
     after_one = standings.standings(tour, upto=1)
     assert after_one.numbers == [1] and after_one.played == 1
-    assert [(ln.number, ln.place) for ln in after_one.lines] == [(2, 1), (1, 2), (3, 3), (4, standings.UNRANKED)]
+    assert [(ln.number, ln.place) for ln in after_one.lines] == [(2, 1), (1, 2), (3, 3), (4, UNRANKED)]
     assert after_one.tied == []  # the unranked are no tie to draw a lot for
     assert standing_rows.rows(after_one, after_one.lines)[3]["notes"] == ["joins in series 2; not ranked before"]
     one = standings.standings(tour, series=2)
