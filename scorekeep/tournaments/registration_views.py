@@ -47,7 +47,8 @@ def register_list(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 try:
                     stored = registration.store(tournament, text, by=_by(request))
                 except ValidationError as err:
-                    form.add_error("players", err.messages)
+                    if not registration.preview(tournament, text).errors:  # else the preview below names them
+                        form.add_error("players", err.messages)
                 else:
                     messages.success(request, ngettext("%(n)s player is registered from the list.",
                                                        "%(n)s players are registered from the list.",

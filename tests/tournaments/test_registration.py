@@ -140,7 +140,7 @@ def test_a_csv_with_a_bom_and_semicolons_is_read_and_a_bad_line_stores_nothing(h
     assert tournament.entrants.count() == 2  # all or nothing
     latin = SimpleUploadedFile("list.csv", "Jürgen".encode("latin-1"))
     refused = host.post(list_url(tournament), {"file": latin, "preview": "1"})
-    assert refused.status_code == 400 and "is read as UTF-8 text" in refused.content.decode()
+    assert refused.status_code == 400 and "or a CSV file: is read as UTF-8 text" in refused.content.decode()
 
 
 def test_withdraw_asks_then_undo_and_the_player_is_drawn_again(host: Client, club: Club) -> None:
