@@ -123,8 +123,8 @@ def _series_rows(request: HttpRequest, tournament: Tournament) -> list[dict[str,
         rows.append({"series": series, "tables": [
             {"check": check, "problems": check.problems_in_words(),
              "scorer": request.build_absolute_uri(reverse("join", args=[check.night.scorer_token]))}
-            for check in checks], "done": sum(1 for c in checks if c.done), "unavoided": unavoided, "together": together,
-            "byes": [names.get(n, n) for n in series.draw.get("byes", [])]})
+            for check in checks], "done": sum(1 for c in checks if c.done), "unavoided": unavoided,
+            "together": together, "byes": [names.get(n, n) for n in series.draw.get("byes", [])]})
     return rows
 
 
