@@ -505,6 +505,9 @@ class Entrant(models.Model):
     last_series = models.PositiveSmallIntegerField(null=True, blank=True)
     paid = models.BooleanField(_("entry fee paid"), default=False)
     registered = models.DateTimeField(default=timezone.now)
+    # The player's number in their association (a DSkV or club member number), kept as typed: shown on the
+    # lists, standings and printouts so results can be reported to the association.
+    member_number = models.CharField(_("member number"), max_length=20, blank=True)
 
     class Meta:
         ordering = ["number"]

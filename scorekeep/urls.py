@@ -10,7 +10,7 @@ from scorekeep.nights import settlement_views, table_views
 from scorekeep.nights import views as night_views
 from scorekeep.printing import views as print_views
 from scorekeep.tournaments import printouts as tournament_print
-from scorekeep.tournaments import standings_views
+from scorekeep.tournaments import registration_views, standings_views
 from scorekeep.tournaments import views as tournament_views
 from scorekeep.web import access_views, offline, views
 
@@ -98,7 +98,10 @@ urlpatterns = [
     path("tournaments/new/", tournament_views.tournament_new, name="tournament-new"),
     path("tournaments/<int:tournament_id>/", tournament_views.tournament_page, name="tournament"),
     path("tournaments/<int:tournament_id>/register/", tournament_views.tournament_register, name="tournament-register"),
-    path("tournaments/<int:tournament_id>/withdraw/", tournament_views.tournament_withdraw, name="tournament-withdraw"),
+    path("tournaments/<int:tournament_id>/withdraw/", registration_views.withdraw, name="tournament-withdraw"),
+    path("tournaments/<int:tournament_id>/reinstate/", registration_views.reinstate, name="tournament-reinstate"),
+    path("tournaments/<int:tournament_id>/register/list/", registration_views.register_list,
+         name="tournament-register-list"),
     path("tournaments/<int:tournament_id>/paid/", tournament_views.tournament_paid, name="tournament-paid"),
     path("tournaments/<int:tournament_id>/series/<int:series_number>/", tournament_views.series_page,
          name="tournament-series"),

@@ -102,7 +102,9 @@ ACCESS: dict[str, tuple[str, str]] = {
     "tournament-new": (ACCOUNT, ACCOUNT),
     "tournament": (CLUB_HOST, NONE),
     "tournament-register": (CLUB_HOST, CLUB_HOST),
-    "tournament-withdraw": (NONE, CLUB_HOST),
+    "tournament-withdraw": (CLUB_HOST, CLUB_HOST),  # GET: the confirmation; POST: the withdrawal (issue 31)
+    "tournament-reinstate": (NONE, CLUB_HOST),
+    "tournament-register-list": (NONE, CLUB_HOST),
     "tournament-paid": (NONE, CLUB_HOST),
     "tournament-series": (CLUB_HOST, NONE),
     "series-draw": (NONE, CLUB_HOST),
@@ -310,6 +312,7 @@ POSTS: dict[str, Callable[[World], dict[str, Any]]] = {
                              "min_nights": "3", "absence_penalty": "0"},
     "night-links-renew": lambda w: {"which": "score"},
     "tournament-standings": lambda w: {"scope": "overall"},
+    "tournament-register-list": lambda w: {"players": "Neu Zugang; SC Gast; 4711", "confirm": "1"},
     "tournament-money": lambda w: {"entry_fee": "10", "lost_game_money": "1: 0.50, 4: 1.00", "prize_kind": "amounts",
                                    "prize_places": "20, 10", "retention_kind": "share", "retention_value": "0"},
     "night-settings": lambda w: settings_data(w.night),

@@ -128,6 +128,17 @@ def _scorer(request: HttpRequest) -> str:
     return str(request.session.get(SCORER, ""))
 
 
+def _changed_by(request: HttpRequest, night: CardNight, typed: str) -> str:
+    """Who a change is recorded as made by. A finished night (a tournament's closed series) is changed only by
+    its hosts' accounts: the history names the account (with the name typed, where another), so a correction
+    after closing always says who made it (issue 31)."""
+    user = getattr(request, "user", None)
+    if not night.finished or user is None or not user.is_authenticated:
+        return typed
+    account = user.get_username()
+    return (account if not typed or typed == account else f"{account} ({typed})")[:40]
+
+
 def _remember(request: HttpRequest, name: str) -> None:
     if name and request.session.get(SCORER) != name:
         request.session[SCORER] = name
@@ -493,7 +504,7 @@ def deal_page(request: NightRequest, night_id: int, table_number: int, sequence:
         elif form.is_valid() and "preview" not in request.POST and form.facts is not None:
             by = form.cleaned_data.get("by", "").strip()
             try:
-                nights.correct_deal(deal, form.facts, dealer=form.dealer, by=by,
+                nights.correct_deal(deal, form.facts, dealer=form.dealer, by=_changed_by(request, loaded.night, by),
                                     reason=form.cleaned_data.get("reason", "").strip(), key=_key(request),
                                     based_on=_int(request.POST.get("version")), judged=form.judged)
             except nights.Stale as err:
@@ -535,7 +546,8 @@ def _change(request: HttpRequest, night_id: int, table_number: int, sequence: in
     if note.is_valid():
         by = " ".join(note.cleaned_data["by"].split()) or _scorer(request)
         try:
-            (nights.delete_deal if delete else nights.restore_deal)(deal, by=by, reason=note.cleaned_data["reason"],
+            (nights.delete_deal if delete else nights.restore_deal)(deal, by=_changed_by(request, loaded.night, by),
+                                                                    reason=note.cleaned_data["reason"],
                                                                     key=_key(request))
         except ledger.LedgerError as err:
             refused = refusal(err)

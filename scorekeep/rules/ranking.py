@@ -6,13 +6,17 @@ standings rank by, the others its tie-breaks in turn) and what counts as a "Solo
 them. Players still tied after every criterion share a place unless the organiser drew a lot for them: the
 lot (start numbers in the order drawn) orders them, and their places say "tie broken by lot".
 
+A late entrant who joins in series k has played nothing in the series before: the standings after those
+series do not rank them (`ranked_after`, place `UNRANKED`), so no one is placed behind a player who has not
+played yet, nor a late entrant above those who lost points.
+
 - Skat: Seeger-Fabian points, then more games won, then fewer games lost;
 - Schafkopf: the list total (points or money of the tariff), then more Soli won, then fewer games lost;
 - Kop: placing points, then small points, then rounds won, then second places (classic: small points);
 - Fipsen: the list total, then more games won, then fewer games lost.
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -60,6 +64,15 @@ def round_places(totals: Sequence[int]) -> list[int]:
     return [1 + sum(other > mine for other in totals) for mine in totals]
 
 
+UNRANKED = 0  # the place of a player the standings do not rank (yet)
+
+
+def ranked_after(first_series: int, reached: int) -> bool:
+    """Whether a player who plays from series `first_series` is ranked in the standings after series
+    `reached` (0: none played yet, where everyone starting in the first series shares the first place)."""
+    return first_series <= max(reached, 1)
+
+
 @dataclass(frozen=True, slots=True)
 class Place:
     """Where one player of the list ranks: the index in the list given, the place (shared by players tied
@@ -71,22 +84,25 @@ class Place:
 
 
 def rank(figures: Sequence[Mapping[str, Fraction | int]], order: Sequence[Criterion],
-         ids: Sequence[int] | None = None, lot: Sequence[int] = ()) -> list[Place]:
+         ids: Sequence[int] | None = None, lot: Sequence[int] = (), unranked: Collection[int] = ()) -> list[Place]:
     """Rank players by `order` (each player's figures by criterion key), best first.
 
     Players equal on every criterion are tied. `lot`, where the organiser drew one, is the order of the
     drawn ids (start numbers; `ids` gives each player's): tied players found in it are placed in that order,
-    one place each, and marked as placed by lot; tied players the lot does not name stay tied.
+    one place each, and marked as placed by lot; tied players the lot does not name stay tied. The ids in
+    `unranked` (late entrants who have not joined yet: `ranked_after`) take no place: they follow the
+    ranked players by id, with the place `UNRANKED`.
     """
     ids = list(ids) if ids is not None else list(range(len(figures)))
     drawn = {player: n for n, player in enumerate(lot)}
+    left_out = set(unranked)
 
     keys = [tuple(-row[c.key] if c.more_is_better else row[c.key] for c in order) for row in figures]
 
     def key(i: int) -> tuple[Fraction | int, ...]:
         return keys[i]
 
-    indices = sorted(range(len(figures)), key=lambda i: (keys[i], ids[i]))
+    indices = sorted((i for i in range(len(figures)) if ids[i] not in left_out), key=lambda i: (keys[i], ids[i]))
     out: list[Place] = []
     start = 0
     while start < len(indices):
@@ -100,6 +116,8 @@ def rank(figures: Sequence[Mapping[str, Fraction | int]], order: Sequence[Criter
         else:
             out.extend(Place(i, start + 1, False) for i in tied)
         start = end
+    out.extend(Place(i, UNRANKED, False) for i in sorted((i for i in range(len(figures)) if ids[i] in left_out),
+                                                         key=lambda i: ids[i]))
     return out
 
 
@@ -107,5 +125,6 @@ def ties(places: Sequence[Place], ids: Sequence[int]) -> list[list[int]]:
     """The groups of ids still sharing a place (what a lot may be drawn for), best place first."""
     groups: dict[int, list[int]] = {}
     for p in places:
-        groups.setdefault(p.place, []).append(ids[p.index])
+        if p.place != UNRANKED:
+            groups.setdefault(p.place, []).append(ids[p.index])
     return [group for _place, group in sorted(groups.items()) if len(group) > 1]

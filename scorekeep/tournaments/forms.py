@@ -102,6 +102,8 @@ class RegisterForm(forms.Form):
     number = forms.IntegerField(label=_("Start number"), required=False, min_value=1, max_value=9999,
                                 help_text=_("empty: the next free one"))
     paid = forms.BooleanField(label=_("Entry fee paid"), required=False)
+    member_number = forms.CharField(label=_("Member number"), max_length=20, required=False,
+                                    help_text=_("optional: the player's number in their association"))
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -30,6 +30,7 @@ from django.db.models import F
 from django.utils.translation import gettext
 
 from scorekeep.models import Tournament, TournamentRevision
+from scorekeep.rules.ranking import UNRANKED
 from scorekeep.tournaments import standings
 from scorekeep.words.money import format_money, parse_units
 
@@ -236,6 +237,8 @@ def _prizes(lines: Sequence[standings.Line], amounts: Sequence[int]) -> list[Pri
         groups.setdefault(line.place, []).append(line)
     out = []
     for place, group in sorted(groups.items()):
+        if place == UNRANKED:  # a late entrant not ranked yet wins nothing yet
+            continue
         if place > len(amounts):
             break
         last = place + len(group) - 1

@@ -9,6 +9,7 @@ from django.utils.translation import gettext
 
 from scorekeep.models import Tournament
 from scorekeep.rules import GAMES
+from scorekeep.rules.ranking import UNRANKED
 from scorekeep.tournaments import money as tournament_money
 from scorekeep.tournaments import standings
 from scorekeep.words.labels import unit_text
@@ -34,7 +35,10 @@ def rows(now: standings.TournamentStandings, lines: list[standings.Line]) -> lis
         notes = []
         if line.by_lot:
             notes.append(gettext("tie broken by lot"))
-        if line.joined:
+        if line.joined and line.place == UNRANKED:
+            notes.append(gettext("joins in %(part)s; not ranked before")
+                         % {"part": unit_text(tournament.game, "in_text", line.joined)})
+        elif line.joined:
             notes.append(gettext("joined in %(part)s") % {"part": unit_text(tournament.game, "in_text", line.joined)})
         if line.withdrew:
             notes.append(gettext("withdrew after %(part)s")

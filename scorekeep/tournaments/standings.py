@@ -10,7 +10,7 @@ tournament (`Tournament.lots`), and their places say "tie broken by lot".
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -20,7 +20,7 @@ from django.db.models import F, Sum
 from scorekeep.models import CardTable, Entrant, Series, TablePlayer, Tournament, TournamentRevision
 from scorekeep.nights import ledger
 from scorekeep.rules import GAMES, IllegalDeal
-from scorekeep.rules.ranking import CRITERIA, Criterion, criteria, rank, round_places
+from scorekeep.rules.ranking import CRITERIA, UNRANKED, Criterion, criteria, rank, ranked_after, round_places
 
 Figures = dict[str, Fraction | int]  # whole numbers but Kop's placing points (halves where ties share)
 
@@ -56,6 +56,7 @@ class Line:
     by_lot: bool = False
     movement: int | None = None  # places gained since the standings after the series before
     joined: int | None = None  # a late entry: the first series played
+    member_number: str = ""  # the player's number in their association (issue 31), for the lists and exports
     withdrew: int | None = None  # a withdrawal: the last series played
     table: int | None = None  # the table in the shown series (the per-series view)
 
@@ -118,8 +119,8 @@ def standings(tournament: Tournament, series: int | None = None, *, upto: int | 
     queries whatever the number of deals."""
     order = order_of(tournament)
     entrants = list(tournament.entrants.select_related("player", "team").only(
-        "tournament", "number", "guest", "home_club", "first_series", "last_series", "player", "player__name", "team",
-        "team__name"))
+        "tournament", "number", "guest", "home_club", "first_series", "last_series", "member_number", "player",
+        "player__name", "team", "team__name"))
     numbers = list(Series.objects.filter(tournament=tournament).order_by("number").values_list("number", flat=True))
     # Only what the standings read of a table (its kept standing) and of its night (the rule set, for Kop's
     # placing points): a championship has hundreds of tables.
@@ -165,16 +166,24 @@ def standings(tournament: Tournament, series: int | None = None, *, upto: int | 
                             entrant.home_club if entrant.guest else tournament.club.name,
                             entrant.team.name if entrant.team else "", per, total,
                             joined=entrant.first_series if entrant.first_series > 1 else None,
-                            withdrew=entrant.last_series, table=table_number if series is not None else None))
+                            withdrew=entrant.last_series, table=table_number if series is not None else None,
+                            member_number=entrant.member_number))
         return out
 
     scope = OVERALL if series is None else series_scope(series)
-    lines = _ranked(lines_upto(max(numbers, default=0)), order, tournament.lots.get(scope, []))
+    first = {e.number: e.first_series for e in entrants}
+
+    def not_yet(reached: int) -> set[int]:
+        """Late entrants who have not joined by series `reached`: the overall standings do not rank them."""
+        return set() if series is not None else {n for n, k in first.items() if not ranked_after(k, reached)}
+
+    lines = _ranked(lines_upto(max(numbers, default=0)), order, tournament.lots.get(scope, []), not_yet(played))
     if series is None and played > 1:
         before = {line.number: line.place for line in _ranked(lines_upto(played - 1), order,
-                                                              tournament.lots.get(OVERALL, []))}
+                                                              tournament.lots.get(OVERALL, []), not_yet(played - 1))}
         for line in lines:
-            line.movement = before[line.number] - line.place
+            if line.place != UNRANKED and before[line.number] != UNRANKED:
+                line.movement = before[line.number] - line.place
     result = TournamentStandings(tournament, scope, order, shown, lines, played)
     result.tied = _still_tied(lines)
     if tournament.teams and series is None:
@@ -183,8 +192,9 @@ def standings(tournament: Tournament, series: int | None = None, *, upto: int | 
     return result
 
 
-def _ranked(lines: list[Line], order: Sequence[Criterion], lot: Sequence[int]) -> list[Line]:
-    places = rank([line.total for line in lines], order, [line.number for line in lines], lot)
+def _ranked(lines: list[Line], order: Sequence[Criterion], lot: Sequence[int],
+            unranked: Collection[int] = ()) -> list[Line]:
+    places = rank([line.total for line in lines], order, [line.number for line in lines], lot, unranked)
     out = []
     for p in places:
         line = lines[p.index]
@@ -197,7 +207,8 @@ def _still_tied(lines: Sequence[Line]) -> list[list[int]]:
     """The start numbers (team ids) sharing a place, best place first: what a lot may be drawn for."""
     groups: dict[int, list[int]] = {}
     for line in lines:
-        groups.setdefault(line.place, []).append(line.number)
+        if line.place != UNRANKED:
+            groups.setdefault(line.place, []).append(line.number)
     return [group for _place, group in sorted(groups.items()) if len(group) > 1]
 
 

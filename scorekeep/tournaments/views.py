@@ -29,6 +29,7 @@ from scorekeep.clubs import clubs
 from scorekeep.models import Entrant, Series, Tournament
 from scorekeep.nights.forms import preset_label
 from scorekeep.rules.draw import Conflict
+from scorekeep.tournaments import corrections, registration
 from scorekeep.tournaments import writes as tournaments
 from scorekeep.tournaments.forms import RegisterForm, TournamentForm
 from scorekeep.tournaments.loading import tournament_of
@@ -112,12 +113,18 @@ def _series_rows(request: HttpRequest, tournament: Tournament) -> list[dict[str,
     for series in tournament.series_set.all():
         checks = tournaments.table_checks(series) if series.drawn_at else []
         unavoided = [(table, names.get(a, a), names.get(b, b), CONFLICT_WORDS.get(kind, kind))
-                     for table, a, b, kind in series.draw.get("unavoided", [])]
+                     for table, a, b, kind in series.draw.get("unavoided", []) if kind == Conflict.REPEAT]
+        # Players of one club (or team) sharing a table follow from how many came from it: one line says how
+        # many such pairings and where, and the list keeps the repeats, which the organiser can act on.
+        shared = {kind: sorted({table for table, _a, _b, k in series.draw.get("unavoided", []) if k == kind})
+                  for kind in (Conflict.CLUB, Conflict.TEAM)}
+        together = [(CONFLICT_WORDS[kind], sum(1 for u in series.draw.get("unavoided", []) if u[3] == kind),
+                     ", ".join(map(str, tables))) for kind, tables in shared.items() if tables]
         rows.append({"series": series, "tables": [
             {"check": check, "problems": check.problems_in_words(),
              "scorer": request.build_absolute_uri(reverse("join", args=[check.night.scorer_token]))}
             for check in checks], "done": sum(1 for c in checks if c.done), "unavoided": unavoided,
-            "byes": [names.get(n, n) for n in series.draw.get("byes", [])]})
+            "together": together, "byes": [names.get(n, n) for n in series.draw.get("byes", [])]})
     return rows
 
 
@@ -142,7 +149,8 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "redraw": last if last is not None and not last.closed else None,
         "standings_url": _optional_link("tournament-standings", tournament),
         "money_url": _optional_link("tournament-money", tournament),
-        "printouts_url": _optional_link("tournament-printouts", tournament)})
+        "printouts_url": _optional_link("tournament-printouts", tournament)}
+        | corrections.page_context(tournament, entrants))
 
 
 @require_safe
@@ -170,19 +178,22 @@ def tournament_register(request: HttpRequest, tournament_id: int) -> HttpRespons
     form = RegisterForm(request.POST or None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        withdrawn = registration.withdrawn_named(tournament, data["name"])
         try:
             entrant = tournaments.register(tournament, name=data["name"], guest=data["guest"],
                                            home_club=data["home_club"], team=data.get("team", ""),
-                                           number=data["number"], paid=data["paid"], by=_by(request))
+                                           number=data["number"], paid=data["paid"],
+                                           member_number=data.get("member_number", ""), by=_by(request))
         except ValidationError as err:
             _form_errors(form, err)
         else:
-            messages.success(request, gettext("%(name)s is registered with start number %(number)s.") % {
+            messages.success(request, (gettext("%(name)s is reinstated with start number %(number)s.") if withdrawn
+                                       else gettext("%(name)s is registered with start number %(number)s.")) % {
                 "name": entrant.player.name, "number": entrant.number})
             return _see_other(reverse("tournament-register", args=[tournament.pk]))
     drawn = tournaments.drawn(tournament)
     return render(request, "tournaments/tournament_register.html", {
-        "tournament": tournament, "form": form, "drawn": drawn,
+        "tournament": tournament, "form": form, "drawn": drawn, "list_form": registration.ListForm(),
         "late_from": drawn + 1 if drawn and drawn < tournament.series_count else None,
         "entrants": tournament.entrants.select_related("player", "team"),
         "players": list(tournament.club.players.values_list("name", flat=True)[:2000])})
@@ -195,22 +206,6 @@ def _entrant(request: HttpRequest, tournament: Tournament) -> Entrant | None:
     if entrant is None:
         messages.error(request, gettext("Start number: choose a registered player."))
     return entrant
-
-
-@require_POST
-@login_required
-def tournament_withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = tournament_of(request, tournament_id)
-    entrant = _entrant(request, tournament)
-    if entrant is not None:
-        try:
-            tournaments.withdraw(entrant, by=_by(request), reason=_typed(request, "reason", 200))
-        except ValidationError as err:
-            messages.error(request, " ".join(err.messages))
-        else:
-            messages.success(request, gettext("%(name)s is withdrawn and is not drawn for a later %(unit)s.")
-                             % {"name": entrant.player.name, "unit": unit_text(tournament.game, "word")})
-    return _see_other(reverse("tournament", args=[tournament.pk]) + "#entrants")
 
 
 @require_POST
@@ -233,6 +228,11 @@ def _series_action(request: HttpRequest, tournament_id: int, series_number: int,
         reason = _typed(request, "reason", 200)
         if action == "draw":
             seed = _typed(request, "seed", 64).strip()
+            if tournaments.drawn(tournament) >= series_number and request.POST.get("confirm") != "1":
+                # A redraw seats everyone anew: only with the box ticked that says so (issue 31).
+                raise ValidationError({"confirm": gettext(
+                    "%(part)s is drawn already: tick “Yes, draw it again” to replace its draw")
+                    % {"part": unit_text(tournament.game, "numbered", series_number)}})
             series = tournaments.draw_series(tournament, series_number, seed=seed or None, host=request.user,
                                              by=by)
             messages.success(request, gettext("%(part)s is drawn (seed %(seed)s).") % {

@@ -16,6 +16,7 @@ deal, with its history, and the standings follow because they read each table's 
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -189,7 +190,8 @@ def settings_of(tournament: Tournament) -> dict[str, Any]:
 def _entrant_json(entrant: Entrant) -> dict[str, Any]:
     return {"number": entrant.number, "name": entrant.player.name, "guest": entrant.guest,
             "home_club": entrant.home_club, "team": entrant.team.name if entrant.team else None,
-            "first_series": entrant.first_series, "last_series": entrant.last_series, "paid": entrant.paid}
+            "first_series": entrant.first_series, "last_series": entrant.last_series, "paid": entrant.paid,
+            "member_number": entrant.member_number}
 
 
 def drawn(tournament: Tournament) -> int:
@@ -197,17 +199,31 @@ def drawn(tournament: Tournament) -> int:
     return tournament.series_set.filter(drawn_at__isnull=False).aggregate(n=Max("number"))["n"] or 0
 
 
+MEMBER_NUMBER = re.compile(r"[0-9A-Za-z][0-9A-Za-z./-]{0,19}")
+
+
+def check_member_number(text: str) -> str:
+    """A member number as kept: letters, digits and . / - (an association's numbers look like "12345" or
+    "DSkV-0815/3"), at most 20 characters; empty when none is given."""
+    text = text.strip()
+    if text and not MEMBER_NUMBER.fullmatch(text):
+        raise _refuse("member_number", gettext("is up to 20 letters, digits, dots, slashes and hyphens, "
+                                               "not “%(got)s”") % {"got": text[:40]})
+    return text
+
+
 @transaction.atomic
 def register(tournament: Tournament, *, name: str, guest: bool = False, home_club: str = "", team: str = "",
-             number: int | None = None, paid: bool = False, by: str = "") -> Entrant:
+             number: int | None = None, paid: bool = False, member_number: str = "", by: str = "") -> Entrant:
     """Register a player at the door: the club's player of that name (created when new; a guest is kept as a
     player of the organising club, with the club they come from). Before the first draw they play from
     series 1; after series k is drawn, from series k+1 (a late entry). `number`: the start number (the next
-    free one when None)."""
+    free one when None). A withdrawn player registered again is reinstated (`reinstate`), not refused."""
     tournament = _lock(tournament)
     name = " ".join(name.split())
     if not name or len(name) > 40:
         raise _refuse("name", gettext("every player needs a name of 1 to 40 characters"))
+    member_number = check_member_number(member_number)
     home_club = " ".join(home_club.split())[:80]
     if guest and not home_club:
         raise _refuse("home_club", gettext("a guest's club is needed for the draw (write “none” if they have none)"))
@@ -218,7 +234,10 @@ def register(tournament: Tournament, *, name: str, guest: bool = False, home_clu
     player = Player.objects.filter(club=tournament.club, key=Player.key_of(name)).first()
     if player is None:
         player = Player.objects.create(club=tournament.club, name=name)
-    if tournament.entrants.filter(player=player).exists():
+    entered = tournament.entrants.filter(player=player).first()
+    if entered is not None and entered.last_series is not None:
+        return reinstate(entered, by=by)
+    if entered is not None:
         raise _refuse("name", gettext("%(name)s is registered already") % {"name": player.name})
     taken = set(tournament.entrants.values_list("number", flat=True))
     if number is None:
@@ -234,7 +253,7 @@ def register(tournament: Tournament, *, name: str, guest: bool = False, home_clu
         team_row, _made = Team.objects.get_or_create(tournament=tournament, name=team)
     entrant = Entrant.objects.create(tournament=tournament, player=player, number=number, guest=guest,
                                      home_club=home_club if guest else "", team=team_row, first_series=first,
-                                     paid=paid)
+                                     paid=paid, member_number=member_number)
     _record(tournament, "registered", new=_entrant_json(entrant), by=by)
     return entrant
 
@@ -252,6 +271,31 @@ def withdraw(entrant: Entrant, *, by: str = "", reason: str = "") -> Entrant:
     entrant.last_series = last
     entrant.save(update_fields=["last_series"])
     _record(tournament, "withdrawn", old=old, new=_entrant_json(entrant), by=by, reason=reason)
+    return entrant
+
+
+@transaction.atomic
+def reinstate(entrant: Entrant, *, by: str = "", reason: str = "") -> Entrant:
+    """Undo a withdrawal: the entrant is drawn again from the next series. While no series was drawn since the
+    withdrawal they simply play on; one who never played comes back as a late entry from the next series.
+    One who played, withdrew and missed a drawn series cannot come back: a player's series are one run."""
+    tournament = _lock(entrant.tournament)
+    entrant = Entrant.objects.select_related("player", "team").get(pk=entrant.pk)
+    if entrant.last_series is None:
+        raise _refuse("entrant", gettext("%(name)s has not withdrawn") % {"name": entrant.player.name})
+    last = drawn(tournament)
+    old = _entrant_json(entrant)
+    if entrant.last_series < entrant.first_series:  # withdrew before playing: enters from the next series
+        if last + 1 > tournament.series_count:
+            raise _refuse("entrant", gettext("every %(unit)s is drawn already; nobody can enter now")
+                          % {"unit": unit_text(tournament.game, "word")})
+        entrant.first_series = max(entrant.first_series, last + 1)
+    elif entrant.last_series != last:
+        raise _refuse("entrant", gettext("%(name)s cannot be reinstated: %(part)s was drawn without them")
+                      % {"name": entrant.player.name, "part": _part(tournament, entrant.last_series + 1)})
+    entrant.last_series = None
+    entrant.save(update_fields=["first_series", "last_series"])
+    _record(tournament, "reinstated", old=old, new=_entrant_json(entrant), by=by, reason=reason)
     return entrant
 
 
@@ -293,11 +337,17 @@ def _met_and_byes(tournament: Tournament, before: int) -> tuple[set[tuple[int, i
     return met, byes
 
 
-def make_draw(tournament: Tournament, number: int, seed: str, mode: str) -> Draw:
+def draw_order(tournament: Tournament, number: int, mode: str) -> list[int] | None:
+    """The standings series `number` is drawn from (None: a draw at random)."""
+    return standings_order(tournament, number - 1) if mode == Mode.STANDINGS and number > 1 else None
+
+
+def make_draw(tournament: Tournament, number: int, seed: str, mode: str, order: list[int] | None = None) -> Draw:
     """The draw of series `number` from `seed`: a pure function of what is stored, so it can be repeated."""
     entrants, _by_number = _seatables(tournament, number)
     met, byes = _met_and_byes(tournament, number)
-    order = standings_order(tournament, number - 1) if mode == Mode.STANDINGS and number > 1 else None
+    if order is None:
+        order = draw_order(tournament, number, mode)
     return draw(tournament.game, entrants, met, order, mode, seed, byes)
 
 
@@ -327,12 +377,16 @@ def draw_series(tournament: Tournament, number: int, *, seed: str | None = None,
         series.nights.all().delete()
     mode = Mode.RANDOM if number == 1 else Mode(tournament.draw_mode)
     seed = seed if seed else secrets.token_hex(8)
+    order = draw_order(tournament, number, mode)
     try:
-        result = make_draw(tournament, number, seed, mode)
+        result = make_draw(tournament, number, seed, mode, order)
     except IllegalDeal as err:
         raise _engine_refusal(err) from err
     _entrants, by_number = _seatables(tournament, number)
-    series.seed, series.mode, series.draw, series.drawn_at = seed, str(mode), result.to_json(), timezone.now()
+    made = result.to_json()
+    if order is not None:  # the standings it was drawn from, so a later correction that changes them is told
+        made["order"] = order
+    series.seed, series.mode, series.draw, series.drawn_at = seed, str(mode), made, timezone.now()
     series.save()
     for index, numbers in enumerate(result.tables, start=1):
         _seat(tournament, series, index, [by_number[n].player for n in numbers], host)

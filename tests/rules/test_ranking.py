@@ -79,3 +79,16 @@ def test_a_lot_naming_only_some_of_the_tied_leaves_them_tied() -> None:
     places = rank(rows, SKAT, [1, 2, 3], lot=[3, 1])
     assert {p.place for p in places} == {1}
     assert not any(p.by_lot for p in places)
+
+
+def test_a_late_entrant_takes_no_place_before_joining() -> None:
+    """Issue 31: after series 1, one who joins in series 2 is not ranked (their 0 is no result), and the
+    places of the others are as if they were not there; once they have joined, they rank."""
+    from scorekeep.rules.ranking import UNRANKED, ranked_after, ties
+
+    order = [CRITERIA["performance"]]
+    figures = [{"performance": -30}, {"performance": 0}, {"performance": 50}, {"performance": -30}]
+    places = rank(figures, order, [1, 2, 3, 4], unranked=[2])
+    assert [(p.index, p.place) for p in places] == [(2, 1), (0, 2), (3, 2), (1, UNRANKED)]
+    assert ties(places, [1, 2, 3, 4]) == [[1, 4]]  # the unranked are no tie
+    assert not ranked_after(2, 1) and ranked_after(2, 2) and ranked_after(1, 0)

@@ -13,7 +13,8 @@ from django.test.utils import CaptureQueriesContext
 from scorekeep.models import CardTable, Entrant, Tournament
 from scorekeep.nights import ledger
 from scorekeep.nights import writes as nights
-from scorekeep.tournaments import standings
+from scorekeep.rules.ranking import UNRANKED
+from scorekeep.tournaments import standing_rows, standings
 from tests.tournament_fixtures import draw, tournament
 
 pytestmark = pytest.mark.django_db
@@ -91,12 +92,15 @@ def test_withdrawals_and_late_entries_are_shown_and_movement_follows_the_series(
     assert line[1].withdrew == 1 and line[1].series[1] is None
     assert line[4].joined == 2 and line[4].series[0] is None
     assert now.played == 2
-    # after series 1: 2 (138), 1 (40), 4 (0), 3 (−146); now: 2 (236), 4 (98), 1 (40), 3 (−146)
-    assert [(ln.number, ln.place, ln.movement) for ln in now.lines] == [(2, 1, 0), (4, 2, 1), (1, 3, -1),
-                                                                        (3, 4, 0)]
+    # after series 1: 2 (138), 1 (40), 3 (−146), and 4 (joins in series 2) not ranked (issue 31: a late
+    # entrant's 0 is no result); now: 2 (236), 4 (98), 1 (40), 3 (−146) — 4 has no movement, having had no place
+    assert [(ln.number, ln.place, ln.movement) for ln in now.lines] == [(2, 1, 0), (4, 2, None), (1, 3, -1),
+                                                                        (3, 4, -1)]
     after_one = standings.standings(tour, upto=1)
     assert after_one.numbers == [1] and after_one.played == 1
-    assert [(ln.number, ln.place) for ln in after_one.lines] == [(2, 1), (1, 2), (4, 3), (3, 4)]
+    assert [(ln.number, ln.place) for ln in after_one.lines] == [(2, 1), (1, 2), (3, 3), (4, UNRANKED)]
+    assert after_one.tied == []  # the unranked are no tie to draw a lot for
+    assert standing_rows.rows(after_one, after_one.lines)[3]["notes"] == ["joins in series 2; not ranked before"]
     one = standings.standings(tour, series=2)
     assert [(ln.number, ln.table) for ln in one.lines][:2] == [(2, 1), (4, 1)]
     assert 1 not in by_number(one)  # withdrew after series 1: not in the list of series 2
