@@ -33,13 +33,13 @@ browser:
 	  else echo "nginx is missing: run 'sudo apt-get install -y nginx' for the production pass"; fi; }
 
 # The tests run on as many workers as the machine has cores (pytest-xdist; a file's tests stay together, so
-# its module fixtures are made once). PYTEST_ARGS adds options: .ci/run passes --database-only on PostgreSQL.
+# its module fixtures are made once; the heaviest files first, tests/conftest.py: heaviest_files_first). PYTEST_ARGS adds options: .ci/run passes --database-only on PostgreSQL.
 WORKERS ?= auto
 test: $(STAMP) browser translations
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache  # .importlinter: the engine, the games and the view modules
-	$(BIN)/python -m pytest -n $(WORKERS) --dist loadfile $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -105,12 +105,40 @@ def sqlite_is_the_point(item: pytest.Item) -> bool:
     return transactional or served
 
 
+# What a test costs, roughly, in seconds of a worker: a browser test drives Chromium against a server; a test
+# with a server of its own starts one; a test on the database makes rows; the engine's are quick.
+COST_OF_A_TEST = {"browser": 6.0, "served": 4.0, "database": 0.3, "engine": 0.05}
+
+
+def cost(item: pytest.Item) -> float:
+    declared = getattr(getattr(item, "module", None), "SECONDS_A_TEST", None)  # a file that knows better
+    if declared is not None:
+        return float(declared)
+    if item.get_closest_marker("browser") or item.get_closest_marker("production"):
+        return COST_OF_A_TEST["browser"]
+    if sqlite_is_the_point(item):
+        return COST_OF_A_TEST["served"]
+    return COST_OF_A_TEST["database" if uses_database(item) else "engine"]
+
+
+def heaviest_files_first(items: list[pytest.Item]) -> None:
+    """The files in the order of their expected cost, the heaviest first (pytest-xdist's `loadfile` hands
+    out whole files in the order collected; the Makefile turns off its own order, by number of tests, which
+    left a few long browser files to one worker at the end while the other had nothing left)."""
+    weight: dict[str, float] = {}
+    for item in items:
+        weight[item.nodeid.split("::")[0]] = weight.get(item.nodeid.split("::")[0], 0.0) + cost(item)
+    items.sort(key=lambda item: (-weight[item.nodeid.split("::")[0]], item.nodeid.split("::")[0]))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    heaviest_files_first(items)
     if config.getoption("--leave-to-postgresql"):
         # The tests in one transaction on one connection (pytest-django's `db`: the views, the forms, the
         # ledger) check the app's logic, which the ORM keeps the same on both databases; CI runs them once, on
         # PostgreSQL, the database whose stricter types found bugs SQLite let through (a NUL in text).
-        keep, skip = [], []
+        keep: list[pytest.Item] = []
+        skip: list[pytest.Item] = []
         for item in items:
             (skip if on_postgresql_too(item) and not sqlite_is_the_point(item) else keep).append(item)
         items[:] = keep
