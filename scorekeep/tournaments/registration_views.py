@@ -18,7 +18,9 @@ from scorekeep.models import Entrant, Tournament
 from scorekeep.tournaments import registration
 from scorekeep.tournaments import writes as tournaments
 from scorekeep.tournaments.loading import tournament_of
-from scorekeep.tournaments.views import _by, _entrant, _typed
+from scorekeep.tournaments.posted import by as _by
+from scorekeep.tournaments.posted import entrant as _entrant
+from scorekeep.tournaments.posted import typed as _typed
 from scorekeep.words.labels import unit_text
 
 

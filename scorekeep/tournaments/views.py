@@ -16,7 +16,6 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.core.validators import ProhibitNullCharactersValidator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import NoReverseMatch, reverse
@@ -26,32 +25,22 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorekeep.clubs import clubs
-from scorekeep.models import Entrant, Series, Tournament
+from scorekeep.models import Series, Tournament
 from scorekeep.nights.forms import preset_label
 from scorekeep.rules.draw import Conflict
 from scorekeep.tournaments import corrections, registration
 from scorekeep.tournaments import writes as tournaments
 from scorekeep.tournaments.forms import RegisterForm, TournamentForm
 from scorekeep.tournaments.loading import tournament_of
+from scorekeep.tournaments.posted import by as _by
+from scorekeep.tournaments.posted import entrant as _entrant
+from scorekeep.tournaments.posted import typed as _typed
 from scorekeep.web.qr import qr_svg
 from scorekeep.words.labels import GAME_LABELS, unit_text
 
 
 def _see_other(url: str) -> HttpResponse:
     return HttpResponseRedirect(url, status=303)
-
-
-def _typed(request: HttpRequest, name: str, longest: int) -> str:
-    """A text typed into one of the tournament page's small forms that is stored as typed (a reason, a seed),
-    at most `longest` characters; a NUL (which PostgreSQL cannot store) refused as the forms' fields refuse it."""
-    text = request.POST.get(name, "")[:longest]
-    if "\x00" in text:
-        raise ValidationError({name: ProhibitNullCharactersValidator.message})
-    return text
-
-
-def _by(request: HttpRequest) -> str:
-    return request.user.get_username()[:40]
 
 
 def _optional_link(name: str, tournament: Tournament) -> str:
@@ -197,15 +186,6 @@ def tournament_register(request: HttpRequest, tournament_id: int) -> HttpRespons
         "late_from": drawn + 1 if drawn and drawn < tournament.series_count else None,
         "entrants": tournament.entrants.select_related("player", "team"),
         "players": list(tournament.club.players.values_list("name", flat=True)[:2000])})
-
-
-def _entrant(request: HttpRequest, tournament: Tournament) -> Entrant | None:
-    number = request.POST.get("number", "")
-    entrant = tournament.entrants.select_related("player").filter(number=int(number)).first() \
-        if number.isdigit() and len(number) < 6 else None
-    if entrant is None:
-        messages.error(request, gettext("Start number: choose a registered player."))
-    return entrant
 
 
 @require_POST
