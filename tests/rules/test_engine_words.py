@@ -70,10 +70,12 @@ LINES = _lines()
 
 
 def _codes() -> dict[str, frozenset[str]]:
-    """The contract's code a player must not read, per game: presets, option keys and named option values."""
+    """The contract's code a player must not read, per game: presets, named option values and option keys of
+    more than one word (a key that is one word, "tout", "passed", is also that word: `OPTION_SAID` finds it
+    where it is said as code, "tout: double")."""
     codes: dict[str, frozenset[str]] = {}
     for game, module in GAMES.items():
-        found = set(module.PRESETS) | set(module.OPTIONS)
+        found = set(module.PRESETS) | {key for key in module.OPTIONS if "_" in key}
         for values in module.PRESETS.values():
             for value in values.values():
                 items = value if isinstance(value, tuple | list) else (value,)
@@ -84,6 +86,7 @@ def _codes() -> dict[str, frozenset[str]]:
 
 
 CODES = _codes()
+OPTION_SAID = {game: re.compile(r"[(（](?:" + "|".join(module.OPTIONS) + r"): ") for game, module in GAMES.items()}
 # Named option values that are also plain English words: in an English line they are that word.
 ENGLISH_WORDS = {"double", "always", "single", "void", "flat", "none", "loser"}
 CARD = re.compile(r"(?<![\w♣♠♥♦])(?:" + "|".join(sorted(ALL_CARDS, key=len, reverse=True)) + r")(?!\w)")
@@ -97,6 +100,8 @@ def _problems(language: str, game: str, line: str) -> list[str]:
             problems.append(f"code {token!r}")
         elif re.fullmatch(r"[a-z0-9]+(?:_[a-z0-9]+)+", token):
             problems.append(f"identifier {token!r}")
+    if OPTION_SAID[game].search(line):
+        problems.append(f"an option said as code {OPTION_SAID[game].search(line).group()!r}")  # type: ignore[union-attr]
     if re.search(r"\b\w+\.md\b|RULES", line):
         problems.append("a file name")
     if "^" in line:
