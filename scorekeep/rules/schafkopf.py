@@ -1077,6 +1077,7 @@ def _ramsch(deal: Deal, rules: Rules, say: Explanation) -> _Result:
     """
     points, tricks = deal.points, deal.tricks
     assert points is not None and tricks is not None  # a Ramsch's lists are required
+    assert rules.ramsch is not None  # a rule set without a Ramsch settlement refuses a Ramsch (parse_deal)
     seats = range(len(points))
     say("Ramsch, settled by {settlement}; card points {points}, tricks {tricks}",
         settlement=_SETTLED_BY[rules.ramsch], points=_seat_list(points), tricks=_seat_list(tricks))
