@@ -1152,7 +1152,7 @@ def _ramsch_losers(points: tuple[int, ...], tricks: tuple[int, ...], top: int, s
     losers = [s for s in tied if tricks[s] == most]
     if len(losers) == 1:
         say("{seats} tie on {points} card points; the one with more tricks loses (the common Bavarian "
-            "rule): {seat} with {tricks}", seats=Seats(tied), points=top,
+            "rule, a reading of the rules): {seat} with {tricks}", seats=Seats(tied), points=top,
             seat=Seat(losers[0]), tricks=most)
     else:
         say(_TIE_ON_TRICKS, seats=Seats(losers), points=top, tricks=most)

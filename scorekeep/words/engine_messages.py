@@ -715,7 +715,7 @@ MESSAGES = [
     gettext_noop('{price} (price) + {schwarz} (schwarz) = {base}'),
     gettext_noop('{seats} tie on {most} card points: each of them loses ({option}: {choice})'),
     gettext_noop('{seats} tie on {points} card points, and the tricks decide who loses: enter their tricks'),
-    gettext_noop('{seats} tie on {points} card points; the one with more tricks loses (the common Bavarian rule): {seat} with {tricks}'),
+    gettext_noop('{seats} tie on {points} card points; the one with more tricks loses (the common Bavarian rule, a reading of the rules): {seat} with {tricks}'),
     gettext_noop('{seat} already made bid {other}: compare one bid per seat, each from a different seat'),
     gettext_noop('{seat} cannot hold {points} card points with any number of tricks'),
     gettext_noop('{seat} cannot take every trick and no trick'),
