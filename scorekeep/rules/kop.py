@@ -749,6 +749,12 @@ GLOSSARY = (
          Word("A lone game won only with all four tricks.")),
     Term("kontra", Word("Kontra"),
          Word("A doubling: it counts when it comes from the other side than the last one.")),
+    Term("re / rej", Word("Re"),
+         Word("The second counted call, after Kontra: doubles again.")),
+    Term("bok", Word("Bok"),
+         Word("The third counted call: doubles again.")),
+    Term("słup", Word("Słup"),
+         Word("The fourth counted call, the last the official rules allow: doubles again.")),
     Term("lokata", Word("round placing"),
          Word("After a round the players are placed by their totals and get placing "
               "points, e.g. 4, 3, 2, 1; tied players share.")),

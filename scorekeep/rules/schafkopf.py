@@ -1225,4 +1225,10 @@ GLOSSARY = (
          Word("Knocking after the first cards: each knock doubles the deal.")),
     Term("Ramsch", Word("Ramsch"),
          Word("When everyone passes: whoever takes the most card points pays.")),
+    Term("Jungfrau", Word("Jungfrau"),
+         Word("In a Ramsch, a player who took no trick: it doubles payments (which ones, the rule set's Ramsch "
+              "settlement says).")),
+    Term("Durchmarsch", Word("Durchmarsch"),
+         Word("In a Ramsch, one player takes every trick; under the BSV's settlement he is paid as for a won Solo "
+              "schwarz.")),
 )

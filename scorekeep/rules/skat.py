@@ -1063,6 +1063,10 @@ GLOSSARY = (
     Term("Ramsch", Word("Ramsch"),
          Word("When everyone passes: each plays for himself, and whoever takes the most card "
               "points loses.")),
+    Term("Jungfrau", Word("Jungfrau"),
+         Word("In a Ramsch, a player who took no trick; where the rule set says so, the loser's count doubles.")),
+    Term("Durchmarsch", Word("Durchmarsch"),
+         Word("In a Ramsch, one player takes every trick and wins instead of losing.")),
     Term("Seeger-Fabian", Word("Seeger-Fabian"),
          Word("The tournament count: +50 for each won game, −50 for each lost "
               "one, and +40 (three at the table) or +30 (four) to the others "
