@@ -1045,7 +1045,7 @@ def _check_fipsen_ruten(facts: dict[str, Any], p: Played) -> None:
     if facts.get("ruten") is True and not is_ruten:
         raise IllegalDeal("deal.play.trump", "with Ruten the trump is the ♦7 alone: write \"D\"")
     if facts.get("ruten") is not True and is_ruten:
-        raise IllegalDeal("deal.play.trump", "naming diamonds trump is Ruten (fipsen.ja.txt): set ruten too")
+        raise IllegalDeal("deal.play.trump", "naming diamonds trump is Ruten: set ruten too")
 
 
 def _forced(game: str, contract: str, facts: dict[str, Any], rules: Any, declarer_wins: bool

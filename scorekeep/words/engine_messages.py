@@ -532,7 +532,7 @@ MESSAGES = [
     gettext_noop('must follow the suit led'),
     gettext_noop('must follow trumps when a trump is led'),
     gettext_noop('must play a card stronger than every card so far when holding one'),
-    gettext_noop('naming diamonds trump is Ruten (fipsen.ja.txt): set ruten too'),
+    gettext_noop('naming diamonds trump is Ruten: set ruten too'),
     gettext_noop('no doubling'),
     gettext_noop('no effect'),
     gettext_noop('no trick: the Bettel is won; no schneider, schwarz or Laufende'),
