@@ -112,13 +112,29 @@ class Translation:
     """A catalogue as the engine's lines need it: called with a message id, its translation (gettext); and
     `plural`, the form for a count (ngettext), which a line that counts takes (`explain.counted`); and, for a
     page that knows the table's currency, `money`, which writes an amount (`explain.Amount`) as money.
-    Without `money` amounts stay the engine's integers (the API and the CLI know no currency)."""
+    Without `money` amounts stay the engine's integers (the API and the CLI know no currency). With `pgettext`,
+    `in_game` gives the catalogue in one game's words: the messages a game says differently have the game as
+    their context (scorekeep/words/game_words.py: Fipsen's ハント, Skat's 競り値, Kop's レ)."""
 
-    __slots__ = ("_gettext", "_ngettext", "money")
+    __slots__ = ("_gettext", "_ngettext", "_pgettext", "money")
 
     def __init__(self, gettext: Callable[[str], str], ngettext: Callable[[str, str, int], str],
-                 money: Callable[[int], object] | None = None) -> None:
-        self._gettext, self._ngettext, self.money = gettext, ngettext, money
+                 money: Callable[[int], object] | None = None,
+                 pgettext: Callable[[str, str], str] | None = None) -> None:
+        self._gettext, self._ngettext, self.money, self._pgettext = gettext, ngettext, money, pgettext
+
+    def in_game(self, game: str) -> "Translation":
+        """The catalogue in `game`'s words: a message with the game as its context where there is one, else the
+        plain message (which holds Skat's word, or the word every game shares)."""
+        pgettext, gettext = self._pgettext, self._gettext
+        if pgettext is None:
+            return self
+
+        def in_words_of_game(text: str) -> str:
+            found = pgettext(game, text)
+            return found if found != text else gettext(text)
+
+        return Translation(in_words_of_game, self._ngettext, self.money, pgettext)
 
     def __call__(self, text: str) -> str:
         # Python's gettext answers "" with the catalogue's header; Django's keeps it "".
@@ -147,14 +163,18 @@ def adjudicating_in(catalogue: Translate) -> Callable[[object], dict[str, Any]]:
         return seat_word % {"number": seat}
 
     def adjudicate(request: object) -> dict[str, Any]:
+        game = request.get("game") if isinstance(request, dict) else None
+        words = translate
+        if isinstance(translate, Translation) and isinstance(game, str) and game in rules.GAMES:
+            words = translate.in_game(game)  # the game's own words (Fipsen's ハント, Kop's レ)
         try:
             try:
                 verdict = rules.judge(request)
             except rules.IllegalDeal as err:
-                message = err.render(seat_name, translate(err.text), translate)
+                message = err.render(seat_name, words(err.text), words)
                 return {"ok": False, "errors": [{"field": err.field, "message": message}]}
             answer = verdict.to_json()
-            answer["explanation"] = verdict.explain(seat_name, translate)
+            answer["explanation"] = verdict.explain(seat_name, words)
             return answer
         except Exception:
             return _internal_error(request)

@@ -198,7 +198,7 @@ def in_language(language: str, localedirs: Iterable[str | os.PathLike[str]]) -> 
             catalogue = gettext.translation("django", os.fspath(localedir), languages=[language])
         except OSError:
             continue
-        return adjudicating_in(Translation(catalogue.gettext, catalogue.ngettext))
+        return adjudicating_in(Translation(catalogue.gettext, catalogue.ngettext, pgettext=catalogue.pgettext))
     raise NoCatalogue(f"no compiled catalogue for --language {language}: run manage.py compiletranslations")
 
 

@@ -7,12 +7,19 @@ German pack A 10 K Q J are Sau/Ass, Zehn, König, Ober, Unter.
 from collections.abc import Iterable
 
 from .errors import IllegalDeal
-from .explain import OR, Listing
+from .explain import OR, Listing, Word
 from .fields import describe, names
 
 SUITS = ("C", "S", "H", "D")
 RANKS = ("A", "10", "K", "Q", "J", "9", "8", "7")
 SUIT_NAMES = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
+
+# A card as players write it in a line (the explanation's words; the contract's JSON keeps the code): the suit's
+# sign and the rank, "♣A", "♥10". A page writes it in its language and in the game's pack (scorekeep/words/
+# game_words.py gives Schafkopf its own): "Kreuz-Ass", "Eichel-Sau", "クラブのA".
+_SIGNS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
+CARD_WORDS: dict[str, Word] = {suit + rank: Word(_SIGNS[suit] + rank) for suit in SUITS for rank in RANKS}
+"""Each card's `Word`, by its code."""
 
 # Card points in the 32-card pack (RULES.md): A 11, 10 10, K 4, Q 3, J 2, 9/8/7 0 — 120 in all.
 CARD_POINTS = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}

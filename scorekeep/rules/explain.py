@@ -34,6 +34,19 @@ def signed(n: int) -> str:
     return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
 
 
+def minus(n: int) -> str:
+    """−7 for −7, 7 for 7: a number as a line writes it, with a minus sign, not a hyphen."""
+    return f"−{-n}" if n < 0 else str(n)
+
+
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def power(base: int, exponent: int) -> str:
+    """2³ for (2, 3): a power as every language writes it (no "^")."""
+    return f"{base}{str(exponent).translate(_SUPERSCRIPT)}"
+
+
 Writer = Callable[[Mapping[str, object]], str]
 
 

@@ -19,7 +19,7 @@ from enum import StrEnum
 from typing import Any, NamedTuple
 
 from .errors import IllegalDeal
-from .explain import Explanation, Seat, Step, Word, explanation, signed
+from .explain import Explanation, Seat, Step, Word, explanation, power, signed
 from .fields import Option, Reader, boolean, check_choice, describe, is_empty, read_rules
 from .glossary import Term
 from .inputs import Input, Kind, Need, ask
@@ -430,10 +430,10 @@ def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
     say, steps = explanation()
     if deal.contract is Contract.SIEBENER_FIPS:
         assert deal.declarer is not None  # the Fips holder's seat is required
-        say("Siebener Fips: {seat} holds it and scores +{value}; the deal ends (RULES.md Fipsen)",
+        say("Siebener Fips: {seat} holds it and scores +{value}; the deal ends",
             seat=Seat(deal.declarer), value=SIEBENER_FIPS_VALUE)
         return _verdict(rules, table, True, SIEBENER_FIPS_VALUE, deal.declarer, SIEBENER_FIPS_VALUE, steps)
-    say("All passed: no game is played and every entry is 0 (RULES.md Fipsen)")
+    say("All passed: no game is played and every entry is 0")
     return Verdict("fipsen", _rules_json(rules), None, 0, (0,) * table.players, tuple(steps))
 
 
@@ -448,8 +448,8 @@ def _score_tricks(deal: Deal, rules: Rules, table: Table) -> Verdict:
     k = hand + ruten + durch
     multiplier = 1 << k
     value = bid * multiplier
-    say("{bid}{said} by {seat}: the bid doubled for each add-on, {bid} × 2^{k} (add-ons: {add_ons}) = {value}",
-        bid=bid, said=_SAID[hand, ruten, deal.durch and not five], seat=seat, k=k,
+    say("{bid}{said} by {seat}: the bid doubled for each add-on, {bid} × {doubling} (add-ons: {add_ons}) = {value}",
+        bid=bid, said=_SAID[hand, ruten, deal.durch and not five], seat=seat, doubling=power(2, k),
         add_ons=_ADD_ONS[hand, ruten, durch, five], value=value)
     if durch:
         won = taken == TRICKS
@@ -570,13 +570,15 @@ def compare(bids: tuple[Bid, ...], rules: Rules, table: Table) -> Comparison:
     """Which compared bid is higher, with each bid's rank and the criterion that decided (RULES.md Fipsen)."""
     say, steps = explanation()
     if rules.durch_outranks:
-        say("Bid order (Fipsen, rule set {preset}, durch_outranks on): trick count first, Kieker between 4 "
-            "and 5; then the number of add-ons, a 5 carrying Durch; then Durch over no Durch; then the seat "
-            "nearer the dealer's left, the dealer ({dealer}) last", preset=rules.preset, dealer=Seat(table.dealer))
+        say("Bid order (rule set {preset}, where Durch outranks at equal bids): trick count first, Kieker "
+            "between 4 and 5; then the number of add-ons, a 5 carrying Durch; then Durch over no Durch; then the "
+            "seat nearer the dealer's left, the dealer ({dealer}) last", preset=PRESET_LABELS[rules.preset],
+            dealer=Seat(table.dealer))
     else:
-        say("Bid order (Fipsen, rule set {preset}, durch_outranks off): trick count first, Kieker between 4 "
-            "and 5; then the number of add-ons, a 5 carrying Durch; then the seat nearer the dealer's left, "
-            "the dealer ({dealer}) last", preset=rules.preset, dealer=Seat(table.dealer))
+        say("Bid order (rule set {preset}, where Durch does not outrank at equal bids): trick count first, "
+            "Kieker between 4 and 5; then the number of add-ons, a 5 carrying Durch; then the seat nearer the "
+            "dealer's left, the dealer ({dealer}) last", preset=PRESET_LABELS[rules.preset],
+            dealer=Seat(table.dealer))
     ranks = [rank(bid, rules, table) for bid in bids]
     for index, bid in enumerate(bids):
         name, said = _name(bid)
@@ -611,7 +613,7 @@ def _say_why(say: Explanation, bids: tuple[Bid, ...], ranks: list[Rank], win: in
             "more add-ons, {a} over {b}", **both, a=w.add_ons, b=lo.add_ons)
     elif w.durch != lo.durch:
         say("Bid {win} ({win_name}{win_said}) beats bid {lose} ({lose_name}{lose_said}): same trick count and "
-            "add-ons, and Durch beats no Durch (durch_outranks)", **both)
+            "add-ons, and Durch beats no Durch (this rule set)", **both)
     else:
         seats = {"a": Seat(bids[win].seat), "ta": 1 - w.nearness, "b": Seat(bids[lose].seat), "tb": 1 - lo.nearness}
         if rules.durch_outranks:

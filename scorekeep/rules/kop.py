@@ -23,7 +23,7 @@ from typing import Any, cast
 
 from .cards import SUITS, Card, parse_cards, totals_by_count
 from .errors import IllegalDeal
-from .explain import AND, Explanation, Listing, Phrase, Seat, Seats, Word, counted, explanation
+from .explain import AND, Explanation, Listing, Phrase, Seat, Seats, Word, counted, explanation, power
 from .fields import Option, Reader, boolean, check_int, describe, integer, nullable, one_of, read_rules, words
 from .glossary import Term
 from .inputs import REQUIRED, Input, Kind, Need, ask
@@ -315,7 +315,7 @@ def _tricks_missing(contract: Contract, rules: Rules) -> IllegalDeal:
                            "a whole number from {lo} to {hi}", lo=0, hi=TRICKS)
     return IllegalDeal("deal.old_tricks", "is required under rule set {preset}, where a side that took no trick "
                        "makes the base {base} (base_no_trick): a whole number from {lo} to {hi}",
-                       preset=rules.preset, base=rules.base_no_trick, lo=0, hi=TRICKS)
+                       preset=PRESET_LABELS[rules.preset], base=rules.base_no_trick, lo=0, hi=TRICKS)
 
 
 # --- the game's words, and what a deal asks of the table ----------------------------------------
@@ -338,6 +338,9 @@ OPTION_LABELS = {
 }
 CHOICE_LABELS = {("solo_scoring", "times_base"): Word("base × factor"), ("solo_scoring", "flat"): Word("flat factor")}
 NONE_LABELS = {"round_placing": Word("none")}
+CALLS = (Word("Kontra"), Word("Re"), Word("Bok"), Word("Słup"))
+"""The counted calls by their names, in the order said (the seed page: コントラ, レ, ボック, スウップ); a counted
+call after Słup, which the page's informal rules allow, is named Słup again."""
 
 FIELDS: dict[str, Input] = {f.key: f for f in (
     Input("old", Kind.SEATS, Word("Old side"), Need.REQUIRED, lo=2, hi=2,
@@ -575,8 +578,8 @@ def _parse_doublings(value: object, contract: Contract, old: tuple[int, ...], ru
     counted = sum(counted_calls(calls, old))
     limit: int = getattr(rules.max_doublings, contract)
     if counted > limit:
-        raise IllegalDeal("deal.doublings", _TOO_MANY_DOUBLINGS, counted=counted, preset=rules.preset, limit=limit,
-                          contract=CONTRACT_NAMES[contract])
+        raise IllegalDeal("deal.doublings", _TOO_MANY_DOUBLINGS, counted=counted, preset=PRESET_LABELS[rules.preset],
+                          limit=limit, contract=CONTRACT_NAMES[contract])
     return calls
 
 
@@ -587,7 +590,8 @@ def _base(losers_points: int, loser: Word, rules: Rules, say: Explanation) -> in
     25 or fewer, `base_no_trick` when it took no trick — that is, every card carrying points, none."""
     if losers_points == 0:
         say("base {base}: the losing {side} side took no trick (rule set {preset}: {option})",
-            base=rules.base_no_trick, side=loser, preset=rules.preset, option=OPTION_LABELS["base_no_trick"])
+            base=rules.base_no_trick, side=loser, preset=PRESET_LABELS[rules.preset],
+            option=OPTION_LABELS["base_no_trick"])
         return rules.base_no_trick
     if losers_points >= 26:
         say("base 1: the losing {side} side took {points} card points, 26 or more", side=loser,
@@ -628,7 +632,7 @@ def _say_outcome(say: Explanation, deal: Deal, tie: bool, won: bool) -> None:
 def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
     """The deal's verdict: `won` is whether the old side won; `value` what one loser pays one winner."""
     say, steps = explanation()
-    contract, old, preset = deal.contract, deal.old, rules.preset
+    contract, old, preset = deal.contract, deal.old, PRESET_LABELS[rules.preset]
     lone = contract in LONE
     old_points = deal.card_points
     young_points = TOTAL_POINTS - old_points
@@ -650,8 +654,8 @@ def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
         if counts:
             counted += 1
             last_old = is_old
-            say("call {n}: {seat} ({side} side) doubles: counted, {counted} so far",
-                n=n, seat=Seat(seat), side=side, counted=counted)
+            say("call {n}: {seat} ({side} side) says {call}: counted, {counted} so far",
+                n=n, seat=Seat(seat), side=side, call=CALLS[min(counted, len(CALLS)) - 1], counted=counted)
         else:
             say("call {n}: {seat} ({side} side) is ignored: the last counted call came from the {side} side too",
                 n=n, seat=Seat(seat), side=side)
@@ -689,7 +693,7 @@ def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
 
     value = amount << counted
     if counted:
-        say("each counted doubling doubles: {amount} × 2^{counted} = {value}", amount=amount, counted=counted,
+        say("each counted call doubles: {amount} × {doubling} = {value}", amount=amount, doubling=power(2, counted),
             value=value)
 
     # Payment (RULES.md): each young seat is paid or pays the value; 1 against 3 the lone player
@@ -745,6 +749,12 @@ GLOSSARY = (
          Word("A lone game won only with all four tricks.")),
     Term("kontra", Word("Kontra"),
          Word("A doubling: it counts when it comes from the other side than the last one.")),
+    Term("re / rej", Word("Re"),
+         Word("The second counted call, after Kontra: doubles again.")),
+    Term("bok", Word("Bok"),
+         Word("The third counted call: doubles again.")),
+    Term("słup", Word("Słup"),
+         Word("The fourth counted call, the last the official rules allow: doubles again.")),
     Term("lokata", Word("round placing"),
          Word("After a round the players are placed by their totals and get placing "
               "points, e.g. 4, 3, 2, 1; tied players share.")),

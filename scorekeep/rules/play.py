@@ -27,9 +27,9 @@ from . import fipsen as fipsen_rules
 from . import kop as kop_rules
 from . import skat as skat_rules
 from . import tricks
-from .cards import CARD_POINTS, RANKS, SUITS
+from .cards import CARD_POINTS, CARD_WORDS, RANKS, SUITS
 from .errors import IllegalDeal
-from .explain import Explanation, Listing, Phrase, Seat, Seats, Step, Word, counted, explanation, signed
+from .explain import Explanation, Listing, Phrase, Seat, Seats, Step, Word, counted, explanation, minus, signed
 from .fields import describe
 from .games import Game
 from .verdict import Table, Verdict
@@ -877,10 +877,10 @@ def _verdict(module: Game, game: str, facts: dict[str, Any], p: Played, ctx: Con
     play_json["break"] = broken.to_json(offender_declares)
     if broken.position == 0:
         say(_BROKE_LEAD, trick=broken.trick + 1, seat=Seat(broken.seat),
-            card=broken.card, rule=broken.rule)
+            card=CARD_WORDS[broken.card], rule=broken.rule)
     else:
         say(_BROKE_ON, trick=broken.trick + 1,
-            seat=Seat(broken.seat), card=broken.card, led=broken.led, rule=broken.rule)
+            seat=Seat(broken.seat), card=CARD_WORDS[broken.card], led=CARD_WORDS[broken.led], rule=broken.rule)
     forced = _forced(game, contract, scored, rules, not offender_declares) if offender_declares is not None \
         else None
     if forced is None:  # a Ramsch: no side to lose the game
@@ -950,9 +950,11 @@ def _check_entered(key: str, entered: object) -> None:
 
 def _shown(value: object) -> object:
     if isinstance(value, list):
-        return Listing([str(v) for v in value], last=None)
+        return Listing([_shown(v) for v in value], last=None)
     if value is True:
         return "true"
+    if type(value) is int:
+        return minus(value)  # "−7", not "-7"
     return value
 
 
@@ -969,7 +971,10 @@ _AFTER_END = Word("The deal ended with trick {n} ({why}): the cards played after
 
 def _say_tricks(say: Explanation, p: Played, ctx: Context) -> None:
     """The tricks in short: how many were played and what each side took."""
-    if ctx.side:
+    if ctx.side and ctx.points is _NO_POINTS:  # Fipsen counts tricks, never card points
+        say("The cards: {n} tricks played; {side} took {tricks} of them", n=len(p.tricks),
+            side=Seats(sorted(ctx.side)), tricks=sum(map(p.taken_tricks.__getitem__, ctx.side)))
+    elif ctx.side:
         side_points = sum(map(p.taken_points.__getitem__, ctx.side))
         side_tricks = sum(map(p.taken_tricks.__getitem__, ctx.side))
         say("The cards: {n} tricks played; {side} took {tricks} with {points} card points in tricks",
@@ -978,7 +983,7 @@ def _say_tricks(say: Explanation, p: Played, ctx: Context) -> None:
         say(_TRICKS_PLAYED, n=len(p.tricks))
     if p.skat and ctx.side:
         say("The skat {cards} holds {points} card points and counts for the declarer",
-            cards=Listing(p.skat), points=sum(map(ctx.points.__getitem__, p.skat)))
+            cards=Listing([CARD_WORDS[card] for card in p.skat]), points=sum(map(ctx.points.__getitem__, p.skat)))
     if p.ended is not None:
         say(_AFTER_END, n=p.counted, why=p.ended)
 
@@ -1040,7 +1045,7 @@ def _check_fipsen_ruten(facts: dict[str, Any], p: Played) -> None:
     if facts.get("ruten") is True and not is_ruten:
         raise IllegalDeal("deal.play.trump", "with Ruten the trump is the ♦7 alone: write \"D\"")
     if facts.get("ruten") is not True and is_ruten:
-        raise IllegalDeal("deal.play.trump", "naming diamonds trump is Ruten (fipsen.ja.txt): set ruten too")
+        raise IllegalDeal("deal.play.trump", "naming diamonds trump is Ruten: set ruten too")
 
 
 def _forced(game: str, contract: str, facts: dict[str, Any], rules: Any, declarer_wins: bool

@@ -372,7 +372,7 @@ OPTION_LABELS = {
     "laufende_min": Word("Laufende count from"),
     "laufende_min_wenz": Word("Laufende count from (Wenz, Geier)"),
     "tout": Word("Tout: a fixed value, or double"),
-    "sie": Word("Sie: a fixed value, 4x_solo or 4x_solo_8_laufende"),
+    "sie": Word("Sie: a fixed value, 4 × the Solo price, or 4 × (Solo price + 8 Laufende)"),
     "max_doublings": Word("Most doublings"),
     "klopfen": Word("Klopfen"),
     "bock": Word("Bock deals"),
@@ -388,6 +388,9 @@ CHOICE_LABELS = {
     ("ramsch", "sauspiel"): Word("Sauspiel"),
 }
 NONE_LABELS = {"price_bettel": Word("none: no Bettel"), "ramsch": Word("none")}
+# Whose rules a Ramsch is settled by (option `ramsch`), as its line says it.
+_SETTLED_BY = {"bsv": Word("the rules of the BSV (the Bavarian Schafkopf association)"),
+               "sauspiel": Word("the rules of the online platform Sauspiel")}
 SUIT_LABELS = {"C": Word("Clubs · Eichel"), "S": Word("Spades · Gras"), "H": Word("Hearts · Herz"),
                "D": Word("Diamonds · Schellen")}
 """The suits as a Schafkopf table names them (the contract writes C S H D)."""
@@ -797,7 +800,7 @@ def score(deal: Deal, rules: Rules, table: Table) -> Verdict:
     elif contract is C.RAMSCH:
         won, value, scores, extra = _ramsch(deal, rules, say)
     else:
-        say("all passed: the cards are redealt and nobody pays (passed: redeal)")
+        say("all passed: the cards are redealt and nobody pays (this rule set)")
         won, value, scores, extra = None, 0, (0, 0, 0, 0), {}
     return Verdict("schafkopf", _rules_json(rules), won, value, scores, tuple(steps), extra)
 
@@ -813,9 +816,9 @@ def _point_game(deal: Deal, rules: Rules, say: Explanation) -> _Result:
     assert points is not None  # a point game's card points are required
     partner_game = deal.contract in _PARTNER_GAMES
     if partner_game:
-        base = _announce(deal, rules.price_partner, "price_partner", say)
+        base = _announce(deal, rules.price_partner, say)
     else:
-        base = _announce(deal, rules.price_solo, "price_solo", say)
+        base = _announce(deal, rules.price_solo, say)
     won = points >= WIN
     schneider = points >= SCHNEIDER_WON if won else points <= SCHNEIDER_LOST
     if won and schneider:
@@ -874,23 +877,22 @@ _SUM_LINES = {
 }
 
 
-def _announce(deal: Deal, price: int, key: str, say: Explanation) -> int:
-    """The game, who plays it, and its price (the option that sets it, named in words); returns the price."""
-    game, declarer, option = NAMES[deal.contract], Seat(deal.seat), OPTION_LABELS[key]
+def _announce(deal: Deal, price: int, say: Explanation) -> int:
+    """The game, who plays it, and its price (the tariff the rule set sets for it); returns the price."""
+    game, declarer = NAMES[deal.contract], Seat(deal.seat)
     if deal.partner is not None:
         if deal.called_ace is not None:
-            say("{game}: {declarer} called the Sau of {suit}, partner {partner}; price {price} ({option})",
+            say("{game}: {declarer} called the Ace of {suit}, partner {partner}; tariff {price}",
                 game=game, declarer=declarer, suit=SUIT_NAMES[deal.called_ace], partner=Seat(deal.partner),
-                price=AMOUNT[price], option=option)
+                price=AMOUNT[price])
         else:
-            say("{game}: {declarer} with partner {partner}; price {price} ({option})", game=game,
-                declarer=declarer, partner=Seat(deal.partner), price=AMOUNT[price], option=option)
+            say("{game}: {declarer} with partner {partner}; tariff {price}", game=game,
+                declarer=declarer, partner=Seat(deal.partner), price=AMOUNT[price])
     elif deal.trump is not None:
-        say("{game} in {suit}: {declarer} alone; price {price} ({option})", game=game,
-            suit=SUIT_NAMES[deal.trump], declarer=declarer, price=AMOUNT[price], option=option)
+        say("{game} in {suit}: {declarer} alone; tariff {price}", game=game,
+            suit=SUIT_NAMES[deal.trump], declarer=declarer, price=AMOUNT[price])
     else:
-        say("{game}: {declarer} alone; price {price} ({option})", game=game, declarer=declarer,
-            price=AMOUNT[price], option=option)
+        say("{game}: {declarer} alone; tariff {price}", game=game, declarer=declarer, price=AMOUNT[price])
     return price
 
 
@@ -997,21 +999,21 @@ def _tout(deal: Deal, rules: Rules, say: Explanation) -> _Result:
     won = tricks == TRICKS
     counted = 0
     if type(rules.tout) is int:
-        base = _announce(deal, rules.tout, "tout", say)
+        base = _announce(deal, rules.tout, say)
         if won:
             say("all 8 tricks: the Tout is won; a fixed value, so no schneider, schwarz or Laufende")
         else:
             say("{tricks} of 8 tricks: the Tout is lost (it needs all eight), paid at its fixed value; "
                 "no schneider, schwarz or Laufende", tricks=tricks)
     else:
-        _announce(deal, rules.price_solo, "price_solo", say)
+        _announce(deal, rules.price_solo, say)
         if won:
             say("all 8 tricks: the Tout is won")
         else:
             say("{tricks} of 8 tricks: the Tout is lost (it needs all eight)", tricks=tricks)
         counted = _laufende(deal, rules, say)
         base = (rules.price_solo + counted * rules.per_laufender) * 2
-        say("a Tout counts double (tout: double): ({price} + {laufende}) × 2 = {base}; "
+        say("a Tout counts double (this rule set): ({price} + {laufende}) × 2 = {base}; "
             "no schneider or schwarz", price=AMOUNT[rules.price_solo],
             laufende=AMOUNT[counted * rules.per_laufender], base=AMOUNT[base])
     value, multiplier = _stakes(base, deal, say)
@@ -1025,7 +1027,7 @@ def _sie(deal: Deal, rules: Rules, say: Explanation) -> _Result:
     "4x_solo_8_laufende" is 4 × (price_solo + 8 × per_laufender); those two are multiplied."""
     if type(rules.sie) is int:
         value, multiplier = rules.sie, 1
-        say("Sie: {seat} holds all four Ober and Unter and wins without play; fixed value {value} (sie), "
+        say("Sie: {seat} holds all four Ober and Unter and wins without play; fixed value {value} (this rule set), "
             "never doubled", seat=Seat(deal.seat), value=AMOUNT[value])
         if deal.klopfer:
             say("the {n} Klopfer do not double a Sie at a fixed value", n=deal.klopfer)
@@ -1035,12 +1037,12 @@ def _sie(deal: Deal, rules: Rules, say: Explanation) -> _Result:
         if rules.sie == "4x_solo":
             base = 4 * rules.price_solo
             say("Sie: {seat} holds all four Ober and Unter and wins without play; 4 × the Solo price "
-                "{price} = {base} (sie: 4x_solo)", seat=Seat(deal.seat), price=AMOUNT[rules.price_solo],
+                "{price} = {base} (this rule set)", seat=Seat(deal.seat), price=AMOUNT[rules.price_solo],
                 base=AMOUNT[base])
         else:
             base = 4 * (rules.price_solo + 8 * rules.per_laufender)
             say("Sie: {seat} holds all four Ober and Unter and wins without play; 4 × (Solo price "
-                "{price} + 8 Laufende × {each}) = {base} (sie: 4x_solo_8_laufende)", seat=Seat(deal.seat),
+                "{price} + 8 Laufende × {each}) = {base} (this rule set)", seat=Seat(deal.seat),
                 price=AMOUNT[rules.price_solo], each=AMOUNT[rules.per_laufender], base=AMOUNT[base])
         value, multiplier = _stakes(base, deal, say)
     scores = _single_payments(deal.seat, True, value, say)
@@ -1052,7 +1054,7 @@ def _bettel(deal: Deal, rules: Rules, say: Explanation) -> _Result:
     × 2 in Bock, with no schneider, schwarz or Laufende; a single game."""
     tricks = deal.declarer_tricks
     assert tricks is not None and rules.price_bettel is not None  # required; Bettel is played only with a price
-    base = _announce(deal, rules.price_bettel, "price_bettel", say)
+    base = _announce(deal, rules.price_bettel, say)
     won = tricks == 0
     if won:
         say("no trick: the Bettel is won; no schneider, schwarz or Laufende")
@@ -1075,9 +1077,10 @@ def _ramsch(deal: Deal, rules: Rules, say: Explanation) -> _Result:
     """
     points, tricks = deal.points, deal.tricks
     assert points is not None and tricks is not None  # a Ramsch's lists are required
+    assert rules.ramsch is not None  # a rule set without a Ramsch settlement refuses a Ramsch (parse_deal)
     seats = range(len(points))
-    say("Ramsch, settled by ramsch: {settlement}; card points {points}, tricks {tricks}",
-        settlement=rules.ramsch, points=_seat_list(points), tricks=_seat_list(tricks))
+    say("Ramsch, settled by {settlement}; card points {points}, tricks {tricks}",
+        settlement=_SETTLED_BY[rules.ramsch], points=_seat_list(points), tricks=_seat_list(tricks))
     bsv = rules.ramsch == "bsv"
     if bsv and TRICKS in tricks:
         winner = tricks.index(TRICKS)
@@ -1098,22 +1101,22 @@ def _ramsch(deal: Deal, rules: Rules, say: Explanation) -> _Result:
         # RULES.md's sauspiel settlement: "loser pays each price_partner, each Jungfrau doubles all; a
         # player with 91 or more wins and is paid price_partner by each". The Jungfrau doubling is part
         # of the loser's payment; the 91-or-more win is a clause of its own, paid at the plain price.
-        say("{seat} took {points} card points, 91 or more: wins the Ramsch and is paid {price} "
-            "({option}) by each other player; a Jungfrau doubles only a loser's payment (a reading of "
-            "RULES.md)", seat=Seat(winner), points=top, price=AMOUNT[price], option=OPTION_LABELS["price_partner"])
+        say("{seat} took {points} card points, 91 or more: wins the Ramsch and is paid the partner game's "
+            "tariff {price} by each other player; a Jungfrau doubles only a loser's payment (a reading of "
+            "the rules)", seat=Seat(winner), points=top, price=AMOUNT[price])
         value, multiplier = _stakes(price, deal, say)
         scores = _single_payments(winner, True, value, say, ramsch=True)
         return None, value, scores, {"losers": [s for s in seats if s != winner], "multiplier": multiplier}
 
     losers = _ramsch_losers(points, tricks, top, say)
     if bsv:
-        say("a loser pays {price} ({option}) to each player who did not lose, double to a Jungfrau "
-            "(no trick)", price=AMOUNT[price], option=OPTION_LABELS["price_partner"])
+        say("a loser pays the partner game's tariff {price} to each player who did not lose, double to a "
+            "Jungfrau (no trick)", price=AMOUNT[price])
         value, multiplier = _stakes(price, deal, say)
         doubled = [seat for seat in seats if tricks[seat] == 0]
     else:
-        say("a loser pays {price} ({option}) to each player who did not lose, doubled for each "
-            "Jungfrau (no trick)", price=AMOUNT[price], option=OPTION_LABELS["price_partner"])
+        say("a loser pays the partner game's tariff {price} to each player who did not lose, doubled for "
+            "each Jungfrau (no trick)", price=AMOUNT[price])
         value, multiplier = _stakes(price, deal, say, _jungfrau_doubling(tricks, say))
         doubled = []
     paid = [seat for seat in seats if seat not in losers and seat not in doubled]
@@ -1149,7 +1152,7 @@ def _ramsch_losers(points: tuple[int, ...], tricks: tuple[int, ...], top: int, s
     losers = [s for s in tied if tricks[s] == most]
     if len(losers) == 1:
         say("{seats} tie on {points} card points; the one with more tricks loses (the common Bavarian "
-            "rule, a reading of RULES.md): {seat} with {tricks}", seats=Seats(tied), points=top,
+            "rule, a reading of the rules): {seat} with {tricks}", seats=Seats(tied), points=top,
             seat=Seat(losers[0]), tricks=most)
     else:
         say(_TIE_ON_TRICKS, seats=Seats(losers), points=top, tricks=most)
@@ -1182,9 +1185,9 @@ _CANNOT_HOLD = counted("{seat} cannot hold {got} card points with {tricks} trick
                        "{seat} cannot hold {got} card points with {tricks} tricks", "tricks")
 _TIE_ON_TRICKS = counted(
     "{seats} tie on {points} card points and {tricks} trick: each of them loses and pays every player who did not "
-    "lose (a reading of RULES.md)",
+    "lose (a reading of the rules)",
     "{seats} tie on {points} card points and {tricks} tricks: each of them loses and pays every player who did not "
-    "lose (a reading of RULES.md)", "tricks")
+    "lose (a reading of the rules)", "tricks")
 
 
 # --- the glossary: the players' words and what they mean -----------------------------------------
@@ -1222,4 +1225,10 @@ GLOSSARY = (
          Word("Knocking after the first cards: each knock doubles the deal.")),
     Term("Ramsch", Word("Ramsch"),
          Word("When everyone passes: whoever takes the most card points pays.")),
+    Term("Jungfrau", Word("Jungfrau"),
+         Word("In a Ramsch, a player who took no trick: it doubles payments (which ones, the rule set's Ramsch "
+              "settlement says).")),
+    Term("Durchmarsch", Word("Durchmarsch"),
+         Word("In a Ramsch, one player takes every trick; under the BSV's settlement he is paid as for a won Solo "
+              "schwarz.")),
 )

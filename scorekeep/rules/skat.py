@@ -841,9 +841,7 @@ def _score_trump_game(deal: Deal, rules: Rules, table: Table) -> Verdict:
             "no multiplier", value=value, option=OPTION_LABELS["grand_ouvert_fixed"])
     else:
         value = base * levels_multiplier
-        say("Multiplier {terms} = {multiplier}; game value {base} × {multiplier} = {value}",
-            terms=_terms(matadors, tuple(levels)),
-            multiplier=multiplier, base=base, value=value)
+        say("{terms} × {base} = {value}", terms=_terms(matadors, tuple(levels)), base=base, value=value)
         if value < deal.bid:
             # Overbid (ISkO 4.4): lost, charged at the lowest multiple of the base value reaching the bid.
             overbid, won = True, False
@@ -876,19 +874,22 @@ _NOTHING = Word("")
 _BOCK_DEAL = Word("Bock deal")
 _ANNOUNCED = {"schneider": _SCHNEIDER, "schwarz": _SCHWARZ}
 _DOUBLED_IN_BOCK = {True: Word(" (doubled in a Bock deal)"), False: _NOTHING}
-_GAME_TERM = Phrase("{n} ({what})", n=1, what=Word("game"))
-_LEVEL_TERMS = {level: Phrase("{n} ({what})", n=1, what=Word(level)) for level in LEVELS}
+_LEVEL_WORDS = {level: Word(level) for level in ("game", *LEVELS)}
 _TERMS: dict[tuple[int, tuple[str, ...]], Listing] = {}
 
 
 def _terms(matadors: int, levels: tuple[str, ...]) -> Listing:
-    """The multiplier's terms, "2 (with 2) + 1 (game) + 1 (hand)": made once for each matadors and
-    levels (there are a few hundred), since every suit and grand game says them."""
+    """The multiplier counted up as players count it (ISkO 4.1), "with 2, game 3, hand 4": the matadors, then
+    each level with the multiplier it brings the game to. Made once for each matadors and levels (there are a
+    few hundred), since every suit and grand game says them."""
     terms = _TERMS.get((matadors, levels))
     if terms is None:
-        first = Phrase("{n} ({what})", n=abs(matadors), what=_with(matadors))
-        terms = _TERMS[matadors, levels] = Listing((first, _GAME_TERM, *map(_LEVEL_TERMS.__getitem__, levels)),
-                                                    None, " + ")
+        count = abs(matadors)
+        said: list[Phrase] = [_with(matadors)]
+        for level in ("game", *levels):
+            count += 1
+            said.append(Phrase("{what} {n}", what=_LEVEL_WORDS[level], n=count))
+        terms = _TERMS[matadors, levels] = Listing(said, None)
     return terms
 
 
@@ -1001,7 +1002,7 @@ def _score_ramsch(deal: Deal, rules: Rules, table: Table) -> Verdict:
         else:
             # RULES.md: "the loss doubles when another player took no trick" — once, however many did.
             say("Jungfrau: {seats} took no trick; the loss doubles once, not once for each (a reading of "
-                "RULES.md): {charge} ({option})", seats=Seats(virgins), charge=charge,
+                "the rules): {charge} ({option})", seats=Seats(virgins), charge=charge,
                 option=OPTION_LABELS["ramsch_jungfrau"])
     if deal.bock:
         charge *= 2
@@ -1062,6 +1063,10 @@ GLOSSARY = (
     Term("Ramsch", Word("Ramsch"),
          Word("When everyone passes: each plays for himself, and whoever takes the most card "
               "points loses.")),
+    Term("Jungfrau", Word("Jungfrau"),
+         Word("In a Ramsch, a player who took no trick; where the rule set says so, the loser's count doubles.")),
+    Term("Durchmarsch", Word("Durchmarsch"),
+         Word("In a Ramsch, one player takes every trick and wins instead of losing.")),
     Term("Seeger-Fabian", Word("Seeger-Fabian"),
          Word("The tournament count: +50 for each won game, −50 for each lost "
               "one, and +40 (three at the table) or +30 (four) to the others "

@@ -89,7 +89,13 @@ def _page_money(amount: int) -> object:
     return format_money(amount, money[0], exponent=money[1])
 
 
-page_words = Translation(_page_gettext, _page_ngettext, _page_money)
+def _page_pgettext(context: str, text: str) -> str:
+    from django.utils.translation import pgettext
+
+    return pgettext(context, text)
+
+
+page_words = Translation(_page_gettext, _page_ngettext, _page_money, _page_pgettext)
 """The page's language (Django's active translation), for the engine's lines, refusals and words; their
 amounts as money in the currency the page speaks of (`speaking_of`)."""
 

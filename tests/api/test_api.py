@@ -60,7 +60,7 @@ def test_a_bidding_dispute_gets_200_with_the_higher_bid(client: Client) -> None:
 def test_non_ascii_is_sent_as_utf8_text(client: Client, grand_with_two: dict) -> None:
     response = post_json(client, grand_with_two)
 
-    assert "24 × 3 = 72".encode() in response.content
+    assert "game 3 × 24 = 72".encode() in response.content
 
 
 def test_no_csrf_token_login_or_cookie_is_needed_and_none_is_set(grand_with_two: dict) -> None:
@@ -95,8 +95,7 @@ def test_seats_are_written_as_the_contract_numbers_them_from_0(client: Client) -
         "seat 1 deals at this 4-seat table and sits the deal out, so cannot declare; the declarer is one of "
         "seats 0, 2 and 3")
     explanation = post_json(client, SAUSPIEL).json()["explanation"]
-    assert explanation[0] == ("Sauspiel: seat 2 called the Sau of Eichel (clubs), partner seat 0; price 10 "
-                              "(Price of a partner game (Sauspiel, Hochzeit))")
+    assert explanation[0] == "Sauspiel: seat 2 called the Ace of Eichel (clubs), partner seat 0; tariff 10"
     assert explanation[-1] == "value 10, a partner game: seats 2 and 0 each receive it, seats 1 and 3 each pay it"
 
 

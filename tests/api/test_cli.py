@@ -68,7 +68,7 @@ def test_verdict_is_the_engines_answer_as_compact_utf8_json(manage: Run, grand_w
     verdict = json.loads(text)
     assert verdict == rules.adjudicate(grand_with_two)
     assert text == json.dumps(verdict, ensure_ascii=False, separators=(",", ":"))
-    assert "24 × 3 = 72" in " ".join(verdict["explanation"])  # "×" written as itself, not \u00d7
+    assert "game 3 × 24 = 72" in " ".join(verdict["explanation"])  # "×" written as itself, not \u00d7
 
 
 def test_reads_the_file_given_instead_of_stdin(manage: Run, tmp_path, grand_with_two: dict,
@@ -216,7 +216,7 @@ def test_seats_are_written_as_the_contract_numbers_them_from_0() -> None:
     assert status == 1
     assert the_error(rejected)["message"].startswith("seat 1 deals at this 4-seat table")
     assert the_error(rejected)["message"].endswith("the declarer is one of seats 0, 2 and 3")
-    assert verdict["explanation"][0].startswith("Sauspiel: seat 2 called the Sau of Eichel (clubs), partner seat 0")
+    assert verdict["explanation"][0].startswith("Sauspiel: seat 2 called the Ace of Eichel (clubs), partner seat 0")
 
 
 # --- in another language -------------------------------------------------------------------------
@@ -251,6 +251,23 @@ def test_call_command_takes_the_language_too(grand_with_two: dict, language: str
     verdict, rejected = [json.loads(text) for text in out.getvalue().splitlines()]
     assert verdict["explanation"][0] == first_line
     assert the_error(rejected)["message"] == message
+
+
+@pytest.mark.parametrize(("request_", "language", "word", "not_word"), [
+    ({"game": "fipsen", "deal": {"contract": "tricks", "declarer": 1, "bid": 4, "hand": True, "tricks_taken": 4}},
+     "ja", "ハント", "ハンド"),
+    ({"game": "kop", "deal": {"contract": "normal", "old": [0, 2], "card_points": 61, "doublings": [1, 0]}},
+     "ja", "がレ：", "リコントラ"),
+    ({"game": "skat", "deal": {"contract": "grand", "declarer": 0, "bid": 96, "matadors": 2, "card_points": 70}},
+     "ja", "競り値", "ビッド"),
+], ids=["fipsen-hand", "kop-re", "skat-bid"])
+def test_a_language_speaks_in_the_words_of_the_requests_game(request_: dict, language: str, word: str,
+                                                              not_word: str) -> None:
+    """The command line's catalogue says each game's words (message contexts per game), as the pages do."""
+    out = io.StringIO()
+    call_command("adjudicate", language=language, stdin=io.BytesIO(line(request_)), stdout=out)
+    explanation = " ".join(json.loads(out.getvalue())["explanation"])
+    assert word in explanation and not_word not in explanation, explanation
 
 
 def test_english_is_the_default_and_the_contracts_text_byte_for_byte(manage: Run, grand_with_two: dict) -> None:

@@ -75,7 +75,7 @@ def test_a_revoke_is_attached_and_shown_as_the_engines_finding(client: Client, k
     assert deal_of(kop).play == {"tricks": KOP_REVOKE}
     html = client.get(url(kop, "deal")).content.decode()
     assert 'class="finding broken"' in html
-    assert "Trick 2: Dieter played C10 on DQ led, but must follow trumps when a trump is led" in html
+    assert "Trick 2: Dieter played ♣10 on ♦Q led, but must follow trumps when a trump is led" in html
     assert '<li class="broken">' in html
 
 
@@ -205,7 +205,7 @@ def test_the_engine_says_the_finding_and_the_disagreements_apart_from_the_scorin
     legal = findings(KOP_TRICKS, 78)
     assert legal.legal and legal.agree and str(legal.finding) == "Every card follows the rules of play"
     revoke = findings(KOP_REVOKE, 80)
-    assert not revoke.legal and str(revoke.finding).startswith("Trick 2: seat 3 played C10 on DQ led")
+    assert not revoke.legal and str(revoke.finding).startswith("Trick 2: seat 3 played ♣10 on ♦Q led")
     assert [str(step) for step in revoke.disagreements] == ["entered 80 card points; the tricks hold 52"]
     plain = judge({"game": "kop", "rules": {"preset": "classic"}, "dealer": 3, "deal": dict(KOP_FACTS)})
     assert isinstance(plain, Verdict) and played.findings(plain) is None

@@ -559,8 +559,7 @@ DEALER_DECLARES = {"game": "skat", "rules": {"preset": "classic"}, "players": 4,
 def test_the_explanation_names_seats_as_the_page_does(client: Client) -> None:
     _status, page = enter(client, SAUSPIEL)
     verdict = page.text("verdict")
-    assert ("Sauspiel: Seat 3 called the Sau of Eichel (clubs), partner Seat 1; price 10 "
-            "(Price of a partner game (Sauspiel, Hochzeit))") in verdict
+    assert "Sauspiel: Seat 3 called the Ace of Eichel (clubs), partner Seat 1; tariff 10" in verdict
     assert "value 10, a partner game: Seat 3 and Seat 1 each receive it, Seat 2 and Seat 4 each pay it" in verdict
     assert "seat 2" not in verdict  # no line counts from 0 …
     assert "The explanation counts" not in page.html
@@ -568,8 +567,7 @@ def test_the_explanation_names_seats_as_the_page_does(client: Client) -> None:
     assert shown_request(page)["deal"]["declarer"] == 2
     assert "In the request seats count from 0" in verdict
     assert adjudicate(SAUSPIEL)["explanation"][0] == (
-        "Sauspiel: seat 2 called the Sau of Eichel (clubs), partner seat 0; price 10 "
-        "(Price of a partner game (Sauspiel, Hochzeit))")
+        "Sauspiel: seat 2 called the Ace of Eichel (clubs), partner seat 0; tariff 10")
 
 
 def test_an_engine_message_names_seats_as_the_page_does(client: Client) -> None:

@@ -381,6 +381,7 @@ TOKEN = re.compile(r"[\w.]*[^\W\d_][\w.]*")
 def untranslated(line: str) -> set[str]:
     """The words of a rendered line outside the markers and quotes that are not the contract's code."""
     bare = re.sub(r'"[^"]*"', "", re.sub(r"«[^«»]*»", "", line))
+    bare = re.sub("[⁰¹²³⁴⁵⁶⁷⁸⁹]", "", bare)  # a power's exponent (2³) is a number, which Python's \w counts as a letter
     return {token for token in (t.strip(".") for t in TOKEN.findall(bare)) if token not in CODE}
 
 
@@ -453,7 +454,7 @@ def test_no_value_is_english_written_as_a_plain_string() -> None:
                for text in plain_strings(value)), "the check sees no plain strings at all"
     prose = {text for steps in judged(ALL) for step in steps for value in step.params.values()
              for text in plain_strings(value)
-             if re.search(r"[^\W\d_]", text) and not is_code(text)}
+             if re.search(r"[^\W\d_⁰¹²³⁴⁵⁶⁷⁸⁹]", text) and not is_code(text)}  # 2³: a power is a number
     assert not prose
 
 
@@ -585,19 +586,19 @@ def test_typed_values_survive_a_copy_and_a_pickle() -> None:
     steps = judge(sk(contract="clubs", declarer=0, bid=24, matadors=-2, hand=True, card_points=70)).steps
     again = pickle.loads(pickle.dumps(steps))
     assert [rendered(step, marked) for step in again] == [rendered(step, marked) for step in steps]
-    assert "«Multiplier» 2 («without» 2) + 1 («game») + 1 («hand») = 4" in rendered(again[2], marked)
+    assert "«without» 2, «game» 3, «hand» 4 × 12 = 48" in rendered(again[2], marked)
 
 
 def skat_multiplier(request: dict) -> str:
-    return next(line for line in judge(request).explanation if line.startswith("Multiplier"))
+    return next(line for line in judge(request).explanation if line.startswith(("with ", "without ")))
 
 
-def test_skat_multiplier_terms_keep_their_english() -> None:
+def test_skat_counts_its_multiplier_up_as_players_do() -> None:
+    """ISkO 4.1: "mit 2, Spiel 3, Hand 4 …" — each level named with the multiplier it brings the game to."""
     hand = sk(contract="clubs", declarer=0, bid=24, matadors=2, hand=True, card_points=95, announced="schneider")
-    assert skat_multiplier(hand) == ("Multiplier 2 (with 2) + 1 (game) + 1 (hand) + 1 (schneider) + "
-                                     "1 (schneider announced) = 6; game value 12 × 6 = 72")
+    assert skat_multiplier(hand) == "with 2, game 3, hand 4, schneider 5, schneider announced 6 × 12 = 72"
     without = sk(contract="grand", declarer=1, bid=24, matadors=-3, card_points=70)
-    assert skat_multiplier(without) == "Multiplier 3 (without 3) + 1 (game) = 4; game value 24 × 4 = 96"
+    assert skat_multiplier(without) == "without 3, game 4 × 24 = 96"
 
 
 REFUSALS = [
@@ -644,8 +645,7 @@ def test_a_skat_ramsch_tie_keeps_its_english() -> None:
 # --- a page's language all through -------------------------------------------------------------------
 
 GERMAN = {
-    "Multiplier {terms} = {multiplier}; game value {base} × {multiplier} = {value}":
-        "Multiplikator {terms} = {multiplier}; Spielwert {base} × {multiplier} = {value}",
+    "{terms} × {base} = {value}": "{terms} × {base} = {value}", "{what} {n}": "{what} {n}",
     "with {n}": "mit {n}", "without {n}": "ohne {n}", "game": "Spiel", "hand": "Hand", "{items} and {last}":
         "{items} und {last}", "{items} or {last}": "{items} oder {last}",
     "{seats} tie on {most} card points: each of them loses ({option}: {choice})":
@@ -671,7 +671,7 @@ def lines(request: dict, catalogue: dict[str, str]) -> list[str]:
 
 def test_a_german_page_translates_the_multiplier_terms() -> None:
     request = sk(contract="clubs", declarer=0, bid=24, matadors=2, hand=True, card_points=70)
-    assert "Multiplikator 2 (mit 2) + 1 (Spiel) + 1 (Hand) = 4; Spielwert 12 × 4 = 48" in lines(request, GERMAN)
+    assert "mit 2, Spiel 3, Hand 4 × 12 = 48" in lines(request, GERMAN)
 
 
 def test_a_german_page_joins_seats_and_numbers_in_german() -> None:
@@ -694,5 +694,5 @@ def test_the_listing_links_are_message_ids() -> None:
     from scorekeep.management.commands import enginemessages
 
     ids = set(enginemessages.messages())
-    assert {AND, OR, COMMA, "with {n}", "without {n}", "{n} ({what})", "a list of {n}", "game", "hand",
+    assert {AND, OR, COMMA, "with {n}", "without {n}", "{what} {n}", "a list of {n}", "game", "hand",
             "schneider announced", "a text", "an object", "Skat"} <= ids

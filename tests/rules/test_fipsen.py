@@ -85,14 +85,14 @@ def test_trick_explanation_lets_the_table_check_the_number():
     lines = play("tricks", declarer=BERND, bid=3, hand=True, durch=True, tricks_taken=4)["explanation"]
     text = "\n".join(lines)
     assert "3 Hand Durch by seat 1" in text
-    assert "3 × 2^2 (add-ons: Hand, Durch) = 12" in text
+    assert "3 × 2² (add-ons: Hand, Durch) = 12" in text
     assert "all 5 tricks; seat 1 took 4" in text
     assert "−2 × 12 = −24" in text
 
 
 def test_a_five_says_where_its_durch_comes_from():
     text = "\n".join(play("tricks", declarer=ANNA, bid=5, tricks_taken=5)["explanation"])
-    assert "5 × 2^1 (add-ons: the 5's own Durch) = 10" in text
+    assert "5 × 2¹ (add-ons: the 5's own Durch) = 10" in text
 
 
 # --- Kieker, Siebener Fips, all passed ------------------------------------------------------------
@@ -306,7 +306,7 @@ def test_comparison_explains_each_rank_and_the_deciding_criterion():
     assert answer["higher"] == 3
     assert answer["rules"] == {"preset": "classic", "durch_outranks": False}
     text = "\n".join(answer["explanation"])
-    assert "durch_outranks off" in text
+    assert "rule set Classic (Prisdorf), where Durch does not outrank at equal bids" in text
     assert "Bid 0: 3 Ruten by seat 2: trick count 3; add-ons 1 (Ruten); turn 3 of 4" in text
     assert "Bid 2: Kieker with Ruten by seat 1: trick count Kieker (between 4 and 5)" in text
     assert "Bid 3: 5 Hand by seat 3: trick count 5; add-ons 2 (Hand, the 5's own Durch); turn 4 of 4" in text
@@ -319,7 +319,7 @@ def test_comparison_explains_each_rank_and_the_deciding_criterion():
     pytest.param(({"bid": 3, "hand": True, "seat": 1}, {"bid": 3, "seat": 0}), None, "more add-ons, 1 over 0",
                  id="add-ons"),
     pytest.param(({"bid": 3, "durch": True, "seat": 1}, {"bid": 3, "ruten": True, "seat": 0}),
-                 {"durch_outranks": True}, "Durch beats no Durch (durch_outranks)", id="durch"),
+                 {"durch_outranks": True}, "Durch beats no Durch (this rule set)", id="durch"),
     pytest.param(({"bid": 3, "seat": 0}, {"bid": 3, "seat": 1}), None,
                  "same trick count and add-ons, so the seat nearer the dealer's left: seat 0 (turn 1) "
                  "before seat 1 (turn 2)", id="seat"),
@@ -444,16 +444,17 @@ def test_a_page_can_name_the_players_and_translate_the_vocabulary():
     """A bid's add-ons are words of their own (its number stays a number), so a page writes names and
     its own language."""
     german = {" Hand": " Hand", "Hand": "Hand",
-              "{bid}{said} by {seat}: the bid doubled for each add-on, {bid} × 2^{k} (add-ons: {add_ons}) = {value}":
-                  "{bid}{said} von {seat}: je Zusatz verdoppelt, {bid} × 2^{k} (Zusätze: {add_ons}) = {value}",
+              "{bid}{said} by {seat}: the bid doubled for each add-on, {bid} × {doubling} (add-ons: {add_ons}) "
+              "= {value}":
+                  "{bid}{said} von {seat}: je Zusatz verdoppelt, {bid} × {doubling} (Zusätze: {add_ons}) = {value}",
               "Won: {seat} enters +{value}": "Gewonnen: {seat} schreibt +{value}"}
     request = {"game": "fipsen", "deal": {"contract": "tricks", "declarer": BERND, "bid": 4, "hand": True,
                                           "tricks_taken": 4}}
     lines = judge(request).explain(NAMES.__getitem__, lambda text: german.get(text, text))
-    assert lines[0] == "4 Hand von Bernd: je Zusatz verdoppelt, 4 × 2^1 (Zusätze: Hand) = 8"
+    assert lines[0] == "4 Hand von Bernd: je Zusatz verdoppelt, 4 × 2¹ (Zusätze: Hand) = 8"
     assert lines[-1] == "Gewonnen: Bernd schreibt +8"
     assert adjudicate(request)["explanation"][0] == ("4 Hand by seat 1: the bid doubled for each add-on, "
-                                                     "4 × 2^1 (add-ons: Hand) = 8")  # the contract's English
+                                                     "4 × 2¹ (add-ons: Hand) = 8")  # the contract's English
 
 
 def test_a_page_can_translate_a_kieker_in_a_bidding_dispute():

@@ -285,7 +285,7 @@ def test_rules_json_read_back_gives_the_same_rule_set(preset: str) -> None:
 def test_base_no_trick_override() -> None:
     v = normal(104, 4, rules={"preset": "classic", "base_no_trick": 4})
     assert (v["value"], v["base"]) == (4, 4)
-    assert any("(rule set classic: Base when the losers took no trick)" in line for line in v["explanation"])
+    assert any("(rule set Classic: Base when the losers took no trick)" in line for line in v["explanation"])
 
 
 def test_base_no_trick_does_not_touch_a_side_with_a_trick() -> None:
@@ -466,12 +466,12 @@ def test_explanation_lets_the_table_check_the_number() -> None:
     v = lone("zolo", 92, 3, doublings=(BERND, ANNA, CLARA))
     assert v["explanation"] == [
         "zolo: seat 0 alone took 92 card points, the three others 12: seat 0 wins (53 needed)",
-        "call 1: seat 1 (young side) doubles: counted, 1 so far",
-        "call 2: seat 0 (old side) doubles: counted, 2 so far",
-        "call 3: seat 2 (young side) doubles: counted, 3 so far",
+        "call 1: seat 1 (young side) says Kontra: counted, 1 so far",
+        "call 2: seat 0 (old side) says Re: counted, 2 so far",
+        "call 3: seat 2 (young side) says Bok: counted, 3 so far",
         "base 2: the losing young side took 12 card points, 25 or fewer",
-        "zolo: base 2 × 5 = 10 (rule set classic: Lone games are scored: base × factor; Lone game factors)",
-        "each counted doubling doubles: 10 × 2^3 = 80",
+        "zolo: base 2 × 5 = 10 (rule set Classic: Lone games are scored: base × factor; Lone game factors)",
+        "each counted call doubles: 10 × 2³ = 80",
         "value 80: seat 0 receives it from each of the three others, 240 in all",
     ]
     assert v["scores"] == [240, -80, -80, -80]
@@ -483,7 +483,7 @@ def test_explanation_names_seats_so_a_page_can_write_the_players() -> None:
     names = ["Anna", "Bernd", "Clara", "Dieter"]
     lines = result.explain(lambda seat: names[seat])
     assert lines[0].startswith("normal game: the old side (Anna and Clara) took 61 card points")
-    assert lines[1] == "call 1: Bernd (young side) doubles: counted, 1 so far"
+    assert lines[1] == "call 1: Bernd (young side) says Kontra: counted, 1 so far"
 
 
 def test_a_page_can_name_the_players_and_translate_the_vocabulary() -> None:
@@ -495,7 +495,7 @@ def test_a_page_can_name_the_players_and_translate_the_vocabulary() -> None:
     lines = normal.explain(names, lambda text: polish.get(text, text))
     assert lines[0] == ("gra zwykła: the old side (Anna and Clara) took 61 card points, the young side (the other "
                         "two) 43: the stara side wins (53 needed)")
-    assert lines[1] == "call 1: Bernd (młoda side) doubles: counted, 1 so far"
+    assert lines[1] == "call 1: Bernd (młoda side) says Kontra: counted, 1 so far"
     zolo_du = judge(request(None, contract="zolo_du", old=[BERND], card_points=104, old_tricks=4))
     assert zolo_du.explain(names, lambda text: polish.get(text, text))[0].endswith("so it is wygrane")
     assert zolo_du.explanation[0].endswith("so it is won")  # the contract's English

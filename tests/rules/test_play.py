@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeep.rules import adjudicate
+from scorekeep.rules.cards import CARD_WORDS
 from tests.played_deals import SAUSPIEL_HANDS, SETUPS, Outcome, Setup, play_out, request_of
 
 GAMES = sorted(SETUPS)
@@ -101,7 +102,7 @@ def test_every_single_card_rule_break_is_named_at_that_card(game: str, seed: int
     assert (broken["trick"], broken["seat"], broken["card"]) == (trick, seat, card)
     assert broken["field"] == f"deal.play.tricks.{trick}.{position}"
     said = " ".join(verdict["explanation"])
-    assert f"Trick {trick + 1}: seat {seat} {'led' if position == 0 else 'played'} {card}" in said
+    assert f"Trick {trick + 1}: seat {seat} {'led' if position == 0 else 'played'} {CARD_WORDS[card]}" in said
     contract = request["deal"]["contract"]
     if contract == "ramsch":
         assert broken.get("side") is None

@@ -653,7 +653,7 @@ def test_rejection_raises_illegal_deal_for_the_web_pages() -> None:
 def test_explanation_names_the_options_it_applies() -> None:
     verdict = play(solo("wenz", 95, 6, laufende=3, doublings=1, klopfer=1), "bsv")
     text = "\n".join(verdict["explanation"])
-    for word in ("(Price of a solo (Wenz, Solo, Geier, Farbwenz))", "schneider", "(Laufende count from (Wenz, Geier))",
+    for word in ("tariff 50", "schneider", "(Laufende count from (Wenz, Geier))",
                  "(Per Laufender)", "Klopfer", "× 4", "360"):
         assert word in text
     assert verdict["value"] == (50 + 10 + 30) * 4
@@ -672,12 +672,10 @@ SEAT_NUMBER = re.compile(r"\bseats? \d", re.IGNORECASE)
 def test_explanation_names_seats_so_a_page_can_write_the_players() -> None:
     deal = sauspiel(70, called_ace="C")
     english = play(deal)["explanation"]
-    assert english[0] == ("Sauspiel: seat 0 called the Sau of Eichel (clubs), partner seat 2; price 10 "
-                          "(Price of a partner game (Sauspiel, Hochzeit))")
+    assert english[0] == "Sauspiel: seat 0 called the Ace of Eichel (clubs), partner seat 2; tariff 10"
     assert english[-1] == "value 10, a partner game: seats 0 and 2 each receive it, seats 1 and 3 each pay it"
     lines = judge(request(deal)).explain(NAMES.__getitem__)
-    assert lines[0] == ("Sauspiel: Anna called the Sau of Eichel (clubs), partner Clara; price 10 "
-                        "(Price of a partner game (Sauspiel, Hochzeit))")
+    assert lines[0] == "Sauspiel: Anna called the Ace of Eichel (clubs), partner Clara; tariff 10"
     assert lines[-1] == "value 10, a partner game: Anna and Clara each receive it, Bernd and Dieter each pay it"
 
 
@@ -725,15 +723,14 @@ def test_a_page_can_name_the_players_and_translate_the_vocabulary() -> None:
     """Steps keep seats and game words as values, so a page writes names and its own language."""
     result = judge(request(sauspiel(70, called_ace="S")))
     german = {"Sauspiel": "Sauspiel", "Gras (spades)": "Gras (Pik)",
-              "{game}: {declarer} called the Sau of {suit}, partner {partner}; price {price} ({option})":
-                  "{game}: {declarer} ruft die {suit}-Sau, Partner {partner}; Tarif {price} ({option})",
-              "{points} card points: won (61 or more wins)": "{points} Augen: gewonnen (ab 61)",
-              "Price of a partner game (Sauspiel, Hochzeit)": "Tarif Partnerspiel"}
+              "{game}: {declarer} called the Ace of {suit}, partner {partner}; tariff {price}":
+                  "{game}: {declarer} ruft die {suit}-Sau, Partner {partner}; Tarif {price}",
+              "{points} card points: won (61 or more wins)": "{points} Augen: gewonnen (ab 61)"}
     lines = result.explain(NAMES.__getitem__, lambda text: german.get(text, text))
-    assert lines[0] == "Sauspiel: Anna ruft die Gras (Pik)-Sau, Partner Clara; Tarif 10 (Tarif Partnerspiel)"
+    assert lines[0] == "Sauspiel: Anna ruft die Gras (Pik)-Sau, Partner Clara; Tarif 10"
     assert lines[1] == "70 Augen: gewonnen (ab 61)"
-    assert result.explanation[0] == "Sauspiel: seat 0 called the Sau of Gras (spades), partner seat 2; price 10 " \
-        "(Price of a partner game (Sauspiel, Hochzeit))"  # the contract's English
+    assert result.explanation[0] == "Sauspiel: seat 0 called the Ace of Gras (spades), partner seat 2; tariff 10"
+    # the contract's English
 
 
 def test_a_rejection_translates_the_game_it_names() -> None:

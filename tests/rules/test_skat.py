@@ -327,7 +327,7 @@ def test_the_verdict_lists_every_option_applied() -> None:
 def test_explanation_names_each_step_of_the_arithmetic() -> None:
     lines = verdict(game("spades", matadors=1, bid=33, card_points=75), ISKO)["explanation"]
     assert lines[0] == "Spades game by seat 0, with 1: base value 11"
-    assert "Multiplier 1 (with 1) + 1 (game) = 2; game value 11 × 2 = 22" in lines
+    assert "with 1, game 2 × 11 = 22" in lines
     assert any("overbid" in line and "33" in line for line in lines)
     assert any("−66" in line for line in lines)
 
