@@ -21,7 +21,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -32,6 +32,7 @@ from scorekeep.rules.draw import Conflict
 from scorekeep.tournaments import writes as tournaments
 from scorekeep.tournaments.forms import RegisterForm, TournamentForm
 from scorekeep.tournaments.loading import tournament_of
+from scorekeep.web.flash import later
 from scorekeep.web.qr import qr_svg
 from scorekeep.words.labels import GAME_LABELS, unit_text
 
@@ -193,7 +194,7 @@ def _entrant(request: HttpRequest, tournament: Tournament) -> Entrant | None:
     entrant = tournament.entrants.select_related("player").filter(number=int(number)).first() \
         if number.isdigit() and len(number) < 6 else None
     if entrant is None:
-        messages.error(request, gettext("Start number: choose a registered player."))
+        messages.error(request, later(gettext_noop("Start number: choose a registered player.")))
     return entrant
 
 

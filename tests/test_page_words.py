@@ -1,0 +1,187 @@
+"""Issue 30, the pages' side: what a player reads on a page of each game shows words, not codes.
+
+The pages of each game — a night's table page, its deal pages, the printout, the settlement, the dispute form,
+a tournament's standings (its big screen and its printouts) and a club's season — are fetched in German and
+Japanese (and English where a code or a date would show in any language), their visible text taken (tags,
+attributes, scripts and styles removed), and the test fails on:
+
+- a rule-set or option code, or any snake_case identifier ("4x_solo", "wolsztyn", "durch_outranks");
+- a file name ("RULES.md");
+- an ISO date (2025-03-07): each language writes dates its own way ("7. März 2025", "2025年3月7日");
+- an ASCII hyphen-minus used as a minus before a digit ("-1,0"): the pages write "−";
+- in Japanese, half-width parentheses or ", " in the text (、 and （ ） are the page's punctuation).
+
+The explanation lines the engine writes (`Word(...)` in scorekeep/rules/) are the engine's side of the issue,
+checked by tests/test_i18n.py; the blocks that hold them (`data-engine-lines`, see ENGINE_BLOCK) are cut out
+here so that this test sees the pages' own words only.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from html import unescape
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from scorekeep.clubs import seasons
+from scorekeep.models import CardNight, Club
+from scorekeep.nights import writes as nights
+from scorekeep.rules import GAMES
+from tests.tournament_fixtures import draw, tournament
+
+# The explanation lines and findings the engine writes: checked by the engine's own test, not here.
+ENGINE_BLOCK = re.compile(r"<(ol|ul|div|p|section)\b[^>]*\bdata-engine-lines\b[^>]*>.*?</\1>", re.S)
+ISO_DATE = re.compile(r"(?<!\d)\d{4}-\d{2}-\d{2}(?!\d)")
+SNAKE = re.compile(r"(?<![\w.-])[a-z0-9]+(?:_[a-z0-9]+)+(?![\w-])")
+FILE_NAME = re.compile(r"(?<![\w/])[\w-]+\.(?:md|py|json|jsonl|html|txt|po)(?!\w)")
+# A hyphen-minus as a minus: after a space, an opening bracket or the start, before a digit (not 3-4 or 2025-03).
+HYPHEN_MINUS = re.compile(r"(?:^|(?<=[\s(（:：=]))-(?=\d)")
+JA_HALF_WIDTH = re.compile(r"[()]|, ")
+# Deal pages per night: enough to show every kind of line a night's deals have without fetching all 95.
+DEALS_PER_NIGHT = 6
+
+
+def visible_text(html: str) -> str:
+    """What a reader sees: scripts, styles, pictures, the engine's lines and every tag with its attributes gone."""
+    html = re.sub(r"<(script|style|svg|template|datalist)\b.*?</\1>", " ", html, flags=re.S)
+    html = re.sub(r"<!--.*?-->", " ", html, flags=re.S)
+    html = ENGINE_BLOCK.sub(" ", html)
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+
+def codes() -> set[str]:
+    """Every rule-set and option code of every game, and every choice of an option, as the engine spells them."""
+    found: set[str] = set()
+    for module in GAMES.values():
+        found |= set(module.PRESETS) | set(module.OPTIONS)
+        found |= {choice for _key, choice in module.CHOICE_LABELS}
+    return {code for code in found if not code.isdigit()}
+
+
+CODES = codes()
+
+
+def problems(text: str, language: str) -> list[str]:
+    """The places in `text` a reader trips over, each with a little of its surroundings."""
+    out = []
+
+    def near(match: re.Match[str], what: str) -> str:
+        return f"{what}: …{text[max(0, match.start() - 30):match.end() + 30]}…"
+
+    for match in SNAKE.finditer(text):
+        out.append(near(match, "identifier"))
+    for match in FILE_NAME.finditer(text):
+        out.append(near(match, "file name"))
+    for match in ISO_DATE.finditer(text):
+        out.append(near(match, "ISO date"))
+    for match in HYPHEN_MINUS.finditer(text):
+        out.append(near(match, "hyphen as minus"))
+    # A rule-set or option code is lower case where the word it stands for is not ("wolsztyn", "classic"): in
+    # English "classic" may be a word of a sentence, so codes are looked for in German and Japanese.
+    if language != "en":
+        for code in CODES:
+            for match in re.finditer(rf"(?<![\w-]){re.escape(code)}(?![\w-])", text):
+                out.append(near(match, f"code {code!r}"))
+    if language == "ja":
+        for match in JA_HALF_WIDTH.finditer(text):
+            out.append(near(match, "half-width punctuation"))
+    return out
+
+
+def night_urls(night: CardNight) -> list[str]:
+    table = night.tables.order_by("number").first()
+    assert table is not None
+    base = reverse("table", args=[night.pk, table.number])
+    deals = list(table.deals.order_by("sequence").values_list("sequence", flat=True))[:DEALS_PER_NIGHT]
+    return [reverse("night", args=[night.pk]), base, *(f"{base}deals/{sequence}/" for sequence in deals),
+            reverse("night-print", args=[night.pk]), reverse("night-settlement", args=[night.pk])]
+
+
+def tournament_urls(host: Any) -> list[str]:
+    """A Schafkopf tournament of eight: series 1 drawn and played a little, its standings and printouts."""
+    tour = tournament("schafkopf", players=8, host=host)
+    tour.date = datetime.date(2025, 3, 7)
+    tour.save(update_fields=["date"])
+    tables = draw(tour, 1, [[1, 2, 3, 4], [5, 6, 7, 8]], host=host)
+    for table in tables:
+        nights.enter_deal(table, {"contract": "sauspiel", "declarer": 0, "partner": 2, "card_points": 70})
+        nights.enter_deal(table, {"contract": "sauspiel", "declarer": 1, "partner": 3, "card_points": 40})
+    return [reverse("tournament-standings", args=[tour.pk]), f"/standings/{tour.viewer_token}/screen/",
+            reverse("tournament-print-standings", args=[tour.pk, 1]),
+            reverse("tournament-print-lists", args=[tour.pk, 1]),
+            reverse("tournament-print-ranking", args=[tour.pk])]
+
+
+def season_urls(night: CardNight) -> list[str]:
+    """A season of the demo club's Skat night, the club's ratings on (the rating column and its changes)."""
+    club: Club = night.club
+    club.ratings = True
+    club.save(update_fields=["ratings"])
+    season = seasons.start_season(club, name="2025", game="skat", start=datetime.date(2025, 1, 1),
+                                  end=datetime.date(2025, 12, 31), basis="seeger_fabian")
+    players = night.tables.get().places.order_by("position").values_list("player_id", flat=True)
+    return [reverse("season", args=[club.pk, season.pk]), reverse("season-print", args=[club.pk, season.pk]),
+            *(reverse("player-stats", args=[player]) for player in players)]
+
+
+def adjudicate_urls() -> list[str]:
+    return [f"/adjudicate/?game={game}" for game in GAMES]
+
+
+@pytest.mark.parametrize("language", ["en", "de", "ja"])
+def test_no_page_of_any_game_shows_a_code_a_file_an_iso_date_or_a_hyphen_as_minus(
+        client: Client, demo: dict[str, CardNight], host: Any, language: str) -> None:
+    client.force_login(host)
+    for night in demo.values():  # the demo nights are the demo host's: the site owner sees them too
+        night.host = host
+        night.save(update_fields=["host"])
+    urls = [*adjudicate_urls(), *tournament_urls(host), *season_urls(demo["skat"])]
+    for night in demo.values():
+        urls += night_urls(night)
+    client.cookies["django_language"] = language
+    found = {}
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        wrong = problems(visible_text(response.content.decode()), language)
+        if wrong:
+            found[url] = wrong[:4]
+    assert not found, "\n".join(f"{url}: {wrong}" for url, wrong in found.items())
+
+
+@pytest.mark.parametrize("language", ["en", "de", "ja"])
+def test_the_language_switch_names_each_language_in_its_own_words(client: Client, language: str) -> None:
+    client.cookies["django_language"] = language
+    page = client.get("/").content.decode()
+    select = re.search(r'<select id="language-select".*?</select>', page, re.S)
+    assert select is not None
+    assert re.findall(r"<option[^>]*>([^<]*)</option>", select.group()) == ["English", "Deutsch", "日本語"]
+
+
+def test_a_message_queued_in_one_language_shows_in_the_language_of_the_page(client: Client) -> None:
+    client.logout()
+    client.cookies["django_language"] = "en"
+    answer = client.post(reverse("signup"), {"username": "neu", "password1": "ein-gutes-Passwort-1",
+                                             "password2": "ein-gutes-Passwort-1"})
+    assert answer.status_code in (302, 303)
+    client.cookies["django_language"] = "de"
+    page = visible_text(client.get(answer["Location"]).content.decode())
+    assert "Willkommen" in page and "Welcome" not in page
+
+
+def test_the_checks_find_what_they_look_for() -> None:
+    """Each check finds the mistake it names (so that a clean page means something)."""
+    assert problems("Sie: fester Wert, 4x_solo oder Tarif", "de")
+    assert problems("Regelwerk wolsztyn", "de")
+    assert problems("siehe RULES.md", "de")
+    assert problems("Abend vom 2025-03-07", "de")
+    assert problems("Änderung -1,0", "de") and problems("(-4.4)", "en")
+    assert problems("その他：トリック数, 宣言", "ja") and problems("通貨 (EUR)", "ja")
+    assert not problems("Änderung −1,0 · Tisch 3-4 · 7. März 2025", "de")
+    assert not problems("通貨（EUR）、宣言 2025年3月7日", "ja")
+    assert visible_text('<p>a</p><ol data-engine-lines><li>Regelwerk wolsztyn</li></ol><time datetime="2025-03-07">'
+                        "7. März 2025</time>") == "a 7. März 2025"
