@@ -59,7 +59,8 @@ def codes() -> set[str]:
     for module in GAMES.values():
         found |= set(module.PRESETS) | set(module.OPTIONS)
         found |= {choice for _key, choice in module.CHOICE_LABELS}
-    return {code for code in found if not code.isdigit()}
+    # "sie" (Schafkopf's Sie) is also German's "they", and "ouvert" is how German writes Grand ouvert.
+    return {code for code in found if not code.isdigit()} - {"sie", "ouvert"}
 
 
 CODES = codes()

@@ -33,7 +33,7 @@ from scorekeep.rules import GAMES, IllegalDeal, Input, Kind, Table, Verdict, com
 from scorekeep.rules.cards import RED_SIGNS
 from scorekeep.rules.explain import COMMA
 from scorekeep.web.fields import peek
-from scorekeep.words.labels import CONTRACT_LABELS, page_words
+from scorekeep.words.labels import CONTRACT_LABELS, listed, page_words
 
 SUIT_SIGNS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 DECLARER = "declarer"
@@ -340,8 +340,8 @@ class DealForm(forms.Form):
                 if not out:
                     continue
                 message = gettext("Not in this deal: %(names)s (%(dealer)s deals) — tap one of %(players)s.") % {
-                    "names": ", ".join(out), "dealer": self.names[self.dealer],
-                    "players": ", ".join(self.names[p] for p in self.playing)}
+                    "names": listed(out), "dealer": self.names[self.dealer],
+                    "players": listed(self.names[p] for p in self.playing)}
                 self.errors[name] = self.error_class([ValidationError(message, code="invalid_choice")],
                                                       renderer=self.renderer)
 
@@ -447,7 +447,7 @@ class DealForm(forms.Form):
         """Who deals, who is forehand, who sits out — the facts every scorer checks before entering."""
         forehand = self.seats[(self.table.dealer + 1) % self.table.players]
         return {"dealer": self.names[self.dealer], "forehand": self.names[forehand],
-                "out": ", ".join(self.names[p] for p in self.out)}
+                "out": listed(self.names[p] for p in self.out)}
 
     def rows(self, rare: bool) -> list[Bound]:
         rows = []
@@ -505,7 +505,7 @@ class DealForm(forms.Form):
             word = str(row.question.short or row.question.label)
             if word not in shown:
                 shown.append(word)
-        return gettext("More: %(what)s") % {"what": ", ".join(shown)}
+        return gettext("More: %(what)s") % {"what": listed(shown)}
 
     @property
     def rare_open(self) -> bool:
@@ -675,11 +675,11 @@ def fact_text(game: str, key: str, value: Any, seating: Sequence[int], names: Se
     if kind is Kind.SEAT:
         return name(value)
     if kind is Kind.SEATS and isinstance(value, list):
-        return ", ".join(name(s) for s in value)
+        return listed(name(s) for s in value)
     if kind is Kind.SEAT_ORDER and isinstance(value, list):
         return " → ".join(name(s) for s in value) or gettext("none")
     if kind is Kind.PER_SEAT and isinstance(value, list):
-        return ", ".join(f"{name(seat)} {number}" for seat, number in enumerate(value))
+        return listed(f"{name(seat)} {number}" for seat, number in enumerate(value))
     if kind is Kind.FLAG or isinstance(value, bool):
         return gettext("yes") if value else gettext("no")
     if field is not None and field.choices:

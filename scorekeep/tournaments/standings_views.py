@@ -30,7 +30,7 @@ from scorekeep.tournaments import standing_rows, standings
 from scorekeep.tournaments.forms import MoneyForm
 from scorekeep.tournaments.loading import tournament_of
 from scorekeep.web import live, throttle
-from scorekeep.words.labels import GAME_LABELS, translated
+from scorekeep.words.labels import GAME_LABELS, listed, translated
 
 LIVE = "live-standings"  # the id of the polled standings section
 POLL = "every 10s"
@@ -80,7 +80,7 @@ def _series_asked(request: HttpRequest, tournament: Tournament) -> tuple[int | N
     if raw.isdigit() and int(raw) in numbers:
         return int(raw), None
     return None, gettext("series: “%(value)s” is not a series of this tournament; choose one of %(numbers)s, "
-                         "or the overall standings.") % {"value": raw, "numbers": ", ".join(map(str, numbers))
+                         "or the overall standings.") % {"value": raw, "numbers": listed(map(str, numbers))
                                                          or "—"}
 
 
