@@ -186,3 +186,23 @@ def test_the_checks_find_what_they_look_for() -> None:
     assert not problems("通貨（EUR）、宣言 2025年3月7日", "ja")
     assert visible_text('<p>a</p><ol data-engine-lines><li>Regelwerk wolsztyn</li></ol><time datetime="2025-03-07">'
                         "7. März 2025</time>") == "a 7. März 2025"
+
+
+@pytest.mark.parametrize(("language", "written"), [("en", "−4.4"), ("de", "−4,4"), ("ja", "−4.4")])
+def test_a_negative_rating_is_written_with_a_minus_sign(language: str, written: str) -> None:
+    from django.template import Context, Template
+    from django.utils import translation
+
+    with translation.override(language):
+        assert Template("{% load ledger_tags %}{{ v|decimal }}").render(Context({"v": -4.44})) == written
+
+
+def test_no_template_writes_a_number_that_can_be_negative_with_floatformat() -> None:
+    """Django's floatformat writes "-4.4" with a hyphen: a rating, μ or a change goes through `decimal`; only
+    percentages (never negative) keep floatformat."""
+    from pathlib import Path
+
+    wrong = [f"{path.name}: {use}" for path in Path("templates").rglob("*.html")
+             for use in re.findall(r"\{\{ ?([\w.]+)\|floatformat", path.read_text(encoding="utf-8"))
+             if not use.endswith("_percent")]
+    assert not wrong, wrong
