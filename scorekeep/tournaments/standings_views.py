@@ -96,7 +96,9 @@ def _context(request: HttpRequest, tournament: Tournament, series: int | None, e
         "tournament": tournament, "game_label": GAME_LABELS[tournament.game], "now": now, "series": series,
         "error": error, "kind": kind,
         "columns": [translated(c.label) for c in now.order],
-        "short_columns": [translated(c.short) for c in now.order],
+        # Each column's short heading, and its full name where it abbreviates ("SF points"): a title on the
+        # heading, and a line under the table that spells it out.
+        "short_columns": [(translated(c.short), translated(c.label)) for c in now.order],
         "rows": standing_rows.rows(now, now.lines), "team_rows": standing_rows.rows(now, now.teams),
         "series_numbers": list(tournament.series_set.values_list("number", flat=True)),
         "etag": _tag(request, tournament, kind, series), "live_id": LIVE, "poll": POLL,
