@@ -206,3 +206,21 @@ def test_no_template_writes_a_number_that_can_be_negative_with_floatformat() -> 
              for use in re.findall(r"\{\{ ?([\w.]+)\|floatformat", path.read_text(encoding="utf-8"))
              if not use.endswith("_percent")]
     assert not wrong, wrong
+
+
+@pytest.mark.parametrize(("language", "ober", "unter", "played"), [
+    ("de", "♣O", "♣U", "Ober"), ("en", "♣O", "♣U", "Ober"), ("ja", "♣Q", "♣J", "Q")])
+def test_the_schafkopf_counting_picker_names_ober_and_unter_as_the_play_picker_does(
+        client: Client, host: Any, language: str, ober: str, unter: str, played: str) -> None:
+    """The table page's "count by tapping the cards" writes Schafkopf's Ober and Unter short (O, U; Japanese Q, J
+    as the seed page does), the play picker in full (Ober, Unter; Q, J): the same cards under the same names."""
+    night = nights.start_night(game="schafkopf", preset="classic", players=["Anna", "Bernd", "Clara", "Dieter"],
+                               club=Club.objects.create(name="Schafkopfrunde", owner=host))
+    night.host = host
+    night.save(update_fields=["host"])
+    client.cookies["django_language"] = language
+    table = client.get(reverse("table", args=[night.pk, 1])).content.decode()
+    labels = dict(re.findall(r'value="(C[QJ])"[^>]*>\s*<span>([^<]*)</span>', table))
+    assert labels == {"CQ": ober, "CJ": unter}, labels
+    picker = client.get("/adjudicate/?game=schafkopf&contract=sauspiel").content.decode()
+    assert re.search(rf'data-card="CQ"[^>]*>{played}<', picker)

@@ -31,11 +31,18 @@ from scorekeep.nights import ledger
 from scorekeep.nights.deal_inputs import TAP, DealInputs, People, Question, carries, initial_values, live_words, say
 from scorekeep.rules import GAMES, IllegalDeal, Input, Kind, Table, Verdict, complete, entered, inputs, pack
 from scorekeep.rules.cards import RED_SIGNS
-from scorekeep.rules.explain import COMMA
+from scorekeep.rules.explain import COMMA, Word
+from scorekeep.rules.picker_words import short_rank
 from scorekeep.web.fields import peek
-from scorekeep.words.labels import CONTRACT_LABELS, listed, page_words
+from scorekeep.words.labels import CONTRACT_LABELS, listed, page_words, translated
 
 SUIT_SIGNS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
+
+
+def _short_rank(game: str, rank: str) -> str:
+    """A card's rank on the counting picker as the game's table writes it (Schafkopf's O and U), translated."""
+    short = short_rank(game, rank)
+    return str(translated(short)) if isinstance(short, Word) else short
 DECLARER = "declarer"
 GRID_PLAYERS = 3  # a grid of players and games where at most three play: three rows fit above the rest
 GRID_GAMES = 6  # … and at most six games have a declarer: a row of them fits a phone beside a name
@@ -235,7 +242,8 @@ class DealForm(forms.Form):
             # Counting by tapping the captured cards: used when the number is left empty.
             self.fields["captured"] = forms.MultipleChoiceField(
                 label=_("Or tick the cards the side took"), required=False,
-                choices=[(card, SUIT_SIGNS[card[0]] + card[1:]) for card, _points in pack(self.game)],
+                choices=[(card, SUIT_SIGNS[card[0]] + _short_rank(self.game, card[1:]))
+                         for card, _points in pack(self.game)],
                 widget=forms.CheckboxSelectMultiple)
 
         self.fields["by"] = forms.CharField(label=_("Your name"), required=False, max_length=40,
