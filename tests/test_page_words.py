@@ -224,3 +224,24 @@ def test_the_schafkopf_counting_picker_names_ober_and_unter_as_the_play_picker_d
     assert labels == {"CQ": ober, "CJ": unter}, labels
     picker = client.get("/adjudicate/?game=schafkopf&contract=sauspiel").content.decode()
     assert re.search(rf'data-card="CQ"[^>]*>{played}<', picker)
+
+
+@pytest.mark.parametrize(("language", "words"), [("en", "4 × the solo price"), ("de", "4 × Solopreis"),
+                                                 ("ja", "4 × ソロの基本点")])
+def test_the_sie_s_price_is_shown_and_typed_in_words(client: Client, language: str, words: str) -> None:
+    """The dispute form's Sie (BSV: four times the solo price) shows its named value in words, takes the words
+    back (and the code), and a value that is neither names the numbers and the words allowed."""
+    client.cookies["django_language"] = language
+    page = client.get("/adjudicate/?game=schafkopf&preset=bsv").content.decode()
+    field = re.search(r'<input type="text" name="rule-sie"[^>]*>', page)
+    assert field is not None and f'value="{words}"' in field.group(), field
+    assert "4x_solo" not in page
+    for typed in (words, "4x_solo", "600"):
+        answer = client.get("/adjudicate/", {"game": "schafkopf", "preset": "bsv", "shown": "schafkopf:bsv",
+                                              "rule-sie": typed}).content.decode()
+        errors = re.search(r'id="err-rule-sie"[^>]*>(.*?)</div>', answer, re.S)
+        assert errors is not None and not errors.group(1).strip(), (typed, errors.group(1))
+    refused = client.get("/adjudicate/", {"game": "schafkopf", "preset": "bsv", "shown": "schafkopf:bsv",
+                                          "rule-sie": "viermal"}).content.decode()
+    errors = re.search(r'id="err-rule-sie"[^>]*>(.*?)</div>', refused, re.S)
+    assert errors is not None and words in unescape(errors.group(1)), errors

@@ -24,6 +24,7 @@ from scorekeep.words.labels import (
     NONE_LABELS,
     OPTION_LABELS,
     OPTION_WORD_LABELS,
+    listed,
     page_words,
     with_unit,
 )
@@ -120,6 +121,37 @@ class HouseRulesMixin:
             return self.module.parse_rules(self._rules_request(values))
         except IllegalDeal:
             return self.module.parse_rules({"preset": self.preset})
+
+
+class NumberOrName(forms.CharField):
+    """A whole number, or one of an option's named values written in words (a Sie's "4 × the solo price"; its
+    code, "4x_solo", is taken too): the options whose value is a fixed number or a rule (`schafkopf._IntegerOr`)
+    where no currency makes the number an amount."""
+
+    def __init__(self, *, lo: int, hi: int, name_words: Mapping[str, object], **kwargs: Any) -> None:
+        self.lo, self.hi, self.name_words = lo, hi, dict(name_words)
+        super().__init__(strip=True, **kwargs)  # no max_length: its validator would measure the number too
+
+    def widget_attrs(self, widget: forms.Widget) -> dict[str, Any]:
+        return {**super().widget_attrs(widget), "autocomplete": "off", "maxlength": "60"}
+
+    def to_python(self, value: object) -> int | str | None:  # type: ignore[override]
+        text = super().to_python(value)
+        if text is None or text in self.empty_values:
+            return None
+        folded = " ".join(text.strip('"').split()).casefold()
+        for name, words in self.name_words.items():
+            if folded in (name.casefold(), " ".join(str(words).split()).casefold()):
+                return name
+        if text.isdecimal() and self.lo <= int(text) <= self.hi:
+            return int(text)
+        raise ValidationError(gettext("Enter a whole number from %(lo)s to %(hi)s, or one of: %(names)s.") % {
+            "lo": self.lo, "hi": self.hi, "names": listed(self.name_words.values())}, code="invalid")
+
+    def prepare_value(self, value: object) -> object:
+        if isinstance(value, str) and value in self.name_words:
+            return str(self.name_words[value])
+        return value
 
 
 class JSONText(forms.CharField):
@@ -248,6 +280,11 @@ class HouseRule:
         return (self.name, self.none_name) if self.none_box else (self.name,)
 
     @property
+    def named(self) -> bool:
+        """Whether the option is a whole number or one of some named values (a Sie's price or "4x_solo")."""
+        return bool(getattr(self.validator, "names", None))
+
+    @property
     def layout(self) -> str:
         if self.none_box:
             return "nullable"
@@ -263,6 +300,11 @@ class HouseRule:
                                exponent=exponent, lo=self.validator.lo, hi=self.validator.hi,  # type: ignore[union-attr]
                                names=(names := tuple(getattr(self.validator, "names", ()))),
                                name_words={name: NAMED_VALUE_LABELS.get((self.key, name), name) for name in names})
+        elif self.named:  # a whole number or a named value, with no currency to count it in
+            names = tuple(self.validator.names)  # type: ignore[union-attr]
+            field = NumberOrName(required=not self.nullable, label=label,
+                                 lo=self.validator.lo, hi=self.validator.hi,  # type: ignore[union-attr]
+                                 name_words={name: NAMED_VALUE_LABELS.get((self.key, name), name) for name in names})
         elif self.kind == "integer":
             lo, hi = self.validator.lo, self.validator.hi  # type: ignore[union-attr]
             field = forms.IntegerField(required=not self.nullable, label=label,
@@ -289,7 +331,7 @@ class HouseRule:
             return {self.name: "on"} if value else {}
         if self.money is not None:
             return {self.name: money_units(value, self.money[1]) if isinstance(value, int) else str(value)}
-        if self.kind in ("integer", "choice"):
+        if self.kind in ("integer", "choice") or self.named:
             return {self.name: str(value)}
         return {self.name: json_text(value)}
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 
 from django.contrib.messages.storage.base import Message
 from django.contrib.messages.storage.fallback import FallbackStorage
@@ -20,14 +19,20 @@ from django.utils.translation import gettext
 _MARK = "\x1ftranslate:"
 
 
-@dataclass(frozen=True, slots=True)
-class Later:
-    """A message id and its parameters, translated into the language active when it is shown."""
+class Later(str):
+    """A message id and its parameters, translated into the language active when it is shown. As a `str` it is
+    the English text (what a storage without this module would show), so it goes wherever a message goes."""
 
     msgid: str
-    params: dict[str, str | int] = field(default_factory=dict)
+    params: dict[str, str | int]
 
-    def __str__(self) -> str:
+    def __new__(cls, msgid: str, params: dict[str, str | int] | None = None) -> Later:
+        params = dict(params or {})
+        made = super().__new__(cls, msgid % params if params else msgid)
+        made.msgid, made.params = msgid, params
+        return made
+
+    def shown(self) -> str:
         text = gettext(self.msgid)
         return text % self.params if self.params else text
 
@@ -53,14 +58,12 @@ def later(msgid: str, **params: str | int) -> Later:
 class TranslatedWhenShown(FallbackStorage):
     """Django's storage (a cookie, the session when the cookie is full) with `Later` messages kept as their ids."""
 
-    def _prepare_messages(self, messages: list[Message]) -> None:
-        for message in messages:
-            if isinstance(message.message, Later):
-                message.message = message.message.stored()
-        super()._prepare_messages(messages)
+    def add(self, level: int, message: str, extra_tags: str | None = "") -> None:
+        # Stored as its id and parameters: Django would keep the text of this request's language.
+        super().add(level, message.stored() if isinstance(message, Later) else message, extra_tags)
 
     def __iter__(self) -> Iterator[Message]:
         for message in super().__iter__():
             text = message.message
-            shown = text if isinstance(text, Later) else Later.from_stored(text) if isinstance(text, str) else None
-            yield Message(message.level, str(shown), message.extra_tags) if shown is not None else message
+            later = Later.from_stored(text) if isinstance(text, str) else None
+            yield Message(message.level, later.shown(), message.extra_tags) if later is not None else message
