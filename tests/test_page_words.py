@@ -34,7 +34,11 @@ from scorekeep.rules import GAMES
 from tests.tournament_fixtures import draw, tournament
 
 # The explanation lines and findings the engine writes: checked by the engine's own test, not here.
-ENGINE_BLOCK = re.compile(r"<(ol|ul|div|p|section)\b[^>]*\bdata-engine-lines\b[^>]*>.*?</\1>", re.S)
+ENGINE_BLOCK = re.compile(r"<(ol|ul|div|p|section|td)\b[^>]*\bdata-engine-lines\b[^>]*>.*?</\1>", re.S)
+# A word in the players' own language (the glossary's "as players say it": Polish "kontra"), marked with its lang.
+FOREIGN = re.compile(r"<span\b[^>]*\blang=\"[^\"]*\"[^>]*>.*?</span>", re.S)
+# An example of what to type (「1: 0.50, 4: 1.00」): written as the input takes it, ASCII commas and all.
+TYPED_EXAMPLE = re.compile(r"「[^」]*」")
 ISO_DATE = re.compile(r"(?<!\d)\d{4}-\d{2}-\d{2}(?!\d)")
 SNAKE = re.compile(r"(?<![\w.-])[a-z0-9]+(?:_[a-z0-9]+)+(?![\w-])")
 FILE_NAME = re.compile(r"(?<![\w/])[\w-]+\.(?:md|py|json|jsonl|html|txt|po)(?!\w)")
@@ -49,7 +53,7 @@ def visible_text(html: str) -> str:
     """What a reader sees: scripts, styles, pictures, the engine's lines and every tag with its attributes gone."""
     html = re.sub(r"<(script|style|svg|template|datalist)\b.*?</\1>", " ", html, flags=re.S)
     html = re.sub(r"<!--.*?-->", " ", html, flags=re.S)
-    html = ENGINE_BLOCK.sub(" ", html)
+    html = ENGINE_BLOCK.sub(" ", FOREIGN.sub(" ", html))
     return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
@@ -88,7 +92,7 @@ def problems(text: str, language: str) -> list[str]:
             for match in re.finditer(rf"(?<![\w-]){re.escape(code)}(?![\w-])", text):
                 out.append(near(match, f"code {code!r}"))
     if language == "ja":
-        for match in JA_HALF_WIDTH.finditer(text):
+        for match in JA_HALF_WIDTH.finditer(TYPED_EXAMPLE.sub(lambda typed: "「」".ljust(len(typed.group()), " "), text)):
             out.append(near(match, "half-width punctuation"))
     return out
 
@@ -99,7 +103,9 @@ def night_urls(night: CardNight) -> list[str]:
     base = reverse("table", args=[night.pk, table.number])
     deals = list(table.deals.order_by("sequence").values_list("sequence", flat=True))[:DEALS_PER_NIGHT]
     return [reverse("night", args=[night.pk]), base, *(f"{base}deals/{sequence}/" for sequence in deals),
-            reverse("night-print", args=[night.pk]), reverse("night-settlement", args=[night.pk])]
+            reverse("night-print", args=[night.pk]), reverse("night-settlement", args=[night.pk]),
+            reverse("night-settings", args=[night.pk]), reverse("night-links", args=[night.pk]),
+            reverse("table-list", args=[night.pk, table.number])]
 
 
 def tournament_urls(host: Any) -> list[str]:
@@ -111,7 +117,10 @@ def tournament_urls(host: Any) -> list[str]:
     for table in tables:
         nights.enter_deal(table, {"contract": "sauspiel", "declarer": 0, "partner": 2, "card_points": 70})
         nights.enter_deal(table, {"contract": "sauspiel", "declarer": 1, "partner": 3, "card_points": 40})
-    return [reverse("tournament-standings", args=[tour.pk]), f"/standings/{tour.viewer_token}/screen/",
+    return [reverse("tournament", args=[tour.pk]),
+            reverse("tournament-money", args=[tour.pk]), reverse("tournament-printouts", args=[tour.pk]),
+            reverse("tournament-print-cards", args=[tour.pk, 1]), f"/standings/{tour.viewer_token}/",
+            reverse("tournament-standings", args=[tour.pk]), f"/standings/{tour.viewer_token}/screen/",
             reverse("tournament-print-standings", args=[tour.pk, 1]),
             reverse("tournament-print-lists", args=[tour.pk, 1]),
             reverse("tournament-print-ranking", args=[tour.pk])]
@@ -126,11 +135,17 @@ def season_urls(night: CardNight) -> list[str]:
                                   end=datetime.date(2025, 12, 31), basis="seeger_fabian")
     players = night.tables.get().places.order_by("position").values_list("player_id", flat=True)
     return [reverse("season", args=[club.pk, season.pk]), reverse("season-print", args=[club.pk, season.pk]),
+            reverse("club", args=[club.pk]), reverse("season-new", args=[club.pk]), "/clubs/",
             *(reverse("player-stats", args=[player]) for player in players)]
 
 
 def adjudicate_urls() -> list[str]:
-    return [f"/adjudicate/?game={game}" for game in GAMES]
+    """The dispute form, the new night's form and the glossary of each game, and each game's rule sets."""
+    urls = ["/", "/glossary/", "/nights/", "/tournaments/new/", "/stats/"]
+    for game, module in GAMES.items():
+        urls += [f"/adjudicate/?game={game}", f"/nights/new/?game={game}", f"/glossary/{game}/"]
+        urls += [f"/adjudicate/?game={game}&preset={preset}" for preset in module.PRESETS]
+    return urls
 
 
 @pytest.mark.parametrize("language", ["en", "de", "ja"])
