@@ -92,7 +92,9 @@ def problems(text: str, language: str) -> list[str]:
             for match in re.finditer(rf"(?<![\w-]){re.escape(code)}(?![\w-])", text):
                 out.append(near(match, f"code {code!r}"))
     if language == "ja":
-        for match in JA_HALF_WIDTH.finditer(TYPED_EXAMPLE.sub(lambda typed: "「」".ljust(len(typed.group()), " "), text)):
+        # An example's text blanked to spaces of its length, so that the places found stay where they are.
+        untyped = TYPED_EXAMPLE.sub(lambda typed: " " * len(typed.group()), text)
+        for match in JA_HALF_WIDTH.finditer(untyped):
             out.append(near(match, "half-width punctuation"))
     return out
 
