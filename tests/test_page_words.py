@@ -262,3 +262,14 @@ def test_the_sie_s_price_is_shown_and_typed_in_words(client: Client, language: s
                                           "rule-sie": "viermal"}).content.decode()
     errors = re.search(r'id="err-rule-sie"[^>]*>(.*?)</div>', refused, re.S)
     assert errors is not None and words in unescape(errors.group(1)), errors
+
+
+@pytest.mark.django_db
+def test_a_period_ending_before_it_starts_names_the_start_as_the_language_writes_dates(host: Any) -> None:
+    from django.utils import translation
+
+    club = Club.objects.create(name="Skatclub", owner=host)
+    with translation.override("de"), pytest.raises(seasons.SeasonError) as refused:
+        seasons.start_season(club, name="2025", game="skat", start=datetime.date(2025, 3, 7),
+                             end=datetime.date(2025, 3, 1), basis="seeger_fabian")
+    assert "7. März 2025" in str(refused.value) and not ISO_DATE.search(str(refused.value))

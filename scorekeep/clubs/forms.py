@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 
 from django import forms
 from django.db.models import QuerySet
+from django.utils import formats
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -108,7 +109,7 @@ class StatsFilter(forms.Form):
         since, until = data.get("since"), data.get("until")
         if since and until and until < since:
             self.add_error("until", gettext("The end of the period is before its start (%(since)s).")
-                           % {"since": since.strftime(DATE_FORMAT)})
+                           % {"since": formats.date_format(since, "DATE_FORMAT")})
         return data
 
     @property
