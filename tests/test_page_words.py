@@ -273,3 +273,18 @@ def test_a_period_ending_before_it_starts_names_the_start_as_the_language_writes
         seasons.start_season(club, name="2025", game="skat", start=datetime.date(2025, 3, 7),
                              end=datetime.date(2025, 3, 1), basis="seeger_fabian")
     assert "7. März 2025" in str(refused.value) and not ISO_DATE.search(str(refused.value))
+
+
+def test_sf_is_spelled_out_once_on_the_table_page_and_the_big_screen(client: Client, demo: dict[str, CardNight],
+                                                                     host: Any) -> None:
+    """Japanese players do not know the abbreviation "SF": the table page's strip and the big screen's column
+    say it in full once (the big screen's heading keeps the short form, with the full name as its title)."""
+    client.cookies["django_language"] = "ja"
+    night = demo["skat"]
+    page = visible_text(client.get(reverse("table", args=[night.pk, 1])).content.decode())
+    assert "SF" in page and page.count("SF：ゼーガー・ファビアン点") == 1
+    tour = tournament("skat", "isko", players=6, host=host)
+    draw(tour, 1, [[1, 2, 3], [4, 5, 6]], host=host)
+    screen = client.get(f"/standings/{tour.viewer_token}/screen/").content.decode()
+    assert '<abbr title="ゼーガー・ファビアン点">' in screen
+    assert "：ゼーガー・ファビアン点" in visible_text(screen)
