@@ -16,7 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -182,7 +182,9 @@ class CardNight(models.Model):
         ordering = ["-date", "-id"]
 
     def __str__(self) -> str:
-        return f"{self.get_game_display()} {self.date:%Y-%m-%d}" + (f" {self.place}" if self.place else "")
+        # Shown as a page's heading: the date as the reader's language writes it ("7. März 2025", "2025年3月7日").
+        when = formats.date_format(self.date, "DATE_FORMAT")
+        return f"{self.get_game_display()} {when}" + (f" {self.place}" if self.place else "")
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         if self.amount_exponent is None:

@@ -151,6 +151,8 @@ SCOREKEEP_BEHIND_PROXY = env_bool("SCOREKEEP_BEHIND_PROXY", False)
 # language (the switch on every page, remembered in a cookie for a year). Catalogues under locale/
 # (gettext .po, in git) are compiled to .mo by `manage.py compiletranslations` (make run / make test).
 LANGUAGE_CODE = "en"
+# Messages for the next page ("Welcome, …") are translated when shown, in the language the reader reads then.
+MESSAGE_STORAGE = "scorekeep.web.flash.TranslatedWhenShown"
 LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("ja", "日本語")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600

@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 
 from django import forms
 from django.db.models import QuerySet
+from django.utils import formats
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -15,7 +16,7 @@ from scorekeep.clubs import clubs, seasons
 from scorekeep.models import GAME_CHOICES, CardNight, Club
 from scorekeep.rules import GAMES
 from scorekeep.words.cells import DATE_FORMAT
-from scorekeep.words.labels import GAME_LABELS, preformatted, translated
+from scorekeep.words.labels import GAME_LABELS, listed, preformatted, translated
 
 
 def _basis_choices() -> list[tuple[str, str]]:
@@ -57,7 +58,7 @@ class SeasonForm(forms.Form):
         super().__init__(*args, **kwargs)
         for name in ("start", "end"):
             self.fields[name].error_messages["invalid"] = gettext("Enter a date as year-month-day, e.g. 2025-03-07.")
-        choices = ", ".join(label for _key, label in _basis_choices())
+        choices = listed(label for _key, label in _basis_choices())
         self.fields["basis"].error_messages["invalid_choice"] = gettext(
             "Choose one of: %(choices)s.") % {"choices": choices}
 
@@ -95,8 +96,8 @@ class StatsFilter(forms.Form):
                 label=pgettext_lazy("association", "Club"), required=False, coerce=int, empty_value=None,
                 choices=[("", _("All clubs")), *((str(club.pk), club.name) for club in clubs)])
             self.fields["club"].error_messages["invalid_choice"] = preformatted(gettext(
-                "Choose one of your clubs: %(clubs)s."), {"clubs": ", ".join(club.name for club in clubs)})
-        games = ", ".join(str(label) for _key, label in GAME_CHOICES)
+                "Choose one of your clubs: %(clubs)s."), {"clubs": listed(club.name for club in clubs)})
+        games = listed(str(label) for _key, label in GAME_CHOICES)
         self.fields["game"].error_messages["invalid_choice"] = gettext(
             "Choose a game: %(games)s, or all games.") % {"games": games}
         for name in ("since", "until"):
@@ -108,7 +109,7 @@ class StatsFilter(forms.Form):
         since, until = data.get("since"), data.get("until")
         if since and until and until < since:
             self.add_error("until", gettext("The end of the period is before its start (%(since)s).")
-                           % {"since": since.strftime(DATE_FORMAT)})
+                           % {"since": formats.date_format(since, "DATE_FORMAT")})
         return data
 
     @property

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from django.db import transaction
+from django.utils import formats
 from django.utils.translation import gettext
 
 from scorekeep.clubs import stats
@@ -260,7 +261,7 @@ def start_season(club: Club, *, name: str, game: str, start: datetime.date, end:
         raise SeasonError("game", gettext("Choose one of the games listed"))
     if end < start:
         raise SeasonError("end", gettext("The end of the period is before its start (%(since)s).")
-                          % {"since": start.isoformat()})
+                          % {"since": formats.date_format(start, "DATE_FORMAT")})
     keys = [item.key for item in bases(game)]
     if basis not in keys:
         raise SeasonError("basis", gettext("Choose one of: %(choices)s.") % {"choices": ", ".join(keys)})

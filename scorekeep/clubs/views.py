@@ -17,7 +17,7 @@ from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scorekeep.clubs import clubs, ratings
@@ -25,6 +25,7 @@ from scorekeep.clubs.clubs import club_of
 from scorekeep.clubs.forms import ClubNameForm, CohostForm
 from scorekeep.models import Club, token_shaped
 from scorekeep.web import throttle
+from scorekeep.web.flash import later
 from scorekeep.web.qr import qr_svg
 from scorekeep.words.labels import GAME_LABELS
 
@@ -76,7 +77,7 @@ def club_page(request: HttpRequest, club_id: int) -> HttpResponse:
             except clubs.ClubError as err:
                 name_form.add_error(err.field, str(err))
             else:
-                messages.success(request, gettext("The club's name was changed."))
+                messages.success(request, later(gettext_noop("The club's name was changed.")))
                 return _see_other(reverse("club", args=[club.pk]))
     return render(request, "clubs/club.html", _club_context(request, club, name_form=name_form))
 
@@ -131,7 +132,7 @@ def club_invitation_renew(request: HttpRequest, club_id: int) -> HttpResponse:
     """A new invitation link; the old one stops working."""
     club = club_of(request, club_id)
     clubs.renew_invitation(club)
-    messages.success(request, gettext("A new invitation link was made; the old one no longer works."))
+    messages.success(request, later(gettext_noop("A new invitation link was made; the old one no longer works.")))
     return _see_other(reverse("club", args=[club.pk]))
 
 

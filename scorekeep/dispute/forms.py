@@ -35,6 +35,7 @@ from scorekeep.words.labels import (
     CONTRACT_LABELS,
     GAME_LABELS,
     OPTION_LABELS,
+    OPTION_WORD_LABELS,
     PRESET_LABELS,
     Label,
     page_words,
@@ -162,7 +163,9 @@ class DisputeForm(HouseRulesMixin, forms.Form):
 
     def _add_house_rules(self) -> None:
         for rule in self.house_rules:
-            item = Item(rule.name, OPTION_LABELS.get(rule.key, rule.key), "", rule.layout, rule.names)
+            # An option whose engine label lists its values' codes (a Sie's "4x_solo") is named in words.
+            label = OPTION_WORD_LABELS.get(rule.key) or OPTION_LABELS.get(rule.key, rule.key)
+            item = Item(rule.name, label, "", rule.layout, rule.names)
             self._add("rules", item, rule.fields(), "deal")
 
     def _peek(self, name: str) -> Any:

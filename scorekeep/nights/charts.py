@@ -31,6 +31,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
 from scorekeep.nights.ledger import Ledger
+from scorekeep.words.labels import listed
 from scorekeep.words.money import MINUS, format_money
 
 # The drawing's own units (the viewBox); the page scales it. Narrow enough that text at FONT_SIZE
@@ -170,7 +171,7 @@ def running_totals_svg(data: Ledger | Series, *, format_value: Callable[[int], s
     description = series.description or ngettext(
         "Running total of each player after %(deals)s deal. Final totals: %(totals)s.",
         "Running total of each player after each of %(deals)s deals. Final totals: %(totals)s.",
-        len(series.totals)) % {"deals": len(series.totals), "totals": ", ".join(entries)}
+        len(series.totals)) % {"deals": len(series.totals), "totals": listed(entries)}
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="running-totals" viewBox="0 0 {WIDTH} {_number(height)}" '
         f'width="100%" role="img" aria-labelledby="{escape(prefix)}-title {escape(prefix)}-desc" '

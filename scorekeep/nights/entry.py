@@ -31,11 +31,18 @@ from scorekeep.nights import ledger
 from scorekeep.nights.deal_inputs import TAP, DealInputs, People, Question, carries, initial_values, live_words, say
 from scorekeep.rules import GAMES, IllegalDeal, Input, Kind, Table, Verdict, complete, entered, inputs, pack
 from scorekeep.rules.cards import RED_SIGNS
-from scorekeep.rules.explain import COMMA
+from scorekeep.rules.explain import COMMA, Word
+from scorekeep.rules.picker_words import short_rank
 from scorekeep.web.fields import peek
-from scorekeep.words.labels import CONTRACT_LABELS, page_words
+from scorekeep.words.labels import CONTRACT_LABELS, listed, page_words, translated
 
 SUIT_SIGNS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
+
+
+def _short_rank(game: str, rank: str) -> str:
+    """A card's rank on the counting picker as the game's table writes it (Schafkopf's O and U), translated."""
+    short = short_rank(game, rank)
+    return str(translated(short)) if isinstance(short, Word) else short
 DECLARER = "declarer"
 GRID_PLAYERS = 3  # a grid of players and games where at most three play: three rows fit above the rest
 GRID_GAMES = 6  # … and at most six games have a declarer: a row of them fits a phone beside a name
@@ -235,7 +242,8 @@ class DealForm(forms.Form):
             # Counting by tapping the captured cards: used when the number is left empty.
             self.fields["captured"] = forms.MultipleChoiceField(
                 label=_("Or tick the cards the side took"), required=False,
-                choices=[(card, SUIT_SIGNS[card[0]] + card[1:]) for card, _points in pack(self.game)],
+                choices=[(card, SUIT_SIGNS[card[0]] + _short_rank(self.game, card[1:]))
+                         for card, _points in pack(self.game)],
                 widget=forms.CheckboxSelectMultiple)
 
         self.fields["by"] = forms.CharField(label=_("Your name"), required=False, max_length=40,
@@ -340,8 +348,8 @@ class DealForm(forms.Form):
                 if not out:
                     continue
                 message = gettext("Not in this deal: %(names)s (%(dealer)s deals) — tap one of %(players)s.") % {
-                    "names": ", ".join(out), "dealer": self.names[self.dealer],
-                    "players": ", ".join(self.names[p] for p in self.playing)}
+                    "names": listed(out), "dealer": self.names[self.dealer],
+                    "players": listed(self.names[p] for p in self.playing)}
                 self.errors[name] = self.error_class([ValidationError(message, code="invalid_choice")],
                                                       renderer=self.renderer)
 
@@ -447,7 +455,7 @@ class DealForm(forms.Form):
         """Who deals, who is forehand, who sits out — the facts every scorer checks before entering."""
         forehand = self.seats[(self.table.dealer + 1) % self.table.players]
         return {"dealer": self.names[self.dealer], "forehand": self.names[forehand],
-                "out": ", ".join(self.names[p] for p in self.out)}
+                "out": listed(self.names[p] for p in self.out)}
 
     def rows(self, rare: bool) -> list[Bound]:
         rows = []
@@ -505,7 +513,7 @@ class DealForm(forms.Form):
             word = str(row.question.short or row.question.label)
             if word not in shown:
                 shown.append(word)
-        return gettext("More: %(what)s") % {"what": ", ".join(shown)}
+        return gettext("More: %(what)s") % {"what": listed(shown)}
 
     @property
     def rare_open(self) -> bool:
@@ -675,11 +683,11 @@ def fact_text(game: str, key: str, value: Any, seating: Sequence[int], names: Se
     if kind is Kind.SEAT:
         return name(value)
     if kind is Kind.SEATS and isinstance(value, list):
-        return ", ".join(name(s) for s in value)
+        return listed(name(s) for s in value)
     if kind is Kind.SEAT_ORDER and isinstance(value, list):
         return " → ".join(name(s) for s in value) or gettext("none")
     if kind is Kind.PER_SEAT and isinstance(value, list):
-        return ", ".join(f"{name(seat)} {number}" for seat, number in enumerate(value))
+        return listed(f"{name(seat)} {number}" for seat, number in enumerate(value))
     if kind is Kind.FLAG or isinstance(value, bool):
         return gettext("yes") if value else gettext("no")
     if field is not None and field.choices:

@@ -54,11 +54,15 @@ from scorekeep.words.labels import (
     CHOICE_LABELS,
     CONTRACT_LABELS,
     GAME_LABELS,
+    NAMED_VALUE_LABELS,
     NONE_LABELS,
     OPTION_LABELS,
+    OPTION_WORD_LABELS,
     PRESET_LABELS,
+    listed,
     preformatted,
     translated,
+    with_unit,
 )
 from scorekeep.words.money import CURRENCY, currency_exponent, format_money, money_input_error
 
@@ -96,19 +100,9 @@ def refresh_attrs(url: str, target: str) -> dict[str, str]:
 
 # --- words for rules and settings -------------------------------------------------------------
 
-# Named option values that forms.CHOICE_LABELS leaves as keys (the dispute form's inputs take the keys
-# as they are; a night's pages say what they mean, RULES.md "Schafkopf").
-MORE_CHOICE_LABELS: dict[tuple[str, str], Label] = {
-    ("tout", "double"): _("(solo + Laufende) × 2"),
-    ("sie", "4x_solo"): _("4 × the solo price"),
-    ("sie", "4x_solo_8_laufende"): _("4 × (solo + 8 Laufende)"),
-}
-
-# Options whose forms.OPTION_LABELS wording lists the keys of their values.
-MORE_OPTION_LABELS: dict[str, Label] = {
-    "tout": _("Price of a Tout"),
-    "sie": _("Price of a Sie"),
-}
+# Options whose engine label lists the codes of their values, and those values: in words (rules/option_words.py).
+MORE_CHOICE_LABELS = NAMED_VALUE_LABELS
+MORE_OPTION_LABELS = OPTION_WORD_LABELS
 
 CARD_LISTS = frozenset({"trump_order"})  # lists of cards ("HA", "C10"): written with suit signs
 PLACINGS = frozenset({"round_placing"})  # placing points, first place first: "4 / 3 / 2 / 1"
@@ -163,9 +157,9 @@ def value_words(key: str, value: object, money: tuple[str, int | None] | None = 
             return " ".join(card_words(str(card)) for card in value)
         if key in PLACINGS:
             return " / ".join(str(points) for points in value)
-        return ", ".join(value_words(key, v) for v in value)
+        return listed(value_words(key, v) for v in value)
     if isinstance(value, dict):
-        return ", ".join(f"{name_words(key, str(k))} {value_words(key, v)}" for k, v in value.items())
+        return listed(f"{name_words(key, str(k))} {value_words(key, v)}" for k, v in value.items())
     return str(value)
 
 
@@ -224,7 +218,7 @@ def setting_words(key: str, value: object, game: str = "") -> str:
         labels = {k: translated(event.label) for k, event in bock.events(game).items()} if game else {}
         if not value or not isinstance(value, Iterable):
             return gettext("none")
-        return ", ".join(str(labels.get(k, k)) for k in value)
+        return listed(str(labels.get(k, k)) for k in value)
     if value is None:
         return {"series_length": gettext("open-ended"), "round_length": gettext("the whole night"),
                 "bock_length": gettext("one round")}.get(key, gettext("none"))
@@ -589,7 +583,7 @@ class NightForm(SeatingMixin, SettingsFields):
                 label=pgettext_lazy("association", "Club"),
                 choices=[(key, club.name) for key, club in self.clubs.items()],
                 error_messages={"invalid_choice": preformatted(gettext("Choose one of your clubs: %(clubs)s."), {
-                    "clubs": ", ".join(club.name for club in self.clubs.values())})})
+                    "clubs": listed(club.name for club in self.clubs.values())})})
             self.data.setdefault("club", next(iter(self.clubs)))
         self._add_players(self.data, REFRESH_EXTRAS)
         self.describe()
@@ -707,7 +701,7 @@ class SettlementForm(forms.Form):
         step_field = self.fields["step"]
         assert isinstance(step_field, forms.ChoiceField)
         step_field.choices = [(step, _step_label(step, currency, exponent)) for step in STEPS]
-        steps = {"steps": ", ".join(_step_label(step, currency, exponent) for step in STEPS)}
+        steps = {"steps": listed(_step_label(step, currency, exponent) for step in STEPS)}
         # "invalid_choice" is formatted again with the value sent, "required" is not.
         self.fields["step"].error_messages["invalid_choice"] = preformatted(gettext("Round to one of %(steps)s."),
                                                                             steps)
@@ -727,7 +721,7 @@ class SettlementForm(forms.Form):
                 "Write the currency as three letters, e.g. EUR or CHF.")
         for name in ("entry_fee", "lost_game_fee"):
             if name in self.fields:
-                self.fields[name].label = f"{self.fields[name].label} ({currency})"
+                self.fields[name].label = with_unit(self.fields[name].label, currency)
         for name in ("rate", "entry_fee", "lost_game_fee", "prize_split"):
             if name in self.fields:
                 self.fields[name].error_messages["max_length"] = gettext(

@@ -64,6 +64,7 @@ from django.utils.translation import gettext
 
 from scorekeep.models import CardNight
 from scorekeep.nights import ledger
+from scorekeep.words.labels import listed
 from scorekeep.words.money import MINUS, currency_exponent, format_money, format_units, in_units, parse_units
 
 # Rounding steps in the currency's minor unit that players use: exact, 5, 10, 50 of it, a hundred (a euro
@@ -195,7 +196,7 @@ def _cents(value: object, field: str) -> int:
 
 def _check_step(step: object) -> int:
     if step not in STEPS or isinstance(step, bool):
-        allowed = ", ".join(str(s) for s in STEPS)
+        allowed = listed(str(s) for s in STEPS)
         raise SettlementError("step", gettext("round to one of %(allowed)s cents") % {"allowed": allowed})
     assert isinstance(step, int)
     return step
@@ -515,4 +516,4 @@ def options_in_words(options: dict[str, Any], currency: str, exponent: int | Non
         parts.append(gettext("%(fee)s per lost game") % {"fee": fee})
     if options.get("prize_split"):
         parts.append(gettext("prizes %(split)s %%") % {"split": " / ".join(str(p) for p in options["prize_split"])})
-    return ", ".join(parts)
+    return listed(parts)

@@ -35,7 +35,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.text import capfirst
-from django.utils.translation import gettext
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_http_methods
 
 from scorekeep.models import CardNight
@@ -53,6 +53,7 @@ from scorekeep.nights.settlement import (
 from scorekeep.nights.settlement import settle_as_stored as settle
 from scorekeep.web import access
 from scorekeep.web.access import HOST, SCORER, VIEW, NightRequest, night_access
+from scorekeep.web.flash import later
 from scorekeep.web.htmx import HttpResponseSeeOther
 from scorekeep.words.labels import GAME_LABELS
 
@@ -137,6 +138,6 @@ def night_settlement(request: NightRequest, night_id: int) -> HttpResponse:
             except OperationalError:
                 form.add_error(None, BUSY)
             else:
-                messages.success(request, gettext("Settlement options saved."))
+                messages.success(request, later(gettext_noop("Settlement options saved.")))
                 return HttpResponseSeeOther(reverse("night-settlement", args=[night.id]))
     return render(request, "nights/settlement.html", {**_page_context(night), "form": form, "host": host})

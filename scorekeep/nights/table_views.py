@@ -29,7 +29,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpR
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from scorekeep.dispute.play import PlayForm, ReplayRow, pack_of
 from scorekeep.models import CardNight, CardTable, Deal
@@ -53,6 +53,7 @@ from scorekeep.rules.seating import rotation
 from scorekeep.rules.verdict import explained
 from scorekeep.web import live
 from scorekeep.web.access import SCORE, SCORER, VIEW, NightRequest, allows, night_access, role_of
+from scorekeep.web.flash import later
 from scorekeep.web.htmx import render_page
 from scorekeep.words.labels import page_words, table_names
 
@@ -518,7 +519,8 @@ def deal_page(request: NightRequest, night_id: int, table_number: int, sequence:
                 form.add_error(None, BUSY)
             else:
                 _remember(request, by)
-                messages.success(request, gettext("Correction saved; every deal after it was scored again."))
+                messages.success(
+                    request, later(gettext_noop("Correction saved; every deal after it was scored again.")))
                 return HttpResponseRedirect(loaded.url("deal", sequence), status=303)
     elif request.method == "GET":
         live = request.htmx and request.GET  # type: ignore[attr-defined]  # django-htmx's middleware sets it

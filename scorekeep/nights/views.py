@@ -22,7 +22,7 @@ from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scorekeep.clubs import clubs
@@ -47,6 +47,7 @@ from scorekeep.nights.loading import load_night
 from scorekeep.rules import GAMES, rules_json
 from scorekeep.web import access, live
 from scorekeep.web.access import HOST, SCORE, SCORER, VIEW, NightRequest, night_access
+from scorekeep.web.flash import later
 from scorekeep.web.htmx import HttpResponseSeeOther, render_page
 from scorekeep.words.labels import GAME_LABELS
 
@@ -246,7 +247,8 @@ def night_settings(request: NightRequest, night_id: int) -> HttpResponse:
             except OperationalError:
                 form.add_error(None, BUSY)
             else:
-                messages.success(request, gettext("Settings saved; every deal was scored again under them."))
+                messages.success(
+                    request, later(gettext_noop("Settings saved; every deal was scored again under them.")))
                 return HttpResponseSeeOther(reverse("night", args=[night.id]))
     context = {"form": form, "night": night, "game_label": GAME_LABELS[night.game],
                "history": history(night, list(night.revisions.all())),

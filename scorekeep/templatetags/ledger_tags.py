@@ -9,11 +9,21 @@ from scorekeep.models import CardNight
 from scorekeep.nights.ledger import Ledger
 from scorekeep.nights.sheet import Sheet, sheet
 from scorekeep.words.labels import page_words
-from scorekeep.words.numbers import amount, average, matadors, money, placing, signed, signed_amount, signed_money
+from scorekeep.words.numbers import (
+    amount,
+    average,
+    decimal,
+    matadors,
+    money,
+    placing,
+    signed,
+    signed_amount,
+    signed_money,
+)
 
 register = template.Library()
 
-for _filter in (signed, average, money, signed_money, amount, signed_amount, placing, matadors):
+for _filter in (signed, average, decimal, money, signed_money, amount, signed_amount, placing, matadors):
     register.filter(_filter.__name__, _filter)
 
 

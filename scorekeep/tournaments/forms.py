@@ -16,6 +16,7 @@ from scorekeep.nights.forms import preset_label
 from scorekeep.rules import GAMES
 from scorekeep.tournaments import money as tournament_money
 from scorekeep.tournaments import writes as tournaments
+from scorekeep.words.labels import listed
 from scorekeep.words.money import CURRENCY, currency_exponent
 
 
@@ -144,7 +145,7 @@ class MoneyForm(forms.Form):
             "entry_fee": tournament_money.units(tournament.entry_fee, e),
             "lost_game_money": tournament_money.tiers_text(tournament.lost_game_money or [], e),
             "prize_kind": kind,
-            "prize_places": ", ".join(tournament_money.percent_text(p) if kind == "shares"
+            "prize_places": listed(tournament_money.percent_text(p) if kind == "shares"
                                       else tournament_money.units(p, e) for p in places),
             "retention_kind": retention["kind"],
             "retention_value": tournament_money.percent_text(retention["value"]) if retention["kind"] == "share"

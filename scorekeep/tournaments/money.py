@@ -32,6 +32,7 @@ from django.utils.translation import gettext
 from scorekeep.models import Tournament, TournamentRevision
 from scorekeep.rules.ranking import UNRANKED
 from scorekeep.tournaments import standings
+from scorekeep.words.labels import listed
 from scorekeep.words.money import format_money, parse_units
 
 
@@ -97,7 +98,7 @@ def parse_tiers(text: str, exponent: int, currency: str) -> list[dict[str, int]]
 
 
 def tiers_text(tiers: Sequence[dict[str, int]], exponent: int) -> str:
-    return ", ".join(f"{t['from']}: {units(t['amount'], exponent)}" for t in tiers)
+    return listed(f"{t['from']}: {units(t['amount'], exponent)}" for t in tiers)
 
 
 def lost_game_money(lost: int, tiers: Sequence[dict[str, int]]) -> int:

@@ -8,9 +8,10 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.core.validators import ProhibitNullCharactersValidator
 from django.http import HttpRequest
-from django.utils.translation import gettext
+from django.utils.translation import gettext_noop
 
 from scorekeep.models import Entrant, Tournament
+from scorekeep.web.flash import later
 
 
 def typed(request: HttpRequest, name: str, longest: int) -> str:
@@ -31,5 +32,5 @@ def entrant(request: HttpRequest, tournament: Tournament) -> Entrant | None:
     entrant = tournament.entrants.select_related("player").filter(number=int(number)).first() \
         if number.isdigit() and len(number) < 6 else None
     if entrant is None:
-        messages.error(request, gettext("Start number: choose a registered player."))
+        messages.error(request, later(gettext_noop("Start number: choose a registered player.")))
     return entrant

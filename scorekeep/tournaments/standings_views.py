@@ -30,7 +30,7 @@ from scorekeep.tournaments import standing_rows, standings
 from scorekeep.tournaments.forms import MoneyForm
 from scorekeep.tournaments.loading import tournament_of
 from scorekeep.web import live, throttle
-from scorekeep.words.labels import GAME_LABELS, translated
+from scorekeep.words.labels import GAME_LABELS, listed, translated
 
 LIVE = "live-standings"  # the id of the polled standings section
 POLL = "every 10s"
@@ -80,7 +80,7 @@ def _series_asked(request: HttpRequest, tournament: Tournament) -> tuple[int | N
     if raw.isdigit() and int(raw) in numbers:
         return int(raw), None
     return None, gettext("series: “%(value)s” is not a series of this tournament; choose one of %(numbers)s, "
-                         "or the overall standings.") % {"value": raw, "numbers": ", ".join(map(str, numbers))
+                         "or the overall standings.") % {"value": raw, "numbers": listed(map(str, numbers))
                                                          or "—"}
 
 
@@ -96,7 +96,9 @@ def _context(request: HttpRequest, tournament: Tournament, series: int | None, e
         "tournament": tournament, "game_label": GAME_LABELS[tournament.game], "now": now, "series": series,
         "error": error, "kind": kind,
         "columns": [translated(c.label) for c in now.order],
-        "short_columns": [translated(c.short) for c in now.order],
+        # Each column's short heading, and its full name where it abbreviates ("SF points"): a title on the
+        # heading, and a line under the table that spells it out.
+        "short_columns": [(translated(c.short), translated(c.label)) for c in now.order],
         "rows": standing_rows.rows(now, now.lines), "team_rows": standing_rows.rows(now, now.teams),
         "series_numbers": list(tournament.series_set.values_list("number", flat=True)),
         "etag": _tag(request, tournament, kind, series), "live_id": LIVE, "poll": POLL,

@@ -16,12 +16,13 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scorekeep.models import CardNight, token_shaped
 from scorekeep.web import access, throttle
+from scorekeep.web.flash import later
 from scorekeep.web.forms import SignUpForm, ThrottledAuthenticationForm, throttled
 from scorekeep.web.qr import qr_svg  # the links page's QR codes
 
@@ -65,8 +66,8 @@ def signup(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             user = form.save()  # a sign-up counts
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, gettext("Welcome, %(name)s. Start your first card night.") % {
-                "name": user.get_username()})
+            messages.success(request, later(gettext_noop("Welcome, %(name)s. Start your first card night."),
+                                            name=user.get_username()))
             return HttpResponseRedirect(reverse("night-new"), status=303)
         counted.undo()  # a form sent back to be corrected does not
     return render(request, "registration/signup.html", {"form": form})
@@ -119,7 +120,8 @@ def night_links_renew(request: HttpRequest, night_id: int) -> HttpResponse:
     night = get_object_or_404(CardNight, pk=night_id)
     which = request.POST.get("which")
     if which not in (access.SCORE, access.VIEW):
-        messages.error(request, gettext("Choose which link to replace: the scorer link or the viewer link."))
+        messages.error(
+            request, later(gettext_noop("Choose which link to replace: the scorer link or the viewer link.")))
     else:
         access.renew_link(night, which)
         messages.success(request, format_html("{}", gettext(

@@ -18,7 +18,16 @@ from django.utils.translation import gettext_lazy as _
 from scorekeep.rules import IllegalDeal
 from scorekeep.rules.fields import Option, option_shape
 from scorekeep.rules.games import Game
-from scorekeep.words.labels import CHOICE_LABELS, NONE_LABELS, OPTION_LABELS, page_words
+from scorekeep.words.labels import (
+    CHOICE_LABELS,
+    NAMED_VALUE_LABELS,
+    NONE_LABELS,
+    OPTION_LABELS,
+    OPTION_WORD_LABELS,
+    listed,
+    page_words,
+    with_unit,
+)
 from scorekeep.words.money import format_money, in_units, money_input_error, parse_units, symbol
 
 BARE_WORD = re.compile(r"(?=[0-9]*[A-Za-z_])[A-Za-z0-9_]+")
@@ -114,6 +123,37 @@ class HouseRulesMixin:
             return self.module.parse_rules({"preset": self.preset})
 
 
+class NumberOrName(forms.CharField):
+    """A whole number, or one of an option's named values written in words (a Sie's "4 × the solo price"; its
+    code, "4x_solo", is taken too): the options whose value is a fixed number or a rule (`schafkopf._IntegerOr`)
+    where no currency makes the number an amount."""
+
+    def __init__(self, *, lo: int, hi: int, name_words: Mapping[str, object], **kwargs: Any) -> None:
+        self.lo, self.hi, self.name_words = lo, hi, dict(name_words)
+        super().__init__(strip=True, **kwargs)  # no max_length: its validator would measure the number too
+
+    def widget_attrs(self, widget: forms.Widget) -> dict[str, Any]:
+        return {**super().widget_attrs(widget), "autocomplete": "off", "maxlength": "60"}
+
+    def to_python(self, value: object) -> int | str | None:  # type: ignore[override]
+        text = super().to_python(value)
+        if text is None or text in self.empty_values:
+            return None
+        folded = " ".join(text.strip('"').split()).casefold()
+        for name, words in self.name_words.items():
+            if folded in (name.casefold(), " ".join(str(words).split()).casefold()):
+                return name
+        if text.isdecimal() and self.lo <= int(text) <= self.hi:
+            return int(text)
+        raise ValidationError(gettext("Enter a whole number from %(lo)s to %(hi)s, or one of: %(names)s.") % {
+            "lo": self.lo, "hi": self.hi, "names": listed(self.name_words.values())}, code="invalid")
+
+    def prepare_value(self, value: object) -> object:
+        if isinstance(value, str) and value in self.name_words:
+            return str(self.name_words[value])
+        return value
+
+
 class JSONText(forms.CharField):
     """A text input holding one JSON value (house rules whose values are lists or objects)."""
 
@@ -159,9 +199,22 @@ class MoneyField(forms.CharField):
     takes named values (a Tout's "double") takes them as typed, in place of an amount."""
 
     def __init__(self, *, currency: str, exponent: int, lo: int, hi: int, names: tuple[str, ...] = (),
-                 **kwargs: Any) -> None:
+                 name_words: Mapping[str, object] | None = None, **kwargs: Any) -> None:
         self.currency, self.exponent, self.lo, self.hi, self.names = currency, exponent, lo, hi, names
+        # Each named value as a player reads and types it ("4 × the solo price"); its code is taken too.
+        self.name_words = dict(name_words or {})
         super().__init__(strip=True, **kwargs)
+
+    def _words(self, name: str) -> str:
+        return str(self.name_words.get(name, name))
+
+    def _named(self, text: str) -> str | None:
+        """The named value `text` stands for: its words in the page's language, or its code (JSON quotes or not)."""
+        folded = " ".join(text.strip('"').split()).casefold()
+        for name in self.names:
+            if folded in (name.casefold(), " ".join(self._words(name).split()).casefold()):
+                return name
+        return None
 
     def widget_attrs(self, widget: forms.Widget) -> dict[str, Any]:
         attrs = {**super().widget_attrs(widget), "autocomplete": "off", "maxlength": "24" if self.names else "12"}
@@ -173,14 +226,15 @@ class MoneyField(forms.CharField):
         text = super().to_python(value)
         if text is None or text in self.empty_values:
             return None
-        if text.strip('"') in self.names:  # a name, with or without the JSON quotes the input once took
-            return str(text.strip('"'))
+        named = self._named(text)
+        if named is not None:
+            return named
         units = parse_units(text, self.exponent)
         if units is None:
             error = money_input_error(text, self.currency, self.exponent)
             if self.names:
                 error = gettext("%(error)s Or write one of: %(names)s.") % {
-                    "error": error, "names": ", ".join(self.names)}
+                    "error": error, "names": gettext(", ").join(self._words(name) for name in self.names)}
             raise ValidationError(error, code="invalid")
         amount = int(units.scaleb(self.exponent))
         if not self.lo <= amount <= self.hi:
@@ -192,6 +246,8 @@ class MoneyField(forms.CharField):
     def prepare_value(self, value: object) -> object:
         if isinstance(value, int) and not isinstance(value, bool):
             return money_units(value, self.exponent)
+        if isinstance(value, str) and value in self.names:
+            return self._words(value)
         return value
 
 
@@ -224,20 +280,31 @@ class HouseRule:
         return (self.name, self.none_name) if self.none_box else (self.name,)
 
     @property
+    def named(self) -> bool:
+        """Whether the option is a whole number or one of some named values (a Sie's price or "4x_solo")."""
+        return bool(getattr(self.validator, "names", None))
+
+    @property
     def layout(self) -> str:
         if self.none_box:
             return "nullable"
         return "check" if self.kind == "boolean" else "field"
 
     def fields(self) -> dict[str, forms.Field]:
-        label = OPTION_LABELS.get(self.key, self.key)
+        label = OPTION_WORD_LABELS.get(self.key) or OPTION_LABELS.get(self.key, self.key)
         if self.kind == "boolean":
             field: forms.Field = forms.BooleanField(required=False, label=label)
         elif self.money is not None:  # an amount (integer), or an amount or a name (a Tout's fixed price or "double")
             currency, exponent = self.money
-            field = MoneyField(required=not self.nullable, label=f"{label} ({symbol(currency)})", currency=currency,
+            field = MoneyField(required=not self.nullable, label=with_unit(label, symbol(currency)), currency=currency,
                                exponent=exponent, lo=self.validator.lo, hi=self.validator.hi,  # type: ignore[union-attr]
-                               names=tuple(getattr(self.validator, "names", ())))
+                               names=(names := tuple(getattr(self.validator, "names", ()))),
+                               name_words={name: NAMED_VALUE_LABELS.get((self.key, name), name) for name in names})
+        elif self.named:  # a whole number or a named value, with no currency to count it in
+            names = tuple(self.validator.names)  # type: ignore[union-attr]
+            field = NumberOrName(required=not self.nullable, label=label,
+                                 lo=self.validator.lo, hi=self.validator.hi,  # type: ignore[union-attr]
+                                 name_words={name: NAMED_VALUE_LABELS.get((self.key, name), name) for name in names})
         elif self.kind == "integer":
             lo, hi = self.validator.lo, self.validator.hi  # type: ignore[union-attr]
             field = forms.IntegerField(required=not self.nullable, label=label,
@@ -264,7 +331,7 @@ class HouseRule:
             return {self.name: "on"} if value else {}
         if self.money is not None:
             return {self.name: money_units(value, self.money[1]) if isinstance(value, int) else str(value)}
-        if self.kind in ("integer", "choice"):
+        if self.kind in ("integer", "choice") or self.named:
             return {self.name: str(value)}
         return {self.name: json_text(value)}
 

@@ -3,16 +3,18 @@ module of `scorekeep.rules` names them (`Word`s), translated lazily into the pag
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 
 from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django_stubs_ext import StrOrPromise
 
 from scorekeep.api.contract_io import Translation
 from scorekeep.rules import GAMES
 from scorekeep.rules.explain import Word, in_words
+from scorekeep.rules.option_words import NAMED_VALUE_WORDS, OPTION_WORDS
 from scorekeep.rules.tournament import format_of
 from scorekeep.words.money import format_money
 
@@ -109,6 +111,10 @@ OPTION_LABELS: dict[str, Label] = {
     key: translated(word) for module in GAMES.values() for key, word in module.OPTION_LABELS.items()}
 CHOICE_LABELS: dict[tuple[str, str], Label] = {
     choice: translated(word) for module in GAMES.values() for choice, word in module.CHOICE_LABELS.items()}
+# Options whose engine label spells out its values' codes, and those values, in words (rules/option_words.py).
+OPTION_WORD_LABELS: dict[str, Label] = {key: translated(word) for key, word in OPTION_WORDS.items()}
+NAMED_VALUE_LABELS: dict[tuple[str, str], Label] = {
+    named: translated(word) for named, word in NAMED_VALUE_WORDS.items()}
 NONE_LABELS: dict[str, Label] = {
     key: translated(word) for module in GAMES.values() for key, word in module.NONE_LABELS.items()}
 
@@ -145,3 +151,19 @@ def table_names(names: Sequence[str]) -> list[str]:
         else:
             shown.append(name.strip())
     return shown
+
+
+def with_unit(label: object, unit: str) -> str:
+    """A field's label with the unit its amount is typed in: "Entry fee per player (EUR)", Japanese with
+    full-width brackets ("1人あたりの参加費（EUR）")."""
+    return gettext("%(label)s (%(unit)s)") % {"label": label, "unit": unit}
+
+
+def listed(items: Iterable[object]) -> str:
+    """Names or values one after another as the language lists them: "Anna, Bernd" — Japanese "Anna、Bernd"."""
+    return gettext(", ").join(str(item) for item in items)
+
+
+def bracketed(text: object) -> str:
+    """An aside in brackets as the language writes them: "(EUR)" — Japanese full width "（EUR）"."""
+    return gettext("(%(text)s)") % {"text": text}

@@ -36,6 +36,15 @@ def average(value: float | Literal[""] | None) -> str:
     return MINUS + text[1:] if text.startswith("-") else text
 
 
+def decimal(value: float | Literal[""] | None) -> str:
+    """A number to one decimal place (a rating: 12.3, −4.4; German −4,4), with the minus sign `signed` writes
+    (Django's ``floatformat:1`` writes a hyphen)."""
+    if value is None or value == "":
+        return ""
+    text = str(floatformat(value, 1))
+    return MINUS + text[1:] if text.startswith("-") else text
+
+
 def unit_of(unit: CardNight | str) -> tuple[str, int | None]:
     """A night's currency and the decimals its amounts are kept in, or a currency's code (its own decimals)."""
     return (unit.currency, unit.exponent) if isinstance(unit, CardNight) else (unit, None)

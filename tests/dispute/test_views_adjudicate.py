@@ -350,7 +350,8 @@ def test_house_rules_are_built_from_each_options_kind_and_filled_with_the_preset
 
 def test_json_house_rules_take_named_values_without_quotes(client: Client) -> None:
     values = opened(client, "schafkopf", "bsv").form()
-    assert values["rule-tout"] == ["double"] and values["rule-sie"] == ["4x_solo"]
+    # Shown in words (issue 30), taken back in words or as the code.
+    assert values["rule-tout"] == ["(solo + Laufende) × 2"] and values["rule-sie"] == ["4 × the solo price"]
     values.update({"rule-tout": ["200"], "rule-sie": ["4x_solo_8_laufende"], "contract": ["solo_tout"]})
     values = get(client, values)[1].form()
     values.update({"declarer": ["0"], "trump": ["H"], "card_points": ["120"], "declarer_tricks": ["8"]})
@@ -359,7 +360,7 @@ def test_json_house_rules_take_named_values_without_quotes(client: Client) -> No
     assert "Value 200" in page.text("verdict")
     values["rule-tout"] = ["triple"]
     _status, page = get(client, values)
-    assert "double" in page.text("err-rule-tout") and page.value("rule-tout") == "triple"
+    assert "(solo + Laufende) × 2" in page.text("err-rule-tout") and page.value("rule-tout") == "triple"
 
 
 def test_changing_the_preset_refills_the_house_rules(client: Client) -> None:

@@ -211,6 +211,9 @@ def test_the_tariff_is_typed_in_units_of_the_currency(client: Client) -> None:
     assert 'value="100"' in settings and "(¥)" in settings
 
 
+DOUBLE = "(solo + Laufende) × 2"  # the Tout's named value "double", as the page writes it
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize(("currency", "typed", "stored", "error"), [
     ("EUR", "0.10", 10, None), ("EUR", "0,25", 25, None), ("EUR", "1", 100, None),
@@ -259,21 +262,26 @@ def test_a_touts_and_a_sies_fixed_price_are_typed_in_units_of_the_currency(clien
     page = unescape(client.get(f"/nights/{night.pk}/").content.decode())
     assert "¥1,000" in page and "¥180" in page  # the house rule and the preset's value, as money
     settings = unescape(client.get(f"/nights/{night.pk}/settings/").content.decode())
-    assert 'name="rule-tout" value="1000"' in settings and 'value="4x_solo"' in settings
+    assert 'name="rule-tout" value="1000"' in settings and 'value="4 × the solo price"' in settings
     assert re.search(r"Tout[^<]*\(¥\)", settings)
     euro = nights.start_night(game="schafkopf", preset="classic", players=PLAYERS, house_rules={"tout": 250})
     settings = unescape(client.get(f"/nights/{euro.pk}/settings/").content.decode())
     assert 'name="rule-tout" value="2.50"' in settings and 'name="rule-sie" value="5.40"' in settings
 
 
+DOUBLE = "(solo + Laufende) × 2"  # the Tout's named value "double", as the page writes it
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize(("currency", "typed", "stored", "error"), [
     ("EUR", "2.50", 250, None), ("EUR", "2,5", 250, None), ("EUR", "double", "double", None),
     ("EUR", '"double"', "double", None), ("JPY", "1000", 1000, None),
-    ("EUR", "2.505", None, "at most two decimals, e.g. 5 or 0.50 — not “2.505”. Or write one of: double."),
-    ("JPY", "10.5", None, "¥ has no decimals: write whole JPY, e.g. 500 — not “10.5”. Or write one of: double."),
+    ("EUR", "(solo + Laufende) × 2", "double", None),  # the named value as the page writes it (issue 30)
+    ("EUR", "2.505", None, "at most two decimals, e.g. 5 or 0.50 — not “2.505”. Or write one of: " + DOUBLE + "."),
+    ("JPY", "10.5", None,
+     "¥ has no decimals: write whole JPY, e.g. 500 — not “10.5”. Or write one of: " + DOUBLE + "."),
     ("EUR", "0", None, "Enter an amount from €0.01 to €10,000.00"),
-    ("EUR", "twice", None, "Or write one of: double."),
+    ("EUR", "twice", None, "Or write one of: (solo + Laufende) × 2."),
 ])
 def test_a_typed_tout_price_is_money_or_a_name(client: Client, currency: str, typed: str, stored: object,
                                                error: str | None) -> None:
