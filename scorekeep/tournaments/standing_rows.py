@@ -36,6 +36,8 @@ def rows(now: standings.TournamentStandings, lines: list[standings.Line]) -> lis
             notes.append(gettext("tie broken by lot"))
         if line.joined:
             notes.append(gettext("joined in %(part)s") % {"part": unit_text(tournament.game, "in_text", line.joined)})
+        for number in line.paper:
+            notes.append(gettext("%(part)s from a paper list") % {"part": unit_text(tournament.game, "numbered", number)})
         if line.withdrew:
             notes.append(gettext("withdrew after %(part)s")
                          % {"part": unit_text(tournament.game, "in_text", line.withdrew)})

@@ -46,7 +46,7 @@ from scorekeep.rules import GAMES, IllegalDeal
 from scorekeep.rules.draw import Draw, Mode, Seatable, draw, pairs_of
 from scorekeep.rules.explain import Phrase, in_words
 from scorekeep.rules.tournament import check_series_length, check_table, series_length_at
-from scorekeep.tournaments import standings
+from scorekeep.tournaments import paper, standings
 from scorekeep.words.labels import page_words, unit_text
 from scorekeep.words.money import CURRENCY
 
@@ -369,6 +369,7 @@ class TableCheck:
     deals: int
     length: int
     problems: list[Phrase]
+    paper: bool = False  # the table's result is typed from its paper list (`tournaments.paper`)
 
     @property
     def done(self) -> bool:
@@ -389,11 +390,13 @@ def table_checks(series: Series) -> list[TableCheck]:
         dealers.setdefault(table_id, []).extend([dealer] * count)
     out = []
     for table in tables:
-        standing = ledger.TableStanding.of(table)
+        standing, from_paper = paper.standing_of(table)
         names = [place.player.name for place in table.places.all()]
         length = table.night.series_length or 0
+        # A paper result's dealers are on the paper only: its deals and balance are checked (issue 31).
         out.append(TableCheck(table.night, table, names, standing.deals, length,
-                              check_table(table.night.game, length, dealers.get(table.pk, []), standing.totals)))
+                              check_table(table.night.game, length, None if from_paper else dealers.get(table.pk, []),
+                                          standing.totals, deals=standing.deals), from_paper))
     return out
 
 
