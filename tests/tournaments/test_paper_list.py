@@ -13,6 +13,7 @@ from scorekeep.nights import ledger
 from scorekeep.nights import writes as nights
 from scorekeep.tournaments import money as tournament_money
 from scorekeep.tournaments import standing_rows, standings
+from scorekeep.words.labels import unit_text
 from tests.tournament_fixtures import draw, tournament
 
 TIERS = [{"from": 1, "amount": 50}, {"from": 3, "amount": 100}]
@@ -31,6 +32,8 @@ SCHAFKOPF_DEALS = [{"contract": "sauspiel", "declarer": 0, "partner": 2, "card_p
                    {"contract": "wenz", "declarer": 1, "card_points": 61},
                    {"contract": "sauspiel", "declarer": 2, "partner": 3, "card_points": 40},
                    {"contract": "wenz", "declarer": 3, "card_points": 30}] * 2  # the series' 8 deals
+KOP_DEALS = [{"contract": "normal", "old": old, "card_points": points, "old_tricks": 2}
+             for old, points in (([0, 1], 60), ([0, 2], 62), ([1, 3], 48), ([2, 3], 60))] * 2  # one round of 8
 
 
 def two_tournaments(game: str, preset: str, host: User) -> tuple[Tournament, Tournament, CardTable, CardTable]:
@@ -74,7 +77,8 @@ def shown(tour: Tournament) -> tuple[list[Any], list[Any], list[Any]]:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(("game", "preset", "deals"), [("skat", "isko", SKAT_DEALS),
-                                                        ("schafkopf", None, SCHAFKOPF_DEALS)])
+                                                        ("schafkopf", None, SCHAFKOPF_DEALS),
+                                                        ("kop", "koscian", KOP_DEALS)])
 def test_a_paper_list_counts_exactly_as_the_same_deals_entered_one_by_one(client: Client, host: User, game: str,
                                                                           preset: str | None,
                                                                           deals: list[dict[str, Any]]) -> None:
@@ -90,7 +94,7 @@ def test_a_paper_list_counts_exactly_as_the_same_deals_entered_one_by_one(client
     b_now = standings.standings(Tournament.objects.get(pk=b.pk))
     assert all(line.paper == [1] for line in b_now.lines)
     page = client.get(f"/tournaments/{b.pk}/standings/").content.decode()
-    assert "Series 1 from a paper list" in page
+    assert f"{unit_text(game, 'numbered', 1)} from a paper list" in page  # Kop: "Round 1"
     overview = client.get(f"/tournaments/{b.pk}/").content.decode()
     assert "from a paper list" in overview, overview[overview.find("series-tables"):][:1500]
     assert "✓ list complete" in overview  # the table's closing check passes
