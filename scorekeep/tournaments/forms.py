@@ -76,15 +76,11 @@ class MoneyFields(forms.Form):
         prizes = {"kind": data["prize_kind"], "places": parsed["prize_places"],
                   "retention": {"kind": data["retention_kind"], "value": parsed["retention_value"]}}
         try:  # the rules of the money settings, one for every way in (`tournaments.check_money`)
-            settings = tournaments.check_money(parsed["entry_fee"], parsed["lost_game_money"],
-                                               prizes if parsed["prize_places"] else {})
+            return tournaments.check_money(parsed["entry_fee"], parsed["lost_game_money"], prizes)
         except ValidationError as err:
             for name, errors in err.message_dict.items():
                 self.add_error({"prizes": "prize_places"}.get(name, name), errors)
             return None
-        if not parsed["prize_places"]:
-            settings["prizes"] = prizes  # no prize places: the retention is still kept
-        return settings
 
 
 def tariff_rules() -> dict[str, HouseRule]:

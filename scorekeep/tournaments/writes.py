@@ -93,7 +93,8 @@ def check_lost_game_money(tiers: object) -> list[dict[str, int]]:
 def check_prizes(prizes: object) -> dict[str, Any]:
     """The prize table: ``{"kind": "amounts" | "shares", "places": [...], "retention": {"kind": "share" |
     "amount", "value": n}}`` — amounts in minor units, shares in per mille of the pot (together at most
-    1000), places from the first down (never more for a lower place). Empty: no prizes."""
+    1000), places from the first down (never more for a lower place). Empty: no prizes; a table without
+    places keeps only the retention (the money page and the new-tournament form take it alike, issue 31)."""
     if prizes in (None, {}):
         return {}
     if not isinstance(prizes, Mapping) or set(prizes) - {"kind", "places", "retention"}:
@@ -103,8 +104,8 @@ def check_prizes(prizes: object) -> dict[str, Any]:
         raise _refuse("prizes", gettext("the kind of prizes is “amounts” or “shares”, not %(got)s")
                       % {"got": kind})
     places = prizes.get("places")
-    if not isinstance(places, list) or not places or len(places) > 200:
-        raise _refuse("prizes", gettext("list the prize of each place, the first first (1 to 200 places)"))
+    if not isinstance(places, list) or len(places) > 200:
+        raise _refuse("prizes", gettext("list the prize of each place, the first first (at most 200 places)"))
     values = [_amount("prizes", value) for value in places]
     if any(later > earlier for earlier, later in zip(values, values[1:], strict=False)):
         raise _refuse("prizes", gettext("a lower place never gets more than a higher one"))

@@ -160,7 +160,7 @@ def test_a_whole_tournament_runs_through(page: Page, browser: Browser, live_serv
     page.goto(f"{live_server.url}/tournaments/new/")
     page.get_by_label("Club").select_option(str(club.pk))
     page.get_by_label("Name", exact=True).fill("Stadtmeisterschaft")
-    page.get_by_label("Place").fill("Gasthaus Krone")
+    page.get_by_label("Place", exact=True).fill("Gasthaus Krone")
     page.get_by_label("Game and rule set").select_option(f"{game}:{preset}")
     page.get_by_label("Number of series (Kop: rounds)").fill("2")
     page.get_by_label("Deals per series at a table of four").fill(str(LENGTH))
