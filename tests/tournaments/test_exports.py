@@ -92,8 +92,11 @@ def test_the_exports_are_the_hosts_only(host: User, django_user_model: Any) -> N
 @pytest.mark.django_db
 def test_the_results_page_shows_each_series_standings_the_ranking_and_the_prizes_read_only(host: User) -> None:
     tour = played(host)
-    Series.objects.filter(tournament=tour).update(closed=True)
     anyone = Client()
+    early = anyone.get(f"/results/{tour.viewer_token}/").content.decode()
+    assert "Ranking so far" in early and "after series 2 (under way)" in early
+    assert "€15.00" not in early and "once every series is closed" in early  # no prize before the end
+    Series.objects.filter(tournament=tour).update(closed=True)
     page = anyone.get(f"/results/{tour.viewer_token}/")
     assert page.status_code == 200
     body = page.content.decode()
