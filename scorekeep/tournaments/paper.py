@@ -74,7 +74,8 @@ def columns(tournament: Tournament) -> tuple[PaperColumn, ...]:
 def record(table: CardTable, deals: int, rows: list[dict[str, int]], *, by: str = "") -> CardTable:
     """Keep a paper result (checked by `PaperForm`) on the table, with its history, and move the versions on
     so every standings page refreshes."""
-    table = CardTable.objects.select_for_update().select_related("night__series__tournament").get(pk=table.pk)
+    table = (CardTable.objects.select_for_update(of=("self",)).select_related("night__series__tournament")
+             .get(pk=table.pk))
     series = table.night.series
     assert series is not None  # only a tournament's table has a paper result (the page finds it through one)
     tournament = series.tournament
