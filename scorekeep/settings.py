@@ -67,6 +67,9 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
+# The benchmarks' measure of a request's CPU time on the server (scorekeep.web.timing), around everything else.
+if env_bool("SCOREKEEP_SERVER_TIMING", False):
+    MIDDLEWARE.insert(0, "scorekeep.web.timing.ServerTiming")
 
 ROOT_URLCONF = "scorekeep.urls"
 WSGI_APPLICATION = "scorekeep.wsgi.application"

@@ -328,7 +328,7 @@ defaults
     retries 2
     option redispatch
 frontend site
-    bind 127.0.0.1:{port} ssl crt {directory}/site.pem
+    bind 127.0.0.1:{port}{tls}
     http-request set-header X-Forwarded-Proto https
     http-response set-header X-Served-By %[srv_name]
     default_backend app
@@ -354,10 +354,11 @@ class Balancer:
     directory: Path
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
+    tls: bool = True  # False: plain HTTP on loopback (bench/spectators.py: the app's cost, not the handshakes)
 
     @property
     def url(self) -> str:
-        return f"https://127.0.0.1:{self.port}"
+        return f"{'https' if self.tls else 'http'}://127.0.0.1:{self.port}"
 
     @property
     def cert(self) -> Path:
@@ -376,14 +377,16 @@ class Balancer:
             (self.directory / "site.pem").write_bytes(self.cert.read_bytes() + key)  # haproxy: one file
         servers = "\n".join(f"    server app{n} 127.0.0.1:{site.port} check" for n, site in enumerate(self.sites, 1))
         config = self.directory / "haproxy.cfg"
-        config.write_text(HAPROXY_CONFIG.format(directory=self.directory, port=self.port, servers=servers))
+        tls = f" ssl crt {self.directory}/site.pem" if self.tls else ""
+        config.write_text(HAPROXY_CONFIG.format(directory=self.directory, port=self.port, servers=servers, tls=tls))
         log = open(self.directory / "haproxy.log", "wb")  # noqa: SIM115 - haproxy writes it
         self.process = subprocess.Popen([haproxy, "-db", "-f", str(config)], stdout=log, stderr=subprocess.STDOUT,
                                         start_new_session=True)
         log.close()
         context = ssl.create_default_context(cafile=str(self.cert))
         wait_until_answering(
-            self.process, lambda: http.client.HTTPSConnection("127.0.0.1", self.port, timeout=2, context=context),
+            self.process, lambda: http.client.HTTPSConnection("127.0.0.1", self.port, timeout=2, context=context)
+            if self.tls else http.client.HTTPConnection("127.0.0.1", self.port, timeout=2),
             {}, "haproxy", lambda: (self.directory / "haproxy.log").read_text())
 
     def stop(self) -> None:
