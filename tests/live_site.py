@@ -329,7 +329,6 @@ defaults
     option redispatch
 frontend site
     bind 127.0.0.1:{port}{tls}
-    http-request set-header X-Forwarded-Proto https
     http-response set-header X-Served-By %[srv_name]
     default_backend app
 backend app
@@ -377,7 +376,9 @@ class Balancer:
             (self.directory / "site.pem").write_bytes(self.cert.read_bytes() + key)  # haproxy: one file
         servers = "\n".join(f"    server app{n} 127.0.0.1:{site.port} check" for n, site in enumerate(self.sites, 1))
         config = self.directory / "haproxy.cfg"
-        tls = f" ssl crt {self.directory}/site.pem" if self.tls else ""
+        # Behind TLS the site hears it was HTTPS; plain, it is told nothing (it then needs SCOREKEEP_SSL_REDIRECT=0).
+        tls = (f" ssl crt {self.directory}/site.pem\n    http-request set-header X-Forwarded-Proto https" if self.tls
+               else "")
         config.write_text(HAPROXY_CONFIG.format(directory=self.directory, port=self.port, servers=servers, tls=tls))
         log = open(self.directory / "haproxy.log", "wb")  # noqa: SIM115 - haproxy writes it
         self.process = subprocess.Popen([haproxy, "-db", "-f", str(config)], stdout=log, stderr=subprocess.STDOUT,
