@@ -70,6 +70,9 @@ def _by_token(request: HttpRequest, token: str) -> Tournament:
 
 
 def _viewer_page(request: HttpRequest, token: str, template: str, kind: str) -> HttpResponse:
+    polled = _poll_from_board(request, token, kind)
+    if polled is not None:
+        return polled
     try:
         tournament = _by_token(request, token)
     except throttle.Throttled as refused:
@@ -143,6 +146,34 @@ def _page(request: HttpRequest, tournament: Tournament, template: str, kind: str
     return live.mark(render(request, template, context, status=400 if error else 200), tag)
 
 
+def _board_key(token: str, kind: str, series: int | None, language: str) -> str:
+    return f"standings:{token}:{kind}:{series or 0}:{language}"
+
+
+def _poll_from_board(request: HttpRequest, token: str, kind: str) -> HttpResponse | None:
+    """A viewer's poll answered from the shared cache alone while the board kept there is fresh: 304 when the
+    poll has its ETag (only the board's tag is read), else the board. No query at all — neither the session nor
+    the tournament is read: a board is kept only under a token that opened a tournament, so a poll that finds
+    one needs no throttle, and the token is at most `SCOREKEEP_STANDINGS_FRESH` seconds from being looked up
+    again. None (the usual way) for anything else: no board kept, an old one, not a poll."""
+    if not live.polled(request, LIVE) or not token_shaped(token):
+        return None
+    raw = request.GET.get("series", "").strip()
+    if raw not in ("", "overall") and not raw.isdigit():
+        return None
+    key = _board_key(token, kind, int(raw) if raw.isdigit() else None, request.LANGUAGE_CODE)
+    mark = cache.get(f"{key}:tag")
+    if mark is None or time.time() - mark[1] >= settings.SCOREKEEP_STANDINGS_FRESH:
+        return None
+    unchanged = live.not_modified(request, LIVE, mark[0])
+    if unchanged is not None:
+        return unchanged
+    kept = cache.get(key)
+    if kept is None or kept[0] != mark[0]:
+        return None
+    return live.mark(HttpResponse(kept[1]), kept[0])
+
+
 BOARD_KEPT = 3600  # seconds a board nobody asked for stays in the cache
 CLAIM_SECONDS = 30  # a server computing a board holds its claim at most this long (one that died lets go)
 WAIT_FOR_FIRST = 5.0  # seconds a viewer waits for a board another server is computing before computing it too
@@ -161,7 +192,7 @@ def _viewer_board(request: HttpRequest, tournament: Tournament, template: str, k
     share one computation per window instead of one a request, each at most that many seconds behind.
     The viewers' board holds no form (no CSRF token), so one rendering serves them all. A cache that is down
     or empty only costs time: the board is then computed by the request itself."""
-    key = f"standings:{tournament.viewer_token}:{kind}:{series or 0}:{request.LANGUAGE_CODE}"
+    key = _board_key(tournament.viewer_token, kind, series, request.LANGUAGE_CODE)
     claim = f"{key}:claim"
     kept = cache.get(key)
     if kept is not None and time.time() - kept[2] < settings.SCOREKEEP_STANDINGS_FRESH:
@@ -185,7 +216,8 @@ def _viewer_board(request: HttpRequest, tournament: Tournament, template: str, k
             board = render(request, f"{template}#board", context).content
             tag = _board_tag(request, tournament, kind, series, board)
             board = board.replace(_TAG_HERE.encode(), escape(tag).encode())
-        cache.set(key, (tag, board, time.time(), version), timeout=BOARD_KEPT)
+        now = time.time()  # the board, and its tag alone for the polls that need no more (`_poll_from_board`)
+        cache.set_many({key: (tag, board, now, version), f"{key}:tag": (tag, now)}, timeout=BOARD_KEPT)
     finally:
         if claimed:
             cache.delete(claim)
