@@ -322,6 +322,7 @@ defaults
     timeout client 120s
     timeout server 120s
     timeout http-request 10s
+    timeout queue 60s
     option forwardfor
     # A request whose connection to a server failed (not sent) goes to another one; one that was sent is not
     # sent again here: the phone sends it again itself, with its idempotency key.
@@ -374,7 +375,10 @@ class Balancer:
                            capture_output=True, check=True)
             key = (self.directory / "key.pem").read_bytes()
             (self.directory / "site.pem").write_bytes(self.cert.read_bytes() + key)  # haproxy: one file
-        servers = "\n".join(f"    server app{n} 127.0.0.1:{site.port} check" for n, site in enumerate(self.sites, 1))
+        # Each server gets at most as many requests at once as it has threads; the rest wait in haproxy's queue
+        # (and the health checks, which do not queue, still reach a busy server).
+        servers = "\n".join(f"    server app{n} 127.0.0.1:{site.port} check maxconn {site.workers * site.threads}"
+                             for n, site in enumerate(self.sites, 1))
         config = self.directory / "haproxy.cfg"
         # Behind TLS the site hears it was HTTPS; plain, it is told nothing (it then needs SCOREKEEP_SSL_REDIRECT=0).
         tls = (f" ssl crt {self.directory}/site.pem\n    http-request set-header X-Forwarded-Proto https" if self.tls
