@@ -27,6 +27,8 @@ import pytest
 
 from tests.live_site import (
     ENTERED_MEANWHILE,
+    NAMES,
+    SETUP,
     Answer,
     Balancer,
     Database,
@@ -55,7 +57,7 @@ from tests.tournament_fixtures import draw, tournament
 tour = tournament("skat", "isko", players=3, series=1)
 (table,) = draw(tour, 1, [[1, 2, 3]])
 nights.enter_deal(table, {"contract": "grand", "declarer": 0, "bid": 18, "matadors": 1, "card_points": 70})
-OUT = {"viewer": tour.viewer_token}
+OUT = {"standings": tour.viewer_token}
 """
 
 
@@ -264,8 +266,10 @@ def screen(pair: Pair, viewer: str, seen: Screen, stop: threading.Event) -> None
 
 
 def test_one_server_killed_and_redis_stopped_mid_night_lose_no_deal(pair: Pair) -> None:
-    night = pair.sites[0].night(tables=TABLES)
-    viewer = pair.sites[0].django(TOURNAMENT)["viewer"]
+    # The night and the tournament made in one Django process (each start costs seconds on a busy machine).
+    night = pair.sites[0].django(SETUP + "\nNIGHT = OUT\n" + TOURNAMENT + "\nOUT = {**NIGHT, **OUT}",
+                                 tables=TABLES, game="skat", preset="isko", names=NAMES)
+    viewer = night["standings"]
     tally, stop = Tally(), threading.Event()
     ready = threading.Barrier(TABLES * 2 + 1)
     phones = [threading.Thread(target=scorer, args=(pair, night, number, name, tally, ready, stop))
