@@ -21,7 +21,11 @@ Stoß or a 60:60 game), then each request `--repeat` times after one warm-up:
 - ``save htmx``: a new deal saved as the page's form sends it (HX-Request, HX-Target ``table-region``, an
   idempotency key, the deal number the form is for); the answer is the page's region;
 - ``save plain``: the same without JavaScript (POST, then 303 to the table page; the redirect not followed);
-- ``list first`` / ``list last``: the whole list's first and last page (`table_views.LIST_PAGE` deals).
+- ``list first`` / ``list last``: the whole list's first and last page (`table_views.LIST_PAGE` deals);
+- ``correct``: the table's first deal corrected from its page without JavaScript (POST with the deal's version
+  and an idempotency key, then 303; not followed), its card points moved each time between two values that
+  keep it won, so every deal after it keeps its Bock status: the correction's own cost, reading, judging and
+  walking the table (issue 32: at 1,000 deals at most 2× ``save plain``).
 
 Each saved deal is deleted again untimed, so the table keeps its size. DEBUG is off, as served (templates
 without their debug information, no query log); the test client skips the CSRF check, the middleware runs.
@@ -57,7 +61,8 @@ from tests.live_site import temp_database  # noqa: E402
 
 HX = {"HX-Request": "true", "HX-Current-URL": "http://testserver/"}
 MEASURED = ("trivial", "floor", "page", "poll 304", "poll changed", "save htmx", "save plain", "list first",
-            "list last")
+            "list last", "correct")
+CORRECTION_PER_SAVE = 2.0  # a correction at 1,000 deals costs at most this many saves (issue 32)
 TARGETS = {"page": 40.0, "poll changed": 40.0, "save htmx": 30.0}  # ms at 1,000 deals (issue 12)
 
 # The floor: the table page's standings strip and latest deals, nothing else, in a plain template.
@@ -303,6 +308,17 @@ class Bench:
         def save(headers: dict[str, str]) -> Callable[[], Any]:
             return lambda: client.post(base + "deals/new/", self.sent, headers=headers)
 
+        def fill_correction() -> None:  # the deal's page: its version, a new key, the other card points
+            from scorekeep.models import Deal
+
+            first = Deal.objects.get(table=self.table, sequence=1)
+            points = 75 if first.facts.get("card_points") == 70 else 70
+            self.sent = {**self.game.form, "card_points": points, "key": uuid.uuid4().hex,
+                         "version": first.version, "reason": "bench"}
+
+        def corrected(response: Any) -> None:
+            assert response.status_code == 303, (response.status_code, response.content[-3000:])
+
         return {
             "trivial": (nothing, lambda: client.get("/bench/trivial/"), ok),
             "floor": (nothing, lambda: client.get("/bench/floor/"), ok),
@@ -313,6 +329,7 @@ class Bench:
             "save plain": (fill, save({}), saved),
             "list first": (nothing, lambda: client.get(base + "list/?page=1"), ok),
             "list last": (nothing, lambda: client.get(base + "list/"), ok),
+            "correct": (fill_correction, lambda: client.post(base + "deals/1/", self.sent), corrected),
         }
 
     def expected(self) -> int:
@@ -387,6 +404,11 @@ def report(game: str, size: int, figures: dict[str, Figures]) -> None:
         verdict = "" if target is None or size < 1000 else ("met" if f.low <= target else "MISSED")
         print(f"{name:<14} {f.low:>8.1f} {f.median:>8.1f} {f.queries:>8} {f.low / floor:>8.1f} "
               f"{(f'≤ {target:.0f} ' + verdict) if target else '':>8}")
+    ratio = figures["correct"].low / figures["save plain"].low
+    verdict = "" if size < 1000 else ("met" if ratio <= CORRECTION_PER_SAVE else "MISSED")
+    medians = figures["correct"].median / figures["save plain"].median
+    print(f"a correction costs {ratio:.1f}× a save (min; median {medians:.1f}×)"
+          f"{f', target ≤ {CORRECTION_PER_SAVE:.0f}× {verdict}' if verdict else ''}")
 
 
 if __name__ == "__main__":

@@ -124,6 +124,10 @@ class Results:
         with self.lock:
             self.errors[what] += 1
 
+    def saved(self, answer: Answer) -> None:
+        """A save acknowledged (called under `lock`): its latency (bench/spectators.py keeps its CPU time too)."""
+        self.save_ms.append(answer.ms)
+
 
 def keeper(site: Site, table: dict, seconds: float, every: float, results: Results) -> None:
     """A table's list keeper: joins by the table's scorer link and saves a deal about every `every` s, for
@@ -166,7 +170,7 @@ def keeper(site: Site, table: dict, seconds: float, every: float, results: Resul
                                 f"table {table['number']}: the form after a save offers no declarer for {CONTRACT!r}")
                 with results.lock:
                     results.acked[key] = table["night"]
-                    results.save_ms.append(answer.ms)
+                    results.saved(answer)
                 expected += 1
                 break
             if answer.status == 200 and ENTERED_MEANWHILE in answer.body:  # one keeper a table: unexpected

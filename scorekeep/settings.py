@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -66,6 +67,9 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
+# The benchmarks' measure of a request's CPU time on the server (scorekeep.web.timing), around everything else.
+if env_bool("SCOREKEEP_SERVER_TIMING", False):
+    MIDDLEWARE.insert(0, "scorekeep.web.timing.ServerTiming")
 
 ROOT_URLCONF = "scorekeep.urls"
 WSGI_APPLICATION = "scorekeep.wsgi.application"
@@ -131,16 +135,36 @@ else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("SCOREKEEP_EMAIL_FROM", "scorekeep@localhost")
 
-# The cache keeps rendered PDFs (scorekeep.printing.pdf): per process by default; several gunicorn workers can
-# share them in the database (SCOREKEEP_CACHE=db; run `manage.py createcachetable` once). The throttles
-# (scorekeep.web.throttle) count in a table of the app, shared by every process whatever the cache.
-CACHES = {
-    "default": (
-        {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "scorekeep_cache"}
-        if os.environ.get("SCOREKEEP_CACHE") == "db"
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-    )
-}
+# The cache keeps saved work only: rendered PDFs (scorekeep.printing.pdf) and the viewers' standings board
+# (scorekeep.tournaments.standings_views), with the claims that make one server compute them while the others
+# wait. Per process by default (one machine needs nothing more). Several app servers share it in Redis
+# (SCOREKEEP_REDIS_URL, e.g. redis://127.0.0.1:6379/0; the `redis` package): each board is then computed once
+# per freshness window and each PDF rendered once, whichever server is asked; a Redis that is down costs time,
+# never an error (scorekeep.cache). SCOREKEEP_CACHE=db shares it in the database instead (run
+# `manage.py createcachetable` once). The throttles (scorekeep.web.throttle) and the idempotency keys count in
+# the app's tables, shared by every process whatever the cache.
+REDIS_URL = os.environ.get("SCOREKEEP_REDIS_URL", "")
+if REDIS_URL:
+    try:
+        # Django's RedisCache needs it: said here rather than on the first request.
+        import redis  # type: ignore[import-not-found, unused-ignore]  # noqa: F401
+    except ImportError as missing:
+        raise ImproperlyConfigured(
+            "SCOREKEEP_REDIS_URL is set but the redis package is missing: pip install -r requirements.txt"
+        ) from missing
+    CACHES = {"default": {
+        "BACKEND": "scorekeep.cache.ForgivingRedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": "scorekeep",
+        # A Redis that does not answer is given up on quickly (the cache then works as an empty one).
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1.0},
+    }}
+else:
+    CACHES = {
+        "default": (
+            {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "scorekeep_cache"}
+            if os.environ.get("SCOREKEEP_CACHE") == "db"
+            else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+        )
+    }
 # A tournament's standings as the viewers poll them (`standings_views`): a board computed for every viewer is
 # served for up to this many seconds after the tournament changed before it is computed again.
 SCOREKEEP_STANDINGS_FRESH = float(os.environ.get("SCOREKEEP_STANDINGS_FRESH", "5"))

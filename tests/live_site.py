@@ -309,6 +309,102 @@ class Proxy:
         self.process = None
 
 
+HAPROXY_CONFIG = """
+# haproxy in front of several app servers on one database and one Redis, as README's "Several app servers" has
+# it: HTTPS ends here, the requests go round the servers, a server that stops answering its health check is
+# left out until it answers again, and the site hears the scheme and the client's address from the balancer.
+# In the foreground, its files in its directory. X-Served-By (the server's name) is the tests' only addition.
+global
+    maxconn 2048
+defaults
+    mode http
+    timeout connect 2s
+    timeout client 120s
+    timeout server 120s
+    timeout http-request 10s
+    timeout queue 60s
+    option forwardfor
+    # A request whose connection to a server failed (not sent) goes to another one; one that was sent is not
+    # sent again here: the phone sends it again itself, with its idempotency key.
+    retries 2
+    option redispatch
+frontend site
+    bind 127.0.0.1:{port}{tls}
+    http-response set-header X-Served-By %[srv_name]
+    default_backend app
+backend app
+    balance roundrobin
+    option httpchk
+    http-check send meth GET uri /adjudicate/ ver HTTP/1.1 hdr Host 127.0.0.1 hdr X-Forwarded-Proto https
+    # A check every second, given 5 s (a busy server is slow, not gone); a server refusing a connection is left
+    # out at once (observe layer4), and taken back after one check it passes.
+    timeout check 5s
+    default-server inter 1s fall 2 rise 1 observe layer4 error-limit 1 on-error mark-down
+{servers}
+"""
+
+
+@dataclass
+class Balancer:
+    """haproxy in front of `sites` (several gunicorn servers on one database) on a loopback port of its own,
+    terminating HTTPS with a self-signed certificate made for 127.0.0.1 (`cert`), the requests going round the
+    servers; each answer names its server (X-Served-By: app1, app2 …). A foreground process of the test's."""
+
+    sites: list[Site]
+    directory: Path
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen[bytes] | None = None
+    tls: bool = True  # False: plain HTTP on loopback (bench/spectators.py: the app's cost, not the handshakes)
+
+    @property
+    def url(self) -> str:
+        return f"{'https' if self.tls else 'http'}://127.0.0.1:{self.port}"
+
+    @property
+    def cert(self) -> Path:
+        return self.directory / "cert.pem"
+
+    def start(self) -> None:
+        haproxy = shutil.which("haproxy") or "/usr/sbin/haproxy"
+        assert Path(haproxy).exists(), "the several-servers pass needs haproxy (apt-get install haproxy; .ci/run does)"
+        self.directory.mkdir(parents=True, exist_ok=True)
+        if not self.cert.exists():
+            subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                            "-nodes", "-keyout", str(self.directory / "key.pem"), "-out", str(self.cert), "-days", "2",
+                            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
+                           capture_output=True, check=True)
+            key = (self.directory / "key.pem").read_bytes()
+            (self.directory / "site.pem").write_bytes(self.cert.read_bytes() + key)  # haproxy: one file
+        # Each server gets at most as many requests at once as it has threads; the rest wait in haproxy's queue
+        # (and the health checks, which do not queue, still reach a busy server).
+        servers = "\n".join(f"    server app{n} 127.0.0.1:{site.port} check maxconn {site.workers * site.threads}"
+                             for n, site in enumerate(self.sites, 1))
+        config = self.directory / "haproxy.cfg"
+        # Behind TLS the site hears it was HTTPS; plain, it is told nothing (it then needs SCOREKEEP_SSL_REDIRECT=0).
+        tls = (f" ssl crt {self.directory}/site.pem\n    http-request set-header X-Forwarded-Proto https" if self.tls
+               else "")
+        config.write_text(HAPROXY_CONFIG.format(directory=self.directory, port=self.port, servers=servers, tls=tls))
+        log = open(self.directory / "haproxy.log", "wb")  # noqa: SIM115 - haproxy writes it
+        self.process = subprocess.Popen([haproxy, "-db", "-f", str(config)], stdout=log, stderr=subprocess.STDOUT,
+                                        start_new_session=True)
+        log.close()
+        context = ssl.create_default_context(cafile=str(self.cert))
+        wait_until_answering(
+            self.process, lambda: http.client.HTTPSConnection("127.0.0.1", self.port, timeout=2, context=context)
+            if self.tls else http.client.HTTPConnection("127.0.0.1", self.port, timeout=2),
+            {}, "haproxy", lambda: (self.directory / "haproxy.log").read_text())
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=10)
+        self.process = None
+
+
 SETUP = """
 from scorekeep.nights import writes as nights
 night = nights.start_night(game=ARGS["game"], preset=ARGS["preset"], players=ARGS["names"])

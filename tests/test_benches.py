@@ -14,6 +14,7 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from contextlib import redirect_stderr
@@ -42,6 +43,7 @@ BENCHES = [
     pytest.param("reach.py", marks=browser, id="reach"),
     pytest.param("save.py", id="save"),
     pytest.param("season.py", id="season"),
+    pytest.param("spectators.py", marks=database, id="spectators"),
     pytest.param("standings.py", id="standings"),
     pytest.param("table_page.py", id="table_page"),
     pytest.param("taps.py", marks=browser, id="taps"),
@@ -49,7 +51,8 @@ BENCHES = [
     pytest.param("tournament_print.py", marks=browser, id="tournament_print"),
 ]
 NOT_HERE = {"_check.py", "plain_scorer.py"}  # the shared checks; the floor, run on its file below
-TAKES_A_DATABASE = {"load.py", "offline.py", "table_page.py", "tournament.py"}  # --database-url
+TAKES_A_DATABASE = {"load.py", "offline.py", "spectators.py", "table_page.py", "tournament.py"}  # --database-url
+SEVERAL_SERVERS = {"spectators.py"}  # Redis and haproxy in front of two servers (tests/redis_server.py)
 
 
 def bench(script: str, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
@@ -75,6 +78,18 @@ def needs_chromium(request: pytest.FixtureRequest) -> None:
         pytest.skip(reason)
 
 
+def needs_several_servers() -> None:
+    """Skip (fail under CI) without redis-server, the redis package or haproxy."""
+    from tests.redis_server import need_redis
+
+    need_redis()
+    if not (shutil.which("haproxy") or Path("/usr/sbin/haproxy").exists()):
+        reason = "bench/spectators.py needs haproxy (apt-get install haproxy)"
+        if os.environ.get("CI"):
+            pytest.fail(reason + "; CI is set, so this is a failure, not a skip")
+        pytest.skip(reason)
+
+
 def test_every_benchmark_is_run_here() -> None:
     """A benchmark added to bench/ is run at its tiny size too, or it could break unnoticed."""
     listed = {param.values[0] for param in BENCHES}
@@ -86,6 +101,8 @@ def test_every_benchmark_is_run_here() -> None:
 def test_each_benchmark_measures_something_at_its_tiny_size(script: str, more: tuple[str, ...],
                                                              request: pytest.FixtureRequest) -> None:
     needs_chromium(request)
+    if script in SEVERAL_SERVERS:
+        needs_several_servers()
     args = ["--tiny", *more]
     url = os.environ.get("DATABASE_URL", "")
     if script in TAKES_A_DATABASE and url.startswith(("postgres://", "postgresql://")):

@@ -162,9 +162,9 @@ def judged_verdict(night: CardNight, seats: Sequence[int], dealer: int, facts: d
 
 
 def recompute(table: CardTable, since: int | None = None, changed: Deal | None = None,
-              judged: Judged | None = None) -> int:
-    """Bring the stored verdicts and Bock flags of the table's live deals up to date, in order; returns
-    how many deals the engine judged.
+              judged: Judged | None = None, was: Deal | None = None) -> int:
+    """Bring the stored verdicts and Bock flags of the table's live deals up to date, in order, and keep where
+    the table stands; returns how many deals the engine judged.
 
     Without `since` every deal is judged again (the night's rules changed). With `since` (the sequence
     of the deal that was changed, deleted or restored) the deals before it stand as stored, and from it
@@ -172,13 +172,23 @@ def recompute(table: CardTable, since: int | None = None, changed: Deal | None =
     and the deals whose Bock status the change moved: a deal's verdict depends only on its own facts,
     seats and Bock status, so a later deal whose Bock status stands keeps its verdict.
 
+    A correction (`changed`, and `was`: the deal as it stood before) that sets off the same number of Bock
+    rounds as before moves no later deal's Bock status: then no other deal is read at all — the kept
+    standing has the deal's old entries taken off and its new ones counted (`_corrected`). Otherwise the
+    live deals are read once, and the one pass that judges them also walks them for the standing kept.
+
     Raises `LedgerError` (nothing stored) when a deal is refused — e.g. after a change of house rules
     that forbids what was played; the caller's transaction then rolls back.
     """
     night = table.night
+    if since is not None and changed is not None and was is not None and not changed.deleted:
+        calls = _corrected(table, changed, judged, was)
+        if calls is not None:
+            return calls
     players = table.places.count()
-    deals = list(table.deals.filter(deleted=False).order_by("sequence"))
+    deals = table.deals.filter(deleted=False).order_by("sequence")
     queue = BockQueue(night, players)
+    now, events = TableStanding.start(night, players), bock_events(night)
     changed_pk = changed.pk if changed is not None else None
     updated, calls = [], 0
     for number, deal in enumerate(deals, start=1):
@@ -199,9 +209,43 @@ def recompute(table: CardTable, since: int | None = None, changed: Deal | None =
             deal.verdict, deal.bock = verdict, bock
             updated.append(deal)
         queue.after(deal.facts, verdict)
+        now.add(night, deal, events=events)  # the walk for the standing, in the same pass
     if updated:
         Deal.objects.bulk_update(updated, ["verdict", "bock"])
-    keep(table, walk(night, players, deals)[0])
+    keep(table, now)
+    return calls
+
+
+def _corrected(table: CardTable, changed: Deal, judged: Judged | None, was: Deal) -> int | None:
+    """A correction of one live deal without reading the others (see `recompute`); None where it needs them:
+    no whole standing kept, the rounds placed (Kop: the round's placing follows every deal of it), or the deal
+    sets off more or fewer Bock rounds than before (the Bock status of deals after it moves)."""
+    night = table.night
+    if not table.standing or any(key not in table.standing for key in TableStanding.KEPT_SINCE_TOURNAMENTS):
+        return None
+    kept = TableStanding.from_json(table.standing)
+    if kept.placings is not None:
+        return None
+    calls = 0
+    try:
+        if judged is not None and judged.fits(changed.facts, changed.seating, changed.dealer, changed.bock):
+            verdict = judged.verdict.to_json()
+        else:
+            verdict = judge_deal(night, changed.seating, changed.dealer, changed.facts, changed.bock).to_json()
+            calls = 1
+    except IllegalDeal:
+        return None  # the full pass names the deal and its number
+    queue = BockQueue(night, kept.players)
+    if (sum(e.happened(was.facts, was.verdict) for e in queue.events)
+            != sum(e.happened(changed.facts, verdict) for e in queue.events)):
+        return None
+    kept.count(night, was, -1)
+    changed.verdict = verdict
+    kept.count(night, changed, +1)
+    if kept.last_sequence == changed.sequence:
+        kept.last_dealer = changed.dealer
+    Deal.objects.filter(pk=changed.pk).update(verdict=verdict)
+    keep(table, kept)
     return calls
 
 
@@ -393,20 +437,26 @@ class TableStanding:
         Only the totals and games are taken back (what those rows show), not Bock or the round's placing."""
         earlier = self.copy()
         for deal in rows:
-            result = deal.result
             earlier.deals -= 1
-            for seat, position in enumerate(deal.seating):
-                earlier.totals[position] -= result.scores[seat]
-                if result.seeger_fabian is not None:
-                    earlier.seeger_fabian[position] -= result.seeger_fabian[seat]
-            if result.won is not None:
-                solo = result.won and counts_as_solo(night.game, deal.facts)
-                for seat in standing.credited(night.game, deal.facts):
-                    if 0 <= seat < len(deal.seating):
-                        (earlier.won if result.won else earlier.lost)[deal.seating[seat]] -= 1
-                        earlier.soli_won[deal.seating[seat]] -= solo
+            earlier.count(night, deal, -1)
         earlier.placings = None  # rows shown from here do not close rounds (their placing is on the list)
         return earlier
+
+    def count(self, night: CardNight, deal: Deal, sign: int) -> None:
+        """Count one deal's entries (its scores, Seeger-Fabian points, games won and lost, Soli won) on
+        (`sign` +1) or take them off again (-1), as `add` counted them; the number of deals, Bock and the
+        rounds' placings are the caller's."""
+        result = deal.result
+        for seat, position in enumerate(deal.seating):
+            self.totals[position] += sign * result.scores[seat]
+            if result.seeger_fabian is not None:
+                self.seeger_fabian[position] += sign * result.seeger_fabian[seat]
+        if result.won is not None:
+            solo = result.won and counts_as_solo(night.game, deal.facts)
+            for seat in standing.credited(night.game, deal.facts):
+                if 0 <= seat < len(deal.seating):
+                    (self.won if result.won else self.lost)[deal.seating[seat]] += sign
+                    self.soli_won[deal.seating[seat]] += sign * solo
 
     # --- what a page shows ----------------------------------------------------------------------------
 

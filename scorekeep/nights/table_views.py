@@ -74,7 +74,7 @@ LIST_PAGE = 50  # deals a page of the whole list shows
 @dataclass(slots=True)
 class Loaded:
     """A table with everything its page needs, loaded in a fixed number of queries: where it stands (kept on
-    the table, `ledger.TableStanding`) and its latest live deals — or, for a deal's page and the whole list, every
+    the table, `ledger.TableStanding`) and its latest live deals — or, for the whole list, every
     live deal (`every`), whose ledger is then built from the deals alone."""
 
     night: CardNight
@@ -388,15 +388,17 @@ def _saved_words(loaded: Loaded, deal: Deal, saved: str) -> str:
 
 
 def _deal_context(request: HttpRequest, loaded: Loaded, deal: Deal, form: DealForm | None) -> dict[str, Any]:
-    numbers = {d.pk: number for number, d in enumerate(loaded.deals, start=1)}
+    # The deal's number counts the live deals up to it (one count, not every deal of the table read): a deal's
+    # page, its correction, deletion and restoring read no other deal (issue 32).
+    number = None if deal.deleted else loaded.table.deals.filter(deleted=False, sequence__lte=deal.sequence).count()
     revisions = list(deal.revisions.all())
-    return {"night": loaded.night, "table": loaded.table, "deal": deal, "number": numbers.get(deal.pk),
+    return {"night": loaded.night, "table": loaded.table, "deal": deal, "number": number,
             "bock": deal_bock_words(loaded.night, deal),
             "form": form, "names": loaded.names, "action": loaded.url("deal", deal.sequence),
             "table_url": loaded.url("table"), "facts": facts_in_words(loaded.night.game, deal.facts, deal.seating,
                                                                        loaded.names),
             "explanation": _explanation(loaded, deal), "dealer_name": loaded.names[deal.dealer],
-            "history": deal_history(loaded.night.game, numbers.get(deal.pk), revisions, loaded.names,
+            "history": deal_history(loaded.night.game, number, revisions, loaded.names,
                                     loaded.night.date),
             "scorer": _scorer(request), "can_score": _can_score(request),
             # Each form its own idempotency key: a correction's key never stands for a deletion.
@@ -493,7 +495,7 @@ def _deleted_meanwhile(deal: Deal) -> str:
 @night_access(VIEW)
 def deal_page(request: NightRequest, night_id: int, table_number: int, sequence: int) -> HttpResponse:
     """GET: the deal, its verdict and history, and the correction form. POST: the correction."""
-    loaded = _load(night_id, table_number, every=True)
+    loaded = _load(night_id, table_number)
     deal = _deal(loaded, sequence)
     if request.method == "POST":
         if not _can_score(request):
@@ -541,7 +543,7 @@ def deal_page(request: NightRequest, night_id: int, table_number: int, sequence:
 def _change(request: HttpRequest, night_id: int, table_number: int, sequence: int, delete: bool) -> HttpResponse:
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
-    loaded = _load(night_id, table_number, every=True)
+    loaded = _load(night_id, table_number)
     deal = _deal(loaded, sequence)
     note = ChangeNote(request.POST)
     refused = ""
@@ -577,7 +579,7 @@ def deal_play(request: NightRequest, night_id: int, table_number: int, sequence:
     as entered stay what is scored. A refusal comes back on the deal's page with what was typed."""
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
-    loaded = _load(night_id, table_number, every=True)
+    loaded = _load(night_id, table_number)
     deal = _deal(loaded, sequence)
     data = request.POST.copy()
     if "remove" in data:  # no card typed: the cards come off

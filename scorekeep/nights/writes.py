@@ -264,6 +264,9 @@ def correct_deal(deal: Deal, facts: dict[str, Any], *, dealer: int | None = None
     if based_on is not None and based_on != deal.version:
         raise Stale(revisions=list(deal.revisions.order_by("at", "id"))[max(1, based_on):])
     old = _snapshot(deal)
+    # The deal as it stood: the ledger takes its entries off the kept standing.
+    was = Deal(pk=deal.pk, table_id=deal.table_id, sequence=deal.sequence, seating=list(deal.seating),
+               dealer=deal.dealer, facts=deal.facts, verdict=deal.verdict, bock=deal.bock)
     if dealer is not None and dealer != deal.dealer:
         _check_dealer(dealer, deal.table.places.count())
         deal.dealer = dealer
@@ -278,7 +281,7 @@ def correct_deal(deal: Deal, facts: dict[str, Any], *, dealer: int | None = None
     DealRevision.objects.create(deal=deal, kind=DealRevision.Kind.CHANGED, old=old, new=_snapshot(deal), by=by,
                                 reason=reason, request_key=key or None)
     ledger.recompute(deal.table, since=deal.sequence, changed=deal,
-                     judged=ledger.Judged(facts, tuple(deal.seating), deal.dealer, deal.bock, verdict))
+                     judged=ledger.Judged(facts, tuple(deal.seating), deal.dealer, deal.bock, verdict), was=was)
     _touch_table(deal.table)
     deal.refresh_from_db()
     return deal

@@ -21,7 +21,11 @@ Chromium started here.
 A Chromium takes ~300 MiB, so a process renders one PDF at a time (`rendered`): a request waits its
 turn while at most `WAITING` others wait, and beyond that it is answered 503 with Retry-After
 (`PdfBusy`); a PDF is kept in the cache by a key that changes with anything it shows (the night's and
-its tables' versions, the language), so the same printout asked again is not rendered again.
+its tables' versions, the language), so the same printout asked again is not rendered again. With several app
+servers sharing the cache (Redis, `scorekeep.cache`), the server that renders a PDF holds its claim there, and
+a server asked for the same PDF meanwhile waits for that one instead of rendering it again: a printout asked on
+both is rendered once. The turn (one render at a time) and the queue's length stay per process, as the Chromium
+they protect is: a count shared by every server would refuse a PDF on a server whose Chromium is idle.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.core.cache import cache
@@ -85,14 +89,39 @@ def rendered(key: str, page: Callable[[], str], timeout: float = TIMEOUT_SECONDS
     if not _queue.acquire(blocking=False):
         raise PdfBusy(f"{1 + WAITING} PDFs are being made or waited for")
     try:
-        with _turn:
-            data = cache.get(key)  # made while this request waited its turn
-            if data is None:
-                data = render(page(), timeout=timeout)
-                cache.set(key, data, KEEP_SECONDS)
+        claim = f"{key}:making"
+        deadline = time.monotonic() + timeout
+        while not cache.add(claim, 1, timeout=timeout + 5):  # another server (or thread) is making it
+            data = _made_elsewhere(key, claim, deadline)
+            if data is not None:
+                return bytes(data)
+            if time.monotonic() >= deadline:
+                raise PdfUnavailable(f"the same PDF, being made elsewhere, took longer than {timeout:.0f} s")
+            # that claim ended without a PDF (its server failed or died): this request makes it
+        try:
+            with _turn:
+                data = cache.get(key)  # made while this request waited its turn
+                if data is None:
+                    data = render(page(), timeout=timeout)
+                    cache.set(key, data, KEEP_SECONDS)
+        finally:
+            cache.delete(claim)
         return bytes(data)
     finally:
         _queue.release()
+
+
+def _made_elsewhere(key: str, claim: str, deadline: float) -> bytes | None:
+    """The PDF under `key` once whoever holds `claim` has kept it; None when the claim ended without it or at
+    the deadline."""
+    while time.monotonic() < deadline:
+        time.sleep(0.1)
+        data = cache.get(key)
+        if data is not None:
+            return bytes(data)
+        if not cache.has_key(claim):
+            return cast(bytes | None, cache.get(key))
+    return None
 
 
 def chromium_path() -> str:

@@ -2,15 +2,20 @@
 by the viewer link, for anyone who has it, one for phones and one for the big screen.
 
 Each page shows the standings overall or of one series (``?series=N``) and polls for changes (htmx, the
-standings section every 10 s): the ETag is the tournament's version (`Tournament.version`, moved on by every
-deal at one of its tables and every change of the organiser's), so a poll is answered 304 after one small
-query while nothing changed, and the standings (`scorekeep.tournaments.standings`) are computed only when something did.
+standings section every 10 s). The organiser's page is computed on every request that finds the tournament changed:
+its ETag is the tournament's version (`standings.version`: its own, moved on by every change of the organiser's,
+and its tables', moved on by every deal), so it is current at every poll. The viewers' pages (phones and the
+big screen) are answered from the shared board (`_viewer_board`, kept in the cache: Redis when configured, so
+every app server shares it) with the board's own ETag, a hash of what it shows: a poll while the board is
+unchanged is answered 304 without reading a table, and a save somewhere that leaves the board as it was (another
+series, a page of the big screen the deal did not move) does not make every screen fetch it again.
 The big screen pages through a long list by itself (static/js/bigscreen.js); without JavaScript it shows
 every row.
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
 from typing import Any
 
@@ -20,6 +25,7 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
@@ -44,6 +50,9 @@ def _by_token(request: HttpRequest, token: str) -> Tournament:
 
 
 def _viewer_page(request: HttpRequest, token: str, template: str, kind: str) -> HttpResponse:
+    polled = _poll_from_board(request, token, kind)
+    if polled is not None:
+        return polled
     try:
         tournament = _by_token(request, token)
     except throttle.Throttled as refused:
@@ -65,12 +74,23 @@ def _series_asked(request: HttpRequest, tournament: Tournament) -> tuple[int | N
 
 
 def _tag(request: HttpRequest, tournament: Tournament, kind: str, series: int | None) -> str:
+    """The organiser's page's ETag: where the tournament's data stands (one query on its tables)."""
     own, tables = standings.version(tournament)
     return f'W/"s{tournament.pk}-{own}.{tables}-{kind}-{series or 0}-{request.LANGUAGE_CODE}"'
 
 
+def _board_tag(request: HttpRequest, tournament: Tournament, kind: str, series: int | None, board: bytes) -> str:
+    """A viewers' board's ETag: what it shows, hashed (the same board computed again keeps its tag)."""
+    digest = hashlib.blake2b(board, digest_size=8).hexdigest()
+    return f'W/"b{tournament.pk}-{kind}-{series or 0}-{request.LANGUAGE_CODE}-{digest}"'
+
+
+# Rendered in the board where its own ETag goes (the section's data-etag), then replaced by the hash of the rest.
+_TAG_HERE = "scorekeep-board-etag-goes-here"
+
+
 def _context(request: HttpRequest, tournament: Tournament, series: int | None, error: str | None,
-             kind: str) -> dict[str, Any]:
+             kind: str, etag: str | None = None) -> dict[str, Any]:
     now = standings.standings(tournament, series)
     return {
         "tournament": tournament, "game_label": GAME_LABELS[tournament.game], "now": now, "series": series,
@@ -82,7 +102,7 @@ def _context(request: HttpRequest, tournament: Tournament, series: int | None, e
         "rows": standing_rows.rows(now, now.lines), "team_rows": standing_rows.rows(now, now.teams),
         "stage": standing_rows.stage(now),
         "series_numbers": list(tournament.series_set.values_list("number", flat=True)),
-        "etag": _tag(request, tournament, kind, series), "live_id": LIVE, "poll": POLL,
+        "etag": etag or _tag(request, tournament, kind, series), "live_id": LIVE, "poll": POLL,
         "screen_rows": SCREEN_ROWS, "scope": now.scope,
         "viewer_url": reverse("standings-viewer", args=[tournament.viewer_token]),
         "screen_url": reverse("standings-screen", args=[tournament.viewer_token]),
@@ -92,40 +112,99 @@ def _context(request: HttpRequest, tournament: Tournament, series: int | None, e
 
 def _page(request: HttpRequest, tournament: Tournament, template: str, kind: str) -> HttpResponse:
     series, error = _series_asked(request, tournament)
-    tag = _tag(request, tournament, kind, series)
-    unchanged = live.not_modified(request, LIVE, tag)
-    if unchanged is not None:
-        return unchanged
     if kind != "host" and error is None:
-        tag, board = _shared_board(request, tournament, template, kind, series, tag)
+        tag, board = _viewer_board(request, tournament, template, kind, series)
         if live.polled(request, LIVE):
-            if request.headers.get("If-None-Match") == tag:
-                return live.not_modified(request, LIVE, tag) or HttpResponse(status=304)
-            return live.mark(HttpResponse(board), tag)
+            return live.not_modified(request, LIVE, tag) or live.mark(HttpResponse(board), tag)
         context = {"tournament": tournament, "game_label": GAME_LABELS[tournament.game], "series": series,
                    "kind": kind, "series_numbers": list(tournament.series_set.values_list("number", flat=True)),
                    "board_html": mark_safe(board.decode())}  # noqa: S308 - our own rendering of the board
         return live.mark(render(request, template, context), tag)
+    tag = _tag(request, tournament, kind, series)
+    unchanged = live.not_modified(request, LIVE, tag)
+    if unchanged is not None:
+        return unchanged
     context = _context(request, tournament, series, error, kind)
     if live.polled(request, LIVE):
         return live.mark(render(request, f"{template}#board", context), tag)
     return live.mark(render(request, template, context, status=400 if error else 200), tag)
 
 
-def _shared_board(request: HttpRequest, tournament: Tournament, template: str, kind: str, series: int | None,
-                  tag: str) -> tuple[str, bytes]:
-    """The viewers' standings board (its ETag and HTML) as computed for every viewer of the same page and
-    language, kept in the cache: computed afresh only when the tournament changed and the kept board is older
-    than `SCOREKEEP_STANDINGS_FRESH` seconds. At a championship the 150 tables change the standings several
-    times a second: a thousand screens and phones then share one computation every few seconds instead of
-    one a request, and each is at most that many seconds behind. The viewers' board holds no form (no CSRF
-    token), so one rendering serves them all; the organiser's page is always computed."""
-    key = f"standings:{tournament.viewer_token}:{kind}:{series or 0}:{request.LANGUAGE_CODE}"
+def _board_key(token: str, kind: str, series: int | None, language: str) -> str:
+    return f"standings:{token}:{kind}:{series or 0}:{language}"
+
+
+def _poll_from_board(request: HttpRequest, token: str, kind: str) -> HttpResponse | None:
+    """A viewer's poll answered from the shared cache alone while the board kept there is fresh: 304 when the
+    poll has its ETag (only the board's tag is read), else the board. No query at all — neither the session nor
+    the tournament is read: a board is kept only under a token that opened a tournament, so a poll that finds
+    one needs no throttle, and the token is at most `SCOREKEEP_STANDINGS_FRESH` seconds from being looked up
+    again. None (the usual way) for anything else: no board kept, an old one, not a poll."""
+    if not live.polled(request, LIVE) or not token_shaped(token):
+        return None
+    raw = request.GET.get("series", "").strip()
+    if raw not in ("", "overall") and not raw.isdigit():
+        return None
+    key = _board_key(token, kind, int(raw) if raw.isdigit() else None, request.LANGUAGE_CODE)
+    mark = cache.get(f"{key}:tag")
+    if mark is None or time.time() - mark[1] >= settings.SCOREKEEP_STANDINGS_FRESH:
+        return None
+    unchanged = live.not_modified(request, LIVE, mark[0])
+    if unchanged is not None:
+        return unchanged
     kept = cache.get(key)
-    if kept is not None and (kept[0] == tag or time.time() - kept[2] < settings.SCOREKEEP_STANDINGS_FRESH):
+    if kept is None or kept[0] != mark[0]:
+        return None
+    return live.mark(HttpResponse(kept[1]), kept[0])
+
+
+BOARD_KEPT = 3600  # seconds a board nobody asked for stays in the cache
+CLAIM_SECONDS = 30  # a server computing a board holds its claim at most this long (one that died lets go)
+WAIT_FOR_FIRST = 5.0  # seconds a viewer waits for a board another server is computing before computing it too
+
+
+def _viewer_board(request: HttpRequest, tournament: Tournament, template: str, kind: str,
+                  series: int | None) -> tuple[str, bytes]:
+    """The viewers' standings board (its ETag and HTML) as computed for every viewer of the same page and
+    language, kept in the cache with the tournament's version it was computed at.
+
+    While the kept board is younger than `SCOREKEEP_STANDINGS_FRESH` seconds it is served as it is: no query
+    on the tables. Older, one request on one server (the one that takes the board's claim, an atomic `add` in
+    the shared cache) looks at the tournament's version: unchanged, the board is kept another window; changed,
+    it is computed again. Meanwhile every other viewer, on every server, is served the kept board. At a
+    championship the 150 tables change the standings several times a second: thousands of screens and phones
+    share one computation per window instead of one a request, each at most that many seconds behind.
+    The viewers' board holds no form (no CSRF token), so one rendering serves them all. A cache that is down
+    or empty only costs time: the board is then computed by the request itself."""
+    key = _board_key(tournament.viewer_token, kind, series, request.LANGUAGE_CODE)
+    claim = f"{key}:claim"
+    kept = cache.get(key)
+    if kept is not None and time.time() - kept[2] < settings.SCOREKEEP_STANDINGS_FRESH:
         return kept[0], kept[1]
-    board = render(request, f"{template}#board", _context(request, tournament, series, None, kind)).content
-    cache.set(key, (tag, board, time.time()), timeout=3600)
+    claimed = cache.add(claim, 1, timeout=CLAIM_SECONDS)
+    if not claimed:
+        if kept is not None:
+            return kept[0], kept[1]  # being computed elsewhere: the last board meanwhile
+        deadline = time.monotonic() + WAIT_FOR_FIRST
+        while time.monotonic() < deadline:  # the first board of all: wait for the one being computed
+            time.sleep(0.05)
+            kept = cache.get(key)
+            if kept is not None:
+                return kept[0], kept[1]
+    try:
+        version = standings.version(tournament)
+        if kept is not None and kept[3] == version:
+            tag, board = kept[0], kept[1]
+        else:
+            context = _context(request, tournament, series, None, kind, etag=_TAG_HERE)
+            board = render(request, f"{template}#board", context).content
+            tag = _board_tag(request, tournament, kind, series, board)
+            board = board.replace(_TAG_HERE.encode(), escape(tag).encode())
+        now = time.time()  # the board, and its tag alone for the polls that need no more (`_poll_from_board`)
+        cache.set_many({key: (tag, board, now, version), f"{key}:tag": (tag, now)}, timeout=BOARD_KEPT)
+    finally:
+        if claimed:
+            cache.delete(claim)
     return tag, board
 
 

@@ -532,6 +532,36 @@ def test_a_correction_asks_the_engine_for_that_deal_and_the_deals_whose_bock_it_
     assert len(engine_calls) == round_ and not any(bock_flags(table))
 
 
+def test_a_correction_that_moves_no_bock_reads_no_other_deal_and_keeps_where_the_table_stands() -> None:
+    """Issue 32: a correction costs about a save at any size. One that sets off as many Bock rounds as before
+    reads no other deal (its entries are taken off the kept standing and the new ones counted); one that moves
+    the Bock rounds reads the live deals once, judging and walking them in one pass. Either way the kept
+    standing is where a fresh walk ends, and the page's deal numbers and totals follow."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    table = skat_with_bock(players=4)
+    deals = [nights.enter_deal(table, grand(n % 3, 70 + n)) for n in range(8)]
+
+    def corrected(deal: Deal, facts: dict[str, Any], **how: Any) -> list[str]:
+        with CaptureQueriesContext(connection) as queries:
+            nights.correct_deal(deal, facts, **how)
+        table.refresh_from_db()
+        live = list(table.deals.filter(deleted=False).order_by("sequence"))
+        assert ledger.TableStanding.from_json(table.standing) == ledger.walk(table.night, 4, live)[0]
+        return [q["sql"] for q in queries  # the table's live deals read (not one deal by its id)
+                if q["sql"].startswith("SELECT") and '"scorekeep_deal"."deleted"' in q["sql"].partition(" WHERE ")[2]]
+
+    assert corrected(deals[1], grand(1, 40)) == []  # won → lost, no Kontra: no Bock round either way
+    assert corrected(deals[7], grand(0, 95), dealer=2) == []  # the last deal, dealt by someone else
+    assert ledger.TableStanding.from_json(table.standing).last_dealer == 2
+    assert len(corrected(deals[2], grand(2, 50, kontra=True))) == 1  # a lost Kontra: a Bock round, one read
+    assert bock_flags(table) == [False, False, False, True, True, True, True, False]
+    assert corrected(deals[2], grand(2, 40, kontra=True)) == []  # still lost with Kontra: the same round
+    assert len(corrected(deals[2], grand(2, 70))) == 1  # the round is gone again
+    assert not any(bock_flags(table))
+
+
 def test_facts_and_house_rules_come_back_in_the_order_entered_on_every_database() -> None:
     """PostgreSQL's jsonb orders an object's keys by length; a deal's facts keep the table's order."""
     rules = {"lost_hand_doubled": True, "kontra": False, "bock": True}  # the game's order of options

@@ -4,7 +4,8 @@ terminating HTTPS and passing X-Forwarded-Proto and X-Forwarded-For (SCOREKEEP_B
 when DATABASE_URL names it, else SQLite (tests/live_site.py: `Site(..., production=True)` and `Proxy`).
 
 The tests here are marked `production` and `database`: CI runs them in its PostgreSQL pass only (.ci/run). Each
-module has one server; every test checks that the server logged no error while it ran.
+module has one server (test_servers.py: two behind haproxy, with Redis); every test checks that the server logged
+no error while it ran.
 """
 
 from __future__ import annotations
@@ -82,8 +83,13 @@ SERVER_ERROR = re.compile(r"Internal Server Error|Traceback \(most recent call l
 
 
 @pytest.fixture(autouse=True)
-def _no_server_error(served: Served) -> Iterator[None]:
-    """Whatever a test checks, the server must not have logged an error or a traceback while it ran."""
+def _no_server_error(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Whatever a test checks, the server must not have logged an error or a traceback while it ran. (A module
+    on servers of its own, tests/production/test_servers.py, checks their logs itself: no nginx started for it.)"""
+    if "served" not in request.fixturenames:
+        yield
+        return
+    served: Served = request.getfixturevalue("served")
     before = len(served.site.log)
     yield
     logged = served.site.log[before:]

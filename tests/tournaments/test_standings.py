@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils.html import escape
 
 from scorekeep.models import CardTable, Entrant, Tournament
 from scorekeep.nights import ledger
@@ -234,6 +235,40 @@ def test_viewers_share_one_board_for_a_few_seconds_while_the_tables_keep_changin
     fresh = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], **poll)
     assert fresh.status_code == 200 and fresh["ETag"] != first["ETag"] and fresh.content != first.content
     assert client.get(url, HTTP_IF_NONE_MATCH=fresh["ETag"], **poll).status_code == 304
+
+
+def test_a_viewer_poll_is_answered_from_the_shared_board_with_its_own_etag_without_reading_a_table(
+        client: Client, host: User, settings: Any, monkeypatch: Any) -> None:
+    settings.SCOREKEEP_STANDINGS_FRESH = 5
+    clock = [1_000_000.0]
+    monkeypatch.setattr("scorekeep.tournaments.standings_views.time.time", lambda: clock[0])
+    tour = tournament("skat", "isko", players=3)
+    (t1,) = draw(tour, 1, [[1, 2, 3]])
+    deal = nights.enter_deal(t1, grand(0, 70))
+    poll = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "live-standings"}
+    tags = {}
+    for url in (f"/standings/{tour.viewer_token}/", f"/standings/{tour.viewer_token}/screen/"):
+        first = client.get(url, **poll)
+        tags[url] = first["ETag"]
+        assert first.status_code == 200 and f'data-etag="{escape(first["ETag"])}"' in first.content.decode()
+        with CaptureQueriesContext(connection) as queries:
+            again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], **poll)
+        assert again.status_code == 304 and again["ETag"] == first["ETag"]
+        assert [q["sql"] for q in queries] == []  # not a table, nor the session or the tournament: the cache alone
+    # A correction that leaves every figure as it was moves the tables' versions on, not the board: once the
+    # window is over the board is computed again, and the same board keeps its ETag (the sum of the tables'
+    # versions would have changed with it)
+    nights.correct_deal(deal, grand(0, 70), reason="same")
+    clock[0] += 6
+    for url, tag in tags.items():
+        assert client.get(url, HTTP_IF_NONE_MATCH=tag, **poll).status_code == 304
+    # The organiser's page is current at every poll, whatever the viewers' window
+    client.force_login(host)
+    mine = f"/tournaments/{tour.pk}/standings/"
+    before = client.get(mine, **poll)
+    nights.enter_deal(t1, grand(1, 70))
+    after = client.get(mine, HTTP_IF_NONE_MATCH=before["ETag"], **poll)
+    assert after.status_code == 200 and after.content != before.content
 
 
 def test_the_big_screen_pages_by_script_and_shows_every_row_without_it(client: Client) -> None:

@@ -1,0 +1,249 @@
+"""Load: a championship's spectators — 150 tables saving a deal every 60 s and 5,000 phones and screens polling
+the standings every 10 s — through haproxy onto two app servers on one PostgreSQL and one Redis (issue 32).
+
+    .venv/bin/python bench/spectators.py [--players 600] [--every 60] [--viewers 5000] [--poll 10]
+                                         [--seconds 120] [--servers 2] [--workers 2] [--threads 8]
+                                         [--fresh 5] [--database-url postgres://…]
+
+Run by hand, never by the test suite; results go to docs/PERFORMANCE.md. The script makes a throw-away database
+(a temporary PostgreSQL database on the server of --database-url or DATABASE_URL; a SQLite file when neither is
+PostgreSQL, which is not how several servers are run), a Redis of its own on a free port, `--servers` gunicorn
+servers (DEBUG off, as in production, each `--workers` × `--threads`) sharing both, and haproxy in front sending
+the requests round them (plain HTTP on loopback: the app's cost is measured, not the handshakes). It sets the
+tournament up as bench/tournament.py does (`--players` entrants drawn into tables of four), then for `--seconds`:
+
+- one list keeper per table (bench/tournament.py's `keeper`: its own session from the table's scorer link, a
+  valid deal about every `--every` seconds, the first after a random part of it; resent with its key when
+  unanswered);
+- `--viewers` phones and screens on the standings by the viewer link, half on the phones' page and half on the
+  big screen's, each opening it at a random moment within the first `--arrive` seconds and then polling every
+  `--poll` seconds with If-None-Match (its last ETag), going on `--quiet` seconds after the tables stop.
+
+Each answer says its server's CPU time (`SCOREKEEP_SERVER_TIMING`: the request thread's, scorekeep.web.timing).
+Per kind of request — a save, the standings page opened, a poll answered 200, a poll answered 304 — it prints
+how many, the server CPU per request (mean and p95), the latency p50 / p95 / p99, and for the polls the 304
+share (of every poll; and of the polls whose board had not changed, where a 200 carrying the ETag sent would be
+a miss). Then the servers' CPU in all (their processes, from /proc), the errors, and every table read back:
+each acknowledged deal stored once, nothing stored that no phone was told of, nothing half-saved. Exits 1,
+saying why, on an error, a lost, duplicated or half-saved deal, a thread that died, or nothing measured.
+``--tiny``: eight players at two tables, four viewers, two seconds (bench/_check.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench._check import Workers, measured, need, parse  # noqa: E402
+from bench.load import check_read_back, machine, percentiles, read_back  # noqa: E402
+from bench.tournament import HTMX_POLL, INSPECT, SETUP, Results, keeper  # noqa: E402
+from tests.live_site import Answer, Balancer, Phone, Site, temp_database  # noqa: E402
+from tests.redis_server import RedisServer  # noqa: E402
+
+CPU = re.compile(r"cpu;dur=([0-9.]+)")
+KINDS = ("save", "standings page", "poll 200", "poll 304")
+
+
+@dataclass
+class Front:
+    """Where the phones go: the balancer (bench/tournament.py's keeper takes anything with a `url`)."""
+
+    url: str
+
+
+@dataclass
+class Kinds:
+    """Per kind of request: latencies (ms), the server's CPU (ms), and the polls whose 200 carried the ETag they
+    sent (a board unchanged, fetched again: a miss)."""
+
+    ms: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    cpu: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    missed: int = 0
+
+    def add(self, kind: str, answer: Answer) -> None:
+        self.ms[kind].append(answer.ms)
+        found = CPU.search(header(answer, "Server-Timing"))
+        if found:
+            self.cpu[kind].append(float(found.group(1)))
+
+
+def header(answer: Answer, name: str) -> str:
+    """A header whatever its case (haproxy sends the names in lower case)."""
+    return next((value for key, value in answer.headers.items() if key.lower() == name.lower()), "")
+
+
+class CountingResults(Results):
+    """bench/tournament.py's results, with each acknowledged save's server CPU kept for its kind's figures."""
+
+    def __init__(self, kinds: Kinds) -> None:
+        super().__init__()
+        self.kinds = kinds
+
+    def saved(self, answer: Answer) -> None:
+        super().saved(answer)
+        self.kinds.add("save", answer)
+
+
+def viewer(front: Front, path: str, until: float, poll: float, arrive: float, seed: int, results: Results,
+           kinds: Kinds) -> None:
+    """A phone or screen on the standings: opens the page at a random moment within `arrive` seconds, then
+    polls its board with If-None-Match."""
+    phone = Phone(front.url, timeout=60)
+    etag = ""
+    next_poll = time.monotonic() + random.Random(seed).uniform(0, arrive)
+    while True:
+        time.sleep(max(0.0, next_poll - time.monotonic()))
+        if time.monotonic() >= until:
+            return
+        next_poll += poll
+        with results.lock:
+            results.requests += 1
+        try:
+            answer = phone.request("GET", path, headers={**HTMX_POLL, "If-None-Match": etag} if etag else {})
+        except OSError as err:
+            results.error(f"standings: no answer ({type(err).__name__})")
+            continue
+        if answer.status not in (200, 304):
+            results.error(f"standings: {answer.status} {answer.body.strip()[:80]!r}")
+            continue
+        kind = "standings page" if not etag else f"poll {answer.status}"
+        tag = header(answer, "ETag")
+        with results.lock:
+            kinds.add(kind, answer)
+            kinds.missed += kind == "poll 200" and tag == etag
+            results.standings_ms[answer.status].append(answer.ms)
+        etag = tag or etag
+
+
+def server_cpu(sites: list[Site]) -> float:
+    """CPU seconds (user + system) used so far by every process of the servers (each its own session)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    sessions = {site.process.pid for site in sites if site.process is not None}
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        if int(fields[3]) in sessions:  # the session id (field 6 of stat; 4th after the command's ")")
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=600, help="entrants (Skat: tables of four)")
+    parser.add_argument("--game", default="skat")
+    parser.add_argument("--preset", default="isko")
+    parser.add_argument("--length", type=int, default=48, help="deals of a series at a table of four")
+    parser.add_argument("--seconds", type=float, default=120)
+    parser.add_argument("--every", type=float, default=60.0, help="seconds between a table's deals")
+    parser.add_argument("--viewers", type=int, default=5000)
+    parser.add_argument("--poll", type=float, default=10.0, help="seconds between a viewer's polls")
+    parser.add_argument("--arrive", type=float, default=10.0,
+                        help="seconds over which the viewers open the standings (each at a random moment)")
+    parser.add_argument("--quiet", type=float, default=20.0,
+                        help="seconds the viewers keep polling after the last deal (the board unchanged)")
+    parser.add_argument("--servers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per server")
+    parser.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker")
+    parser.add_argument("--fresh", type=float, default=5.0, help="SCOREKEEP_STANDINGS_FRESH on the servers")
+    parser.add_argument("--database-url", default=None, help="a PostgreSQL server to make the database on")
+    args = parse(parser, tiny={"players": 8, "seconds": 2.0, "every": 0.5, "viewers": 4, "poll": 0.5,
+                               "arrive": 0.2, "quiet": 0.5, "workers": 1, "threads": 2, "fresh": 0.2})
+    need(args.servers >= 1 and args.viewers >= 0, "--servers must be at least 1")
+
+    directory = Path(tempfile.mkdtemp(prefix="scorekeep-spectators-"))
+    database = temp_database(directory, args.database_url)
+    redis = RedisServer(directory)
+    shared = {"SCOREKEEP_SECRET_KEY": "bench-" + "x" * 50, "SCOREKEEP_STATIC_ROOT": str(directory / "static"),
+              "SCOREKEEP_REDIS_URL": redis.url, "SCOREKEEP_STANDINGS_FRESH": str(args.fresh),
+              "SCOREKEEP_SERVER_TIMING": "1", "SCOREKEEP_SSL_REDIRECT": "0"}  # plain HTTP from the balancer
+    sites = []
+    for n in range(1, args.servers + 1):
+        (directory / f"app{n}").mkdir()
+        sites.append(Site(database, directory / f"app{n}", workers=args.workers, threads=args.threads,
+                          production=True, settings=dict(shared)))
+    balancer = Balancer(sites, directory / "haproxy", tls=False)
+    try:
+        redis.start()
+        sites[0].migrate()
+        sites[0].collectstatic()
+        setup = sites[0].django(SETUP, game=args.game, preset=args.preset, length=args.length, players=args.players)
+        for site in sites:
+            site.start()
+        balancer.start()
+        front = Front(balancer.url)
+        tables = setup["tables"]
+        path = f"/standings/{setup['viewer']}/"
+        kinds = Kinds()
+        results = CountingResults(kinds)
+        until = time.monotonic() + args.seconds
+        workers = Workers()
+        for table in tables:
+            workers.add(keeper, front, table, args.seconds, args.every, results)
+        for n in range(args.viewers):
+            page = path if n % 2 == 0 else path + "screen/"
+            workers.add(viewer, front, page, until + args.quiet, args.poll, args.arrive, n, results, kinds)
+        cpu_before, load_before = server_cpu(sites), os.getloadavg()[0]
+        started = time.monotonic()
+        workers.run()
+        elapsed = time.monotonic() - started
+        cpu_used, load_after = server_cpu(sites) - cpu_before, os.getloadavg()[0]
+        stored_tables = sites[0].django(INSPECT, tournament=setup["tournament"])
+        description = machine(sites[0])
+        logs = "".join(site.log for site in sites)
+    finally:
+        balancer.stop()
+        for site in sites:
+            site.stop()
+        redis.stop()
+        database.drop()
+
+    stored, lost, duplicated, unacknowledged, half_saved = read_back(stored_tables, results.acked)
+    errors = sum(results.errors.values())
+    polls = len(kinds.ms["poll 200"]) + len(kinds.ms["poll 304"])
+    unchanged = len(kinds.ms["poll 304"]) + kinds.missed
+
+    print(f"machine: {description}; {args.servers} servers behind haproxy, Redis {redis.url.rsplit(':', 1)[0]}")
+    print(f"load average: {load_before:.1f} at the start, {load_after:.1f} at the end (1-minute)")
+    print(f"load: {len(tables)} tables saving a deal every ~{args.every:g} s, {args.viewers} viewers polling every "
+          f"{args.poll:g} s, {elapsed:.0f} s (the last {args.quiet:g} s without deals); board fresh {args.fresh:g} s")
+    print(f"requests: {results.requests} ({results.requests / elapsed:.1f}/s); servers' CPU {cpu_used:.1f} s "
+          f"({cpu_used / max(results.requests, 1) * 1000:.2f} ms a request, {cpu_used / elapsed:.2f} cores)")
+    print(f"errors: {errors} {dict(results.errors) if errors else ''}")
+    print(f"deals acknowledged: {len(results.acked)}, stored: {stored}; lost: {len(lost)}, duplicated: {duplicated}, "
+          f"stored without acknowledgement: {len(unacknowledged)}, half-saved: {half_saved}")
+    print(f"{'kind':<15} {'count':>7} {'cpu mean':>9} {'cpu p95':>8}  latency p50 / p95 / p99")
+    for kind in KINDS:
+        cpu = kinds.cpu.get(kind, [])
+        cpu_p95 = statistics.quantiles(cpu, n=20)[18] if len(cpu) >= 2 else (cpu[0] if cpu else 0.0)
+        print(f"{kind:<15} {len(kinds.ms.get(kind, [])):>7} {statistics.fmean(cpu) if cpu else 0:>7.2f}ms "
+              f"{cpu_p95:>6.2f}ms  {percentiles(kinds.ms.get(kind, []))}")
+    print(f"polls answered 304: {len(kinds.ms['poll 304'])} of {polls} "
+          f"({len(kinds.ms['poll 304']) / max(polls, 1):.0%}); of the polls whose board had not changed: "
+          f"{len(kinds.ms['poll 304'])} of {unchanged} ({len(kinds.ms['poll 304']) / max(unchanged, 1):.0%})")
+    need("Traceback" not in logs, "a server logged a traceback:\n" + logs[-3000:])
+    workers.check()
+    measured(tables=len(tables), deals_acknowledged=len(results.acked), deals_stored=stored, polls=polls,
+             server_cpu_reported=len(kinds.cpu.get("poll 304", [])) + len(kinds.cpu.get("poll 200", [])))
+    check_read_back(results.errors, lost, duplicated, unacknowledged, half_saved, results.abandoned)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
