@@ -30,7 +30,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
-from scorekeep.models import Tournament
+from scorekeep.models import Tournament, token_shaped
 from scorekeep.tournaments import money as tournament_money
 from scorekeep.tournaments import standing_rows, standings
 from scorekeep.tournaments.forms import MoneyForm
