@@ -243,7 +243,7 @@ def test_the_schafkopf_counting_picker_names_ober_and_unter_as_the_play_picker_d
     assert re.search(rf'data-card="CQ"[^>]*>{played}<', picker)
 
 
-@pytest.mark.parametrize(("language", "words"), [("en", "4 × the solo price"), ("de", "4 × Solopreis"),
+@pytest.mark.parametrize(("language", "words"), [("en", "4 × the solo price"), ("de", "4 × Solotarif"),
                                                  ("ja", "4 × ソロの基本点")])
 def test_the_sie_s_price_is_shown_and_typed_in_words(client: Client, language: str, words: str) -> None:
     """The dispute form's Sie (BSV: four times the solo price) shows its named value in words, takes the words

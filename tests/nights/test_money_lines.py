@@ -30,13 +30,13 @@ NBSP = "\u00a0"
 EXPECTED = {
     ("EUR", "en"): ["€0.20 (price) + €0.10 (schneider) + €0.10 (schwarz) + €0.40 (Laufende) = €0.80",
                     "+ 4 × €0.10 (Per Laufender) = €0.40", "€0.80 × 2 = €1.60", "value €1.60, a partner game"],
-    ("EUR", "de"): [f"0,20{NBSP}€ (Preis) + 0,10{NBSP}€ (Schneider) + 0,10{NBSP}€ (Schwarz) + 0,40{NBSP}€ "
+    ("EUR", "de"): [f"0,20{NBSP}€ (Tarif) + 0,10{NBSP}€ (Schneider) + 0,10{NBSP}€ (Schwarz) + 0,40{NBSP}€ "
                     f"(Laufende) = 0,80{NBSP}€", f"0,80{NBSP}€ × 2 = 1,60{NBSP}€", f"Wert 1,60{NBSP}€"],
     ("EUR", "ja"): ["€0.20（基本点）+ €0.10（シュナイダー）+ €0.10（シュワルツ）+ €0.40（ラウフェンデ）= €0.80",
                     "€0.80 × 2 = €1.60"],
     ("JPY", "en"): ["¥20 (price) + ¥10 (schneider) + ¥10 (schwarz) + ¥40 (Laufende) = ¥80",
                     "+ 4 × ¥10 (Per Laufender) = ¥40", "¥80 × 2 = ¥160", "value ¥160, a partner game"],
-    ("JPY", "de"): [f"20{NBSP}¥ (Preis) + 10{NBSP}¥ (Schneider) + 10{NBSP}¥ (Schwarz) + 40{NBSP}¥ (Laufende) = "
+    ("JPY", "de"): [f"20{NBSP}¥ (Tarif) + 10{NBSP}¥ (Schneider) + 10{NBSP}¥ (Schwarz) + 40{NBSP}¥ (Laufende) = "
                     f"80{NBSP}¥", f"80{NBSP}¥ × 2 = 160{NBSP}¥"],
     ("JPY", "ja"): ["￥20（基本点）+ ￥10（シュナイダー）+ ￥10（シュワルツ）+ ￥40（ラウフェンデ）= ￥80",
                     "￥80 × 2 = ￥160"],
