@@ -44,7 +44,7 @@ EXPECTED = {
 
 
 def _lines(page: str) -> list[str]:
-    found = re.search(r'<ol class="explanation">(.*?)</ol>', unescape(page), re.S)
+    found = re.search(r'<ol class="explanation"[^>]*>(.*?)</ol>', unescape(page), re.S)
     assert found is not None, "the page shows no explanation"
     return re.findall(r"<li>(.*?)</li>", found.group(1), re.S)
 
