@@ -175,14 +175,17 @@ def _lock_table(pk: int) -> CardTable:
 
 @transaction.atomic
 def enter_deal(table: CardTable, facts: dict[str, Any], *, dealer: int | None = None, by: str = "",
-               key: str | None = None, expected: int | None = None, judged: ledger.Judged | None = None) -> Deal:
+               key: str | None = None, expected: int | None = None, numbered: bool = False,
+               judged: ledger.Judged | None = None) -> Deal:
     """Store the next deal of the table; raises `IllegalDeal` (nothing stored) when the engine refuses it.
 
     The table row is locked for the moment of numbering, so two scorers saving at once get two
     consecutive deals, never two with one number. `key` is the phone's idempotency key: sent again, it
     returns the deal it made (``deal.replayed`` is True) instead of a second one. `expected` is the deal
     number the phone's form was for: when other deals were entered since, `Stale` is raised with them
-    (two people entering the same deal at one table store it once). `judged`: the page's verdict of
+    (two people entering the same deal at one table store it once). With `numbered` it is the deal's number as
+    it will be entered (`Deal.sequence`: one after the highest given, a deleted deal's too); without, as a form
+    from before deal numbers stayed put sent it, the count of live deals plus one. `judged`: the page's verdict of
     this deal (the entry form's preview), stored when it fits, so a save asks the engine at most once.
     """
     # Writes to one table happen one after the other, and never beside a change of the night's rules
@@ -196,7 +199,9 @@ def enter_deal(table: CardTable, facts: dict[str, Any], *, dealer: int | None = 
     # Where the table stands (kept on its row): the deal number, who deals, whether Bock is running — without
     # reading the table's deals, so a save costs the same at deal 1,000 as at deal 10.
     now = ledger.TableStanding.of(table)
-    stale = _entered_since(table, now, expected)
+    # The deal's number: given once, never again (a deleted deal keeps its own, as a gap in the list).
+    sequence = (table.deals.aggregate(n=Max("sequence"))["n"] or 0) + 1
+    stale = _entered_since(table, now, expected, numbered, sequence)
     if stale is not None:
         raise stale
     players = now.players
@@ -204,7 +209,6 @@ def enter_deal(table: CardTable, facts: dict[str, Any], *, dealer: int | None = 
         dealer = now.next_dealer(table.first_dealer)
     _check_dealer(dealer, players)
     seats = ledger.seating(table.night.game, players, dealer)
-    sequence = (table.deals.aggregate(n=Max("sequence"))["n"] or 0) + 1
     # The new deal is the last: its Bock status follows from the deals before it, and no deal after it can
     # change, so it is judged once (or not at all, where the page judged it) and nothing else is.
     bock = now.next_is_bock
@@ -220,12 +224,16 @@ def enter_deal(table: CardTable, facts: dict[str, Any], *, dealer: int | None = 
     return deal
 
 
-def _entered_since(table: CardTable, now: ledger.TableStanding, expected: int | None) -> Stale | None:
-    """The deals entered since deal number `expected` was the next (None: it still is, or none was given)."""
-    if expected is None or now.deals + 1 == expected:
+def _entered_since(table: CardTable, now: ledger.TableStanding, expected: int | None, numbered: bool,
+                   next_number: int) -> Stale | None:
+    """The deals entered since deal number `expected` was the next (None: it still is, or none was given).
+    `numbered`: `expected` is a deal's number (`next_number` is the next); else a count of live deals plus one."""
+    if expected is None or (next_number if numbered else now.deals + 1) == expected:
         return None
-    live = list(table.deals.filter(deleted=False).order_by("sequence"))
-    return Stale(deals=live[max(0, expected - 1):])
+    live = table.deals.filter(deleted=False).order_by("sequence")
+    if numbered:
+        return Stale(deals=list(live.filter(sequence__gte=expected)))
+    return Stale(deals=list(live)[max(0, expected - 1):])
 
 
 def stored_with(table: CardTable, key: str | None) -> Deal | None:
@@ -239,11 +247,13 @@ def stored_with(table: CardTable, key: str | None) -> Deal | None:
     return deal
 
 
-def entered_meanwhile(table: CardTable, standing: ledger.TableStanding, expected: int | None) -> Stale | None:
+def entered_meanwhile(table: CardTable, standing: ledger.TableStanding, expected: int | None, *,
+                      numbered: bool = False, next_number: int = 0) -> Stale | None:
     """Before a new deal's form is read: the deals another phone entered since the form's deal number, or
     None. The number comes first — a form for deal 18 read against deal 19's seating would only say that
-    its declarer does not play. `enter_deal` checks the number again under the table's lock."""
-    return _entered_since(table, standing, expected)
+    its declarer does not play. `enter_deal` checks the number again under the table's lock. `numbered`,
+    `next_number`: as for `enter_deal` (the next deal's number, as the page read it)."""
+    return _entered_since(table, standing, expected, numbered, next_number)
 
 
 @transaction.atomic
