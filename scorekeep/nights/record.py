@@ -162,7 +162,7 @@ def of_tables(tables: Iterable[CardTable], names: dict[int, Sequence[str]], coun
         night = by_pk[deal.table_id].night
         record = records[deal.table_id]
         text = deal_history(night.game, deal.sequence, [revision], names[deal.table_id], night.date)[0]
-        record.notes.append(Note(len(record.notes) + 1, deal.sequence, revision.kind, text, False))
+        record.notes.append(Note(len(record.notes) + 1, deal.sequence, revision.kind, text, revision.after_finish))
         if revision.kind == DealRevision.Kind.DELETED:
             last_deletion[deal.pk] = revision
     gone = Deal.objects.filter(table__in=tables, deleted=True).order_by("table_id", "sequence")

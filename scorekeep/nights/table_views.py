@@ -28,7 +28,9 @@ from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.utils.formats import date_format
 from django.utils.translation import gettext
 
 from scorekeep.dispute.play import PlayForm, ReplayRow, pack_of
@@ -492,6 +494,19 @@ def _edit_form(request: HttpRequest, loaded: Loaded, deal: Deal, data: Any = Non
                     scorer=_scorer(request))
 
 
+def _confirmed(request: HttpRequest) -> bool:
+    """Whether a change to a finished list was confirmed (the question's own button, `confirm_finished`)."""
+    return request.POST.get("confirm_finished") == "1"
+
+
+def _finished_question(err: nights.Finished) -> str:
+    """What a change to a finished list asks first (issue 33)."""
+    if err.at is None:
+        return gettext("This list was already finished; change it anyway?")
+    return gettext("This list was already finished on %(when)s; change it anyway?") % {
+        "when": date_format(timezone.localtime(err.at), "DATETIME_FORMAT")}
+
+
 def _deleted_meanwhile(deal: Deal) -> str:
     """Why a correction of a deleted deal is not saved, naming who deleted it."""
     deletion = deal.revisions.filter(kind="deleted").order_by("-at", "-id").first()
@@ -505,6 +520,7 @@ def deal_page(request: NightRequest, night_id: int, table_number: int, sequence:
     """GET: the deal, its verdict and history, and the correction form. POST: the correction."""
     loaded = _load(night_id, table_number, every=True)
     deal = _deal(loaded, sequence)
+    confirm = ""
     if request.method == "POST":
         if not _can_score(request):
             raise PermissionDenied
@@ -517,7 +533,10 @@ def deal_page(request: NightRequest, night_id: int, table_number: int, sequence:
             try:
                 nights.correct_deal(deal, form.facts, dealer=form.dealer, by=by,
                                     reason=form.cleaned_data.get("reason", "").strip(), key=_key(request),
-                                    based_on=_int(request.POST.get("version")), judged=form.judged)
+                                    based_on=_int(request.POST.get("version")), judged=form.judged,
+                                    confirmed=_confirmed(request))
+            except nights.Finished as err:  # asked again, with everything typed, before anything is stored
+                confirm = _finished_question(err)
             except nights.Stale as err:
                 deal.refresh_from_db()
                 form.add_error(None, _stale_edit(loaded, err))
@@ -542,6 +561,7 @@ def deal_page(request: NightRequest, night_id: int, table_number: int, sequence:
         return HttpResponseNotAllowed(["GET", "POST"])
     # A deleted deal offers no correction, unless one was just sent: that stays on the page.
     context = _deal_context(request, loaded, deal, form if not deal.deleted or form.is_bound else None)
+    context["confirm_finish"] = confirm
     response = render(request, "nights/deal.html", context)
     patch_vary_headers(response, ("HX-Request", "HX-Target"))
     return response
@@ -554,11 +574,16 @@ def _change(request: HttpRequest, night_id: int, table_number: int, sequence: in
     deal = _deal(loaded, sequence)
     note = ChangeNote(request.POST)
     refused = ""
+    confirm: dict[str, str] = {}
     if note.is_valid():
         by = " ".join(note.cleaned_data["by"].split()) or _scorer(request)
         try:
             (nights.delete_deal if delete else nights.restore_deal)(deal, by=by, reason=note.cleaned_data["reason"],
-                                                                    key=_key(request))
+                                                                    key=_key(request), confirmed=_confirmed(request))
+        except nights.Finished as err:  # asked again: the same change, confirmed, is one tap away
+            confirm = {"question": _finished_question(err), "action": request.path, "by": by,
+                       "reason": note.cleaned_data["reason"], "next": request.POST.get("next", ""),
+                       "key": _key(request) or ""}
         except ledger.LedgerError as err:
             refused = refusal(err)
         except OperationalError:
@@ -576,6 +601,7 @@ def _change(request: HttpRequest, night_id: int, table_number: int, sequence: in
     context = _deal_context(request, loaded, deal, None if deal.deleted else _edit_form(request, loaded, deal))
     context["change_error"] = refused
     context["change_reason"] = request.POST.get("reason", "")  # a refused delete keeps the reason typed
+    context["confirm_change"] = confirm
     return render(request, "nights/deal.html", context)
 
 

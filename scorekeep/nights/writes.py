@@ -9,10 +9,12 @@ the sum of the engine's verdicts for the deals as they now stand.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
 from django.db.models import F, Max
+from django.utils import timezone
 
 from scorekeep.clubs import clubs
 from scorekeep.models import (
@@ -26,7 +28,7 @@ from scorekeep.models import (
     TablePlayer,
     Tournament,
 )
-from scorekeep.nights import ledger
+from scorekeep.nights import ledger, settlement
 from scorekeep.rules import GAMES, IllegalDeal
 from scorekeep.words.money import currency_exponent
 
@@ -115,6 +117,29 @@ class Stale(Exception):
         super().__init__("changed meanwhile")
         self.deals = list(deals)
         self.revisions = list(revisions)
+
+
+class Finished(Exception):
+    """A change of a deal of a finished night (or of a closed tournament series' table) sent without the
+    confirmation that it is meant (issue 33): nothing was stored. `at` is when the list was finished (None: it
+    was finished before that was kept)."""
+
+    def __init__(self, night: CardNight) -> None:
+        super().__init__("the list is finished")
+        at = (night.finish or {}).get("at")
+        self.at = datetime.fromisoformat(at) if isinstance(at, str) else None
+
+
+def _check_finished(night: CardNight, confirmed: bool) -> bool:
+    """Whether the change is made after the finish; raises `Finished` when it is and was not confirmed."""
+    if night.finished and not confirmed:
+        raise Finished(night)
+    return night.finished
+
+
+def finished_now(night: CardNight) -> dict[str, Any]:
+    """What a night keeps as it is finished (`CardNight.finish`): now, and what it settles now."""
+    return settlement.at_finish(night, timezone.now().isoformat())
 
 
 def _replayed(key: str | None) -> DealRevision | None:
@@ -259,11 +284,12 @@ def entered_meanwhile(table: CardTable, standing: ledger.TableStanding, expected
 @transaction.atomic
 def correct_deal(deal: Deal, facts: dict[str, Any], *, dealer: int | None = None, by: str = "",
                  reason: str = "", key: str | None = None, based_on: int | None = None,
-                 judged: ledger.Judged | None = None) -> Deal:
+                 judged: ledger.Judged | None = None, confirmed: bool = False) -> Deal:
     """Change an earlier deal's facts (and, if given, who dealt it); everything after it follows.
 
     `key`: as for `enter_deal`. `based_on` is the deal's version the correction was typed on: when the
-    deal was changed, deleted or restored since, `Stale` is raised with those revisions.
+    deal was changed, deleted or restored since, `Stale` is raised with those revisions. A finished night's
+    deal is changed only `confirmed` (else `Finished`, nothing stored), and its history says so.
     """
     table = _lock_table(deal.table_id)
     deal = Deal.objects.select_for_update(of=("self",)).get(pk=deal.pk)
@@ -280,13 +306,14 @@ def correct_deal(deal: Deal, facts: dict[str, Any], *, dealer: int | None = None
         deal.seating = ledger.seating(deal.table.night.game, deal.table.places.count(), dealer)
     if facts == deal.facts and _snapshot(deal) == old:
         return deal
+    after_finish = _check_finished(table.night, confirmed)
     # Refused before anything is stored; the verdict (the page's, where it fits) goes on to the ledger.
     verdict = ledger.judged_verdict(deal.table.night, deal.seating, deal.dealer, facts, deal.bock, judged)
     deal.facts = facts
     deal.version += 1
     deal.save(update_fields=["facts", "dealer", "seating", "version"])
     DealRevision.objects.create(deal=deal, kind=DealRevision.Kind.CHANGED, old=old, new=_snapshot(deal), by=by,
-                                reason=reason, request_key=key or None)
+                                reason=reason, request_key=key or None, after_finish=after_finish)
     ledger.recompute(deal.table, since=deal.sequence, changed=deal,
                      judged=ledger.Judged(facts, tuple(deal.seating), deal.dealer, deal.bock, verdict))
     _touch_table(deal.table)
@@ -330,18 +357,22 @@ def attach_play(deal: Deal, play: dict[str, Any] | None, *, by: str = "", reason
     return deal
 
 
-def delete_deal(deal: Deal, *, by: str = "", reason: str = "", key: str | None = None) -> None:
-    """Take a deal off the list (it stays in the history and can be restored)."""
-    _set_deleted(deal, True, by, reason, key)
+def delete_deal(deal: Deal, *, by: str = "", reason: str = "", key: str | None = None,
+                confirmed: bool = False) -> None:
+    """Take a deal off the list (it stays in the history and can be restored). `confirmed`: as for
+    `correct_deal`, at a finished night."""
+    _set_deleted(deal, True, by, reason, key, confirmed)
 
 
-def restore_deal(deal: Deal, *, by: str = "", reason: str = "", key: str | None = None) -> None:
-    """Put a deleted deal back in its place on the list."""
-    _set_deleted(deal, False, by, reason, key)
+def restore_deal(deal: Deal, *, by: str = "", reason: str = "", key: str | None = None,
+                 confirmed: bool = False) -> None:
+    """Put a deleted deal back in its place on the list. `confirmed`: as for `correct_deal`."""
+    _set_deleted(deal, False, by, reason, key, confirmed)
 
 
 @transaction.atomic
-def _set_deleted(deal: Deal, deleted: bool, by: str, reason: str, key: str | None = None) -> None:
+def _set_deleted(deal: Deal, deleted: bool, by: str, reason: str, key: str | None = None,
+                 confirmed: bool = False) -> None:
     # Writes to one table happen one after the other, and never beside a change of the night's rules.
     table = _lock_table(deal.table_id)
     deal = Deal.objects.select_for_update(of=("self",)).get(pk=deal.pk)
@@ -350,12 +381,13 @@ def _set_deleted(deal: Deal, deleted: bool, by: str, reason: str, key: str | Non
     replayed, key = _replay_of(key, kind, pk=deal.pk)
     if deal.deleted == deleted or replayed is not None:
         return
+    after_finish = _check_finished(table.night, confirmed)
     deal.deleted = deleted
     deal.version += 1
     deal.save(update_fields=["deleted", "version"])
     state = "old" if deleted else "new"
     DealRevision.objects.create(deal=deal, kind=kind, by=by, reason=reason, request_key=key or None,
-                                **{state: _snapshot(deal)})
+                                after_finish=after_finish, **{state: _snapshot(deal)})
     # A restored deal is judged again: the night's rules may have changed while it was deleted.
     ledger.recompute(deal.table, since=deal.sequence, changed=None if deleted else deal)
     _touch_table(deal.table)
@@ -386,6 +418,8 @@ def change_settings(night: CardNight, *, by: str = "", reason: str = "", **chang
     if night.currency != old["currency"]:  # the amounts count the new currency's minor unit (scorekeep.words.money)
         night.amount_exponent = currency_exponent(night.currency)
     _check_rules(night.game, night.rules_request)
+    if night.finished != old["finished"]:  # finished: what it settles now is kept; opened again: nothing is
+        night.finish = finished_now(night) if night.finished else {}
     night.save()
     new = settings_of(night)
     if new != old:
