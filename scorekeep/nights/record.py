@@ -23,7 +23,7 @@ from scorekeep.nights.entry import deal_history
 
 SHOWN = 20  # the most gaps a table page reads among its latest deals (the whole list shows every one)
 
-# The history's entries that change the list (an entry is the list itself; played cards change no figure).
+# The history's entries that change the list (its first entry only begins it; played cards change no figure).
 CHANGES = (DealRevision.Kind.CHANGED, DealRevision.Kind.DELETED, DealRevision.Kind.RESTORED)
 
 
