@@ -158,6 +158,11 @@ class CardNight(models.Model):
     bock_events = models.JSONField(_("Bock events"), default=list, blank=True)
     bock_length = models.PositiveSmallIntegerField(_("Bock deals"), null=True, blank=True)
     finished = models.BooleanField(_("finished"), default=False)
+    # When the night was finished (or its tournament series closed) and what it settled then (issue 33):
+    # {"at": ISO time, "transfers": [[payer, payee, amount], …], "balances": {name: amount}} — amounts in the
+    # currency's minor unit; no transfers where the night is not settled in money. A change made after the
+    # finish is shown against it on the settlement page. Empty: not finished (or finished before this was kept).
+    finish = models.JSONField(default=dict, blank=True, editable=False)
     # The language of the night's printout and PDF: empty, the reader's own (the page's language).
     print_language = models.CharField(_("printout language"), max_length=8, blank=True, default="",
                                       choices=[("", _("the reader's language")), *settings.LANGUAGES])
@@ -374,6 +379,8 @@ class DealRevision(models.Model):
     by = models.CharField(max_length=40, blank=True)
     at = models.DateTimeField(default=timezone.now)
     reason = models.CharField(max_length=200, blank=True)
+    # Made while the night was finished (or its tournament series closed), after a confirmation (issue 33).
+    after_finish = models.BooleanField(default=False)
     # The idempotency key the phone sent with the change: the same key sent again (a double tap, a
     # retried request) finds this revision instead of making a second deal or a second correction.
     request_key = models.CharField(max_length=64, null=True, blank=True, unique=True)

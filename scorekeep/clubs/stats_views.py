@@ -19,6 +19,7 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlencode
 
@@ -34,7 +35,7 @@ from django.utils.translation import gettext_lazy as _
 from scorekeep.clubs import clubs, journey, ratings, stats
 from scorekeep.clubs.forms import StatsFilter
 from scorekeep.models import CardNight, Player
-from scorekeep.nights import ledger
+from scorekeep.nights import ledger, record
 from scorekeep.rules import GAMES
 from scorekeep.rules.explain import in_words
 from scorekeep.web import access
@@ -147,10 +148,22 @@ def csv_rows(night: CardNight) -> list[list[str]]:
     # that a reader of the earlier columns finds them where they were.
     declared = GAMES[night.game].DECLARED
     header += [in_words(column.header, gettext) for column in declared]
+    # The record (nights/record.py), last: each change's sign, and its footnote in words; a deleted deal is a
+    # row of its own in its place, its number kept.
+    header += [gettext("Changed"), gettext("Changes to the list")]
     rows = [[text_cell(cell) for cell in header]]
+    records = record.of_tables([book.table for book, _ids in books],
+                               {book.table.pk: book.names for book, _ids in books},
+                               {book.table.pk: book.deals_played for book, _ids in books})
+    blank = [""] * (2 * len(columns) + len(declared))
     for book, player_ids in books:
         where = {player_id: position for position, player_id in enumerate(player_ids)}
-        for row in book.rows:
+        kept = records[book.table.pk]
+        for row in kept.merged(list(book.rows)):
+            if isinstance(row, record.Gap):
+                rows.append([str(book.table.number), str(row.number), "", "", "", gettext("deleted"), "", "",
+                             *blank, *_record_cells(row.marks)])
+                continue
             verdict = row.verdict
             won = verdict.won
             cells = [str(book.table.number), str(row.number), text_cell(book.names[row.dealer]),
@@ -166,8 +179,13 @@ def csv_rows(night: CardNight) -> list[list[str]]:
                 else:
                     cells += [number_cell(row.entries[position], night), number_cell(row.totals[position], night)]
             cells += [declared_cell(column.entry(row.deal.facts, row.deal.verdict)) for column in declared]
-            rows.append(cells)
+            rows.append(cells + _record_cells(kept.marks(row.number)))
     return rows
+
+
+def _record_cells(marks: Sequence[record.Note]) -> list[str]:
+    """A row's changes: the signs ("corrected; deleted; restored"), then each footnote's sentence."""
+    return [text_cell("; ".join(note.sign for note in marks)), text_cell(" | ".join(note.text for note in marks))]
 
 
 def csv_filename(night: CardNight) -> str:

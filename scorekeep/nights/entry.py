@@ -742,6 +742,8 @@ def deal_history(game: str, number: int | None, revisions: Sequence[Any], names:
             line += ": " + "; ".join(changes(game, revision.old, revision.new, names))
         if revision.reason:
             line += " " + gettext("(reason: %(reason)s)") % {"reason": revision.reason}
+        if revision.after_finish:  # a change to a finished list, confirmed (issue 33)
+            line += " — " + gettext("made after the finish")
         lines.append(line[0].upper() + line[1:])
     return lines
 

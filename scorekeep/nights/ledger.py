@@ -3,8 +3,8 @@ verdict for every deal, deal numbers, the series count and the running totals.
 
 Nothing here is typed in by a person: a deal stores only the facts the table declared and who sat
 where (`Deal.seating`, `Deal.dealer`); everything else follows from the deal list and the night's
-rule set, so a correction of deal 3 changes deal 4's Bock status, deal 20's number and every total
-after it (`recompute`).
+rule set, so a correction of deal 3 changes deal 4's Bock status, the series count and every total
+after it (`recompute`). A deal's number never changes: it is the one it was entered with (`Deal.sequence`).
 """
 
 from __future__ import annotations
@@ -191,7 +191,7 @@ def recompute(table: CardTable, since: int | None = None, changed: Deal | None =
     now, events = TableStanding.start(night, players), bock_events(night)
     changed_pk = changed.pk if changed is not None else None
     updated, calls = [], 0
-    for number, deal in enumerate(deals, start=1):
+    for deal in deals:
         bock = queue.next()
         verdict = deal.verdict
         stands = since is not None and (deal.sequence < since or (deal.pk != changed_pk and bock == deal.bock))
@@ -204,7 +204,7 @@ def recompute(table: CardTable, since: int | None = None, changed: Deal | None =
                     verdict = judge_deal(night, deal.seating, deal.dealer, deal.facts, bock).to_json()
                     calls += 1
             except IllegalDeal as err:
-                raise LedgerError(number, err, deal) from err
+                raise LedgerError(deal.sequence, err, deal) from err
         if verdict != deal.verdict or bock != deal.bock:
             deal.verdict, deal.bock = verdict, bock
             updated.append(deal)
@@ -270,9 +270,13 @@ def keep(table: CardTable, now: TableStanding) -> None:
 class Row:
     """One deal in the ledger: its number, who dealt, the verdict, each player's entry (None: sat
     out, the dealer at a 4-seat Skat table too) and the running totals after it, indexed by table
-    position. `placing_complete`: the placing closes a full round (not a round still under way)."""
+    position. `placing_complete`: the placing closes a full round (not a round still under way).
+
+    `number` is the deal's name at the table, given once when it was entered (`Deal.sequence`): a deleted
+    deal before it leaves a gap, never a shift. `position` counts the live deals (the series, Kop's rounds)."""
 
     number: int
+    position: int
     deal: Deal
     game: str
     dealer: int
@@ -394,8 +398,8 @@ class TableStanding:
                 sf[position] = result.seeger_fabian[seat]
                 self.seeger_fabian[position] += result.seeger_fabian[seat]
         started = [key for key, event in events if event.happened(deal.facts, deal.verdict)]
-        row = Row(self.deals, deal, night.game, deal.dealer, list(deal.seating), entries, list(self.totals), sf,
-                  list(self.seeger_fabian), started, result=result)
+        row = Row(deal.sequence, self.deals, deal, night.game, deal.dealer, list(deal.seating), entries,
+                  list(self.totals), sf, list(self.seeger_fabian), started, result=result)
         if result.won is not None:
             solo = result.won and counts_as_solo(night.game, deal.facts)
             for position in row.credited:

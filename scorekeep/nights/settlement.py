@@ -517,3 +517,47 @@ def options_in_words(options: dict[str, Any], currency: str, exponent: int | Non
     if options.get("prize_split"):
         parts.append(gettext("prizes %(split)s %%") % {"split": " / ".join(str(p) for p in options["prize_split"])})
     return listed(parts)
+
+
+# --- what the night settled when it was finished (issue 33) ------------------------------------------------
+
+def at_finish(night: CardNight, when: str) -> dict[str, Any]:
+    """What to keep with the night as it is finished (`CardNight.finish`): when, and — where it is settled in
+    money under its options — the transfers and each player's balance then, so a change made after the finish
+    can be shown against what was settled."""
+    kept: dict[str, Any] = {"at": when}
+    if played_for_money(night):
+        try:
+            settled = settle_as_stored(night)
+        except SettlementError:  # options that do not settle: nothing was settled at the finish
+            return kept
+        kept["transfers"] = [[t.payer, t.payee, t.cents] for t in settled.transfers]
+        kept["balances"] = settled.balances
+    return kept
+
+
+@dataclass(frozen=True, slots=True)
+class SinceFinish:
+    """What the changes made after the finish did to the settlement: the transfers settled at the finish and
+    those now, and each player whose balance moved (balance then, now)."""
+
+    then: list[Transfer]
+    now: list[Transfer]
+    moved: list[tuple[str, int, int]]
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.moved) or self.then != self.now
+
+
+def since_finish(night: CardNight, now: Settlement) -> SinceFinish | None:
+    """The settlement now against the one kept at the finish (None: none was kept)."""
+    kept = night.finish or {}
+    if "transfers" not in kept:
+        return None
+    then = [Transfer(str(payer), str(payee), int(cents)) for payer, payee, cents in kept["transfers"]]
+    before: dict[str, int] = {str(name): int(value) for name, value in kept.get("balances", {}).items()}
+    after = now.balances
+    moved = [(name, before.get(name, 0), after.get(name, 0)) for name in dict.fromkeys([*before, *after])
+             if before.get(name, 0) != after.get(name, 0)]
+    return SinceFinish(then, list(now.transfers), moved)

@@ -47,6 +47,7 @@ from scorekeep.nights.settlement import (
     format_money,
     money_text,
     played_for_money,
+    since_finish,
     stored,
     units,
 )
@@ -107,6 +108,13 @@ def _page_context(night: CardNight) -> dict[str, Any]:
                       "" if line.exact == line.balance else text(line.exact))
              for line in result.lines]
     options = stored(night)
+    since = since_finish(night, result) if night.finished else None
+    if since is not None and since.changed:  # changes made after the finish (issue 33): against what was settled
+        context["since_finish"] = {
+            "at": night.finish.get("at", ""),
+            "then": [TransferView(t.payer, t.payee, amount(t.cents)) for t in since.then],
+            "moved": [(name, amount(then, plus=True), amount(now, plus=True), amount(now - then, plus=True))
+                      for name, then, now in since.moved]}
     context.update({
         "result": result, "lines": lines,
         "transfers": [TransferView(t.payer, t.payee, amount(t.cents)) for t in result.transfers],

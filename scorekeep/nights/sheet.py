@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.urls import reverse
 from django.utils.translation import gettext
@@ -16,6 +17,7 @@ from django.utils.translation import gettext
 from scorekeep.models import CardNight
 from scorekeep.nights import ledger
 from scorekeep.nights.ledger import Ledger, Row
+from scorekeep.nights.record import Gap, Note, Record
 from scorekeep.rules import GAMES, bock
 from scorekeep.rules.explain import in_words
 from scorekeep.words.labels import page_words, translated
@@ -44,6 +46,7 @@ class SheetRow:
     row_sum: str | None = None
     placing: list[str] | None = None
     placing_label: str = ""
+    marks: list[Note] = field(default_factory=list)  # the history's changes of the deal (`record.Note`)
 
 
 @dataclass(slots=True)
@@ -52,7 +55,7 @@ class Sheet:
     caption: str
     info_headers: list[str]
     names: list[str]
-    rows: list[SheetRow]
+    rows: list[SheetRow | Gap]  # a deleted deal is a gap in its place (`record.Gap`)
     footer: list[tuple[str, list[str], str | None]] = field(default_factory=list)  # label, per player, sum
     has_sum: bool = False
     running_first: bool = False  # Fipsen: the running score is the sheet's number, the entry its note
@@ -74,8 +77,10 @@ def info(night: CardNight, row: Row, names: Sequence[str]) -> list[str]:
             for column, value in zip(module.SHEET, module.sheet_row(row.deal.facts, row.deal.verdict), strict=True)]
 
 
-def sheet(ledger: Ledger, night: CardNight) -> Sheet:
-    """The ledger as the game's score sheet: columns, cells formatted, footer rows."""
+def sheet(ledger: Ledger, night: CardNight, record: Record | None = None,
+          gaps: list[Gap] | None = None) -> Sheet:
+    """The ledger as the game's score sheet: columns, cells formatted, footer rows; with the table's `record`,
+    each row marked with its changes and the deleted deals (all, or `gaps`) as gaps in their places."""
     game, table, names = night.game, ledger.table, ledger.names
     module = GAMES[game]
     bock_labels = bock.events(game)
@@ -113,7 +118,8 @@ def sheet(ledger: Ledger, night: CardNight) -> Sheet:
     caption = gettext("Table %(number)s · %(game)s ledger") % {"number": table.number,
                                                                "game": night.get_game_display()}
     headers = [in_words(column.header, page_words) for column in module.SHEET]
-    return Sheet(game, caption, headers, list(names), rows, footer, has_sum=night.money,
+    listed: list[Any] = rows if record is None else record.merged(record.marked(rows), gaps)
+    return Sheet(game, caption, headers, list(names), listed, footer, has_sum=night.money,
                  running_first=module.SHEET_RUNNING_FIRST)
 
 
@@ -157,6 +163,7 @@ class Latest:
     bock: bool
     cells: list[Cell]
     what: str
+    marks: list[Note] = field(default_factory=list)  # the history's changes of the deal (`record.Note`)
 
 
 def booked(row: Row, night: CardNight) -> str:

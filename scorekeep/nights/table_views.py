@@ -28,12 +28,14 @@ from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_noop
 
 from scorekeep.dispute.play import PlayForm, ReplayRow, pack_of
 from scorekeep.models import CardNight, CardTable, Deal
-from scorekeep.nights import ledger, sheet
+from scorekeep.nights import ledger, record, sheet
 from scorekeep.nights import writes as nights
 from scorekeep.nights.entry import (
     BUSY,
@@ -47,6 +49,7 @@ from scorekeep.nights.entry import (
     initial_from,
     refusal,
 )
+from scorekeep.nights.record import Record
 from scorekeep.rules import IllegalDeal, Verdict
 from scorekeep.rules import play as played
 from scorekeep.rules.seating import rotation
@@ -67,6 +70,11 @@ LIVE = "live-ledger"  # the id of the ledger section a page polls (htmx, every 2
 KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
 
+# What a new deal's form says its `expected` number is: the deal's number as it will be entered (one after the
+# highest given, deleted deals' too). A form from before this field (a page kept by the service worker, a deal
+# waiting in a phone's outbox) sent the count of live deals plus one, and is read so (`nights.enter_deal`).
+EXPECTED_IS = "number"
+
 RECENT = 3  # the latest deals the table page shows under the standings; the whole list is a page of its own
 LIST_PAGE = 50  # deals a page of the whole list shows
 
@@ -83,11 +91,17 @@ class Loaded:
     deals: list[Deal]
     standing: ledger.TableStanding
     every: bool
+    record: Record  # the deleted deals (gaps), the footnotes of the history, the numbers given
 
     @property
     def count(self) -> int:
         """How many live deals the table has."""
         return self.standing.deals
+
+    @property
+    def number(self) -> int:
+        """The next deal's number: one after the highest given, a deleted deal's too (numbers never shift)."""
+        return self.record.entered + 1
 
     @property
     def next_dealer(self) -> int:
@@ -118,7 +132,10 @@ def _load(night_id: int, table_number: int, every: bool = False) -> Loaded:
         if standing.last_sequence is not None:  # a deal saved since the standing was read waits for the next poll
             live = live.filter(sequence__lte=standing.last_sequence)
         deals = list(live.order_by("-sequence")[:min(RECENT, standing.deals)])[::-1]
-    return Loaded(table.night, table, names, deals, standing, every)
+    # The table page reads the record of its latest deals only (and the deleted deals after them).
+    since = None if every else (deals[0].sequence - 1 if deals else 0)
+    return Loaded(table.night, table, names, deals, standing, every,
+                  record.of_table(table, names, standing.deals, since))
 
 
 def _deal(loaded: Loaded, sequence: int) -> Deal:
@@ -179,26 +196,29 @@ class Conflict:
     next: int
 
 
-def _conflict(loaded: Loaded, err: nights.Stale) -> Conflict:
+def _conflict(loaded: Loaded, err: nights.Stale, numbered: bool = True) -> Conflict:
+    """Each deal entered meanwhile under its number, and the number the form is for now. `numbered`: the form
+    sent a deal's number as entered (`EXPECTED_IS`); a form from before counted the live deals, and its outbox
+    row is sent again with the count it knows (`next` in that count, so a queued deal is still stored once)."""
     entered = []
-    number = loaded.count - len(err.deals) + 1
-    for offset, deal in enumerate(err.deals):
+    for deal in err.deals:
         what = "; ".join(f"{label}: {text}" for label, text in facts_in_words(
             loaded.night.game, deal.facts, deal.seating, loaded.names)[:3])
         by = gettext(" by %(by)s") % {"by": deal.entered_by} if deal.entered_by else ""
-        entered.append((number + offset, gettext(
+        entered.append((deal.sequence, gettext(
             "Deal %(number)s was entered meanwhile on another phone%(by)s (%(what)s).") % {
-            "number": number + offset, "by": by, "what": what}))
-    return Conflict(entered, loaded.count + 1)
+            "number": deal.sequence, "by": by, "what": what}))
+    return Conflict(entered, loaded.number if numbered else loaded.count + 1)
 
 
-def _stale_new(form: DealForm, context: dict[str, Any], loaded: Loaded, err: nights.Stale) -> None:
+def _stale_new(form: DealForm, context: dict[str, Any], loaded: Loaded, err: nights.Stale,
+               numbered: bool = True) -> None:
     """What was entered meanwhile, for a form that was for an earlier deal number: said at the top of the
     form (now for the next deal, with everything typed), and as data for the outbox (`Conflict`)."""
-    conflict = _conflict(loaded, err)
+    conflict = _conflict(loaded, err, numbered)
     parts = [text for _number, text in conflict.entered]
     parts.append(gettext("Your form is now for deal %(number)s: check it against the ledger, then save again "
-                         "— or leave it if it was the same deal.") % {"number": conflict.next})
+                         "— or leave it if it was the same deal.") % {"number": loaded.number})
     form.add_error(None, " ".join(parts))
     context["conflict"] = conflict
 
@@ -263,7 +283,8 @@ def _table_context(request: HttpRequest, loaded: Loaded, form: DealForm | None,
     the page (a refused save), a new one for a new form."""
     key = (_key(request) if form is not None and form.is_bound else None) or uuid.uuid4().hex
     context: dict[str, Any] = {"night": loaded.night, "table": loaded.table, "form": form, "closed": _closed(loaded),
-               "number": loaded.count + 1, "count": loaded.count, "names": loaded.names,
+               "number": loaded.number, "count": loaded.count, "record": loaded.record,
+               "last_number": loaded.record.entered, "expected_is": EXPECTED_IS, "names": loaded.names,
                "action": loaded.url("deal-new"), "table_url": loaded.url("table"),
                "list_url": loaded.url("table-list"), "key": key, "can_score": _can_score(request),
                "etag": live.table_tag(request, loaded.table), "live_id": LIVE, "poll": live.POLL,
@@ -272,7 +293,8 @@ def _table_context(request: HttpRequest, loaded: Loaded, form: DealForm | None,
                "turn": loaded.next_dealer}
     if not preview:  # a preview (typing) sends back only the entry: no standings, no rows
         context["standings"] = sheet.standings(loaded.night, loaded.names, loaded.standing, loaded.next_dealer)
-        context["latest"] = sheet.latest(loaded.ledger(), loaded.night)
+        latest = sheet.latest(loaded.ledger(), loaded.night)
+        context["latest"] = loaded.record.merged(loaded.record.marked(latest), loaded.record.within(latest))
     return context
 
 
@@ -309,7 +331,7 @@ def table_page(request: NightRequest, night_id: int, table_number: int) -> HttpR
     just = _int(request.GET.get("saved"))  # after a save without JavaScript (deal_new's redirect)
     if just is not None and context["can_score"] and loaded.deals and loaded.deals[-1].sequence == just:
         deal = loaded.deals[-1]
-        context.update(saved=_saved_words(loaded, deal, gettext("Deal saved.")), saved_number=loaded.count,
+        context.update(saved=_saved_words(loaded, deal, gettext("Deal saved.")), saved_number=deal.sequence,
                        undo_url=loaded.url("deal-delete", deal.sequence))
     return _render(request, "nights/table.html", context)
 
@@ -334,20 +356,23 @@ def deal_new(request: NightRequest, night_id: int, table_number: int) -> HttpRes
     # number is said first: the form, read against the next deal's seating, would otherwise only refuse a
     # declarer who does not play that deal.
     deal = None if context["closed"] else nights.stored_with(loaded.table, _key(request))
+    numbered = request.POST.get("expected_is") == EXPECTED_IS
     meanwhile = None if context["closed"] or deal is not None else nights.entered_meanwhile(
-        loaded.table, loaded.standing, _int(request.POST.get("expected")))
+        loaded.table, loaded.standing, _int(request.POST.get("expected")), numbered=numbered,
+        next_number=loaded.number)
     by = str(request.POST.get("by", "")).strip()
     if context["closed"]:
         form.is_valid()  # the page says why; the form stays with everything typed (table.html#region)
     elif deal is not None:
         pass
     elif meanwhile is not None:
-        _stale_new(form, context, loaded, meanwhile)
+        _stale_new(form, context, loaded, meanwhile, numbered)
     elif form.is_valid() and "preview" not in request.POST and form.facts is not None:
         by = form.cleaned_data.get("by", "").strip()
         try:
             deal = nights.enter_deal(loaded.table, form.facts, dealer=form.dealer, by=by, key=_key(request),
-                                     expected=_int(request.POST.get("expected")), judged=form.judged)
+                                     expected=_int(request.POST.get("expected")), numbered=numbered,
+                                     judged=form.judged)
         except IllegalDeal as err:  # the deal before it changed meanwhile (e.g. a Bock round)
             form.engine_error(err)
         except ledger.LedgerError as err:
@@ -357,7 +382,7 @@ def deal_new(request: NightRequest, night_id: int, table_number: int) -> HttpRes
             loaded = _load(night_id, table_number)
             form = _new_form(request, loaded, request.POST)
             context = _table_context(request, loaded, form)
-            _stale_new(form, context, loaded, err)
+            _stale_new(form, context, loaded, err, numbered)
         except OperationalError:
             form.add_error(None, BUSY)
     if deal is None:
@@ -373,7 +398,7 @@ def deal_new(request: NightRequest, night_id: int, table_number: int) -> HttpRes
     loaded = _load(night_id, table_number)
     context = _table_context(request, loaded, _new_form(request, loaded))
     context["saved"] = _saved_words(loaded, deal, saved)
-    context["saved_number"] = loaded.count
+    context["saved_number"] = deal.sequence
     context["undo_url"] = loaded.url("deal-delete", deal.sequence)
     return _render(request, "nights/table.html", context, "region")
 
@@ -388,17 +413,14 @@ def _saved_words(loaded: Loaded, deal: Deal, saved: str) -> str:
 
 
 def _deal_context(request: HttpRequest, loaded: Loaded, deal: Deal, form: DealForm | None) -> dict[str, Any]:
-    # The deal's number counts the live deals up to it (one count, not every deal of the table read): a deal's
-    # page, its correction, deletion and restoring read no other deal (issue 32).
-    number = None if deal.deleted else loaded.table.deals.filter(deleted=False, sequence__lte=deal.sequence).count()
     revisions = list(deal.revisions.all())
-    return {"night": loaded.night, "table": loaded.table, "deal": deal, "number": number,
+    return {"night": loaded.night, "table": loaded.table, "deal": deal, "number": deal.sequence,
             "bock": deal_bock_words(loaded.night, deal),
             "form": form, "names": loaded.names, "action": loaded.url("deal", deal.sequence),
             "table_url": loaded.url("table"), "facts": facts_in_words(loaded.night.game, deal.facts, deal.seating,
                                                                        loaded.names),
             "explanation": _explanation(loaded, deal), "dealer_name": loaded.names[deal.dealer],
-            "history": deal_history(loaded.night.game, number, revisions, loaded.names,
+            "history": deal_history(loaded.night.game, deal.sequence, revisions, loaded.names,
                                     loaded.night.date),
             "scorer": _scorer(request), "can_score": _can_score(request),
             # Each form its own idempotency key: a correction's key never stands for a deletion.
@@ -484,6 +506,19 @@ def _edit_form(request: HttpRequest, loaded: Loaded, deal: Deal, data: Any = Non
                     scorer=_scorer(request))
 
 
+def _confirmed(request: HttpRequest) -> bool:
+    """Whether a change to a finished list was confirmed (the question's own button, `confirm_finished`)."""
+    return request.POST.get("confirm_finished") == "1"
+
+
+def _finished_question(err: nights.Finished) -> str:
+    """What a change to a finished list asks first (issue 33)."""
+    if err.at is None:
+        return gettext("This list was already finished; change it anyway?")
+    return gettext("This list was already finished on %(when)s; change it anyway?") % {
+        "when": date_format(timezone.localtime(err.at), "DATETIME_FORMAT")}
+
+
 def _deleted_meanwhile(deal: Deal) -> str:
     """Why a correction of a deleted deal is not saved, naming who deleted it."""
     deletion = deal.revisions.filter(kind="deleted").order_by("-at", "-id").first()
@@ -497,6 +532,7 @@ def deal_page(request: NightRequest, night_id: int, table_number: int, sequence:
     """GET: the deal, its verdict and history, and the correction form. POST: the correction."""
     loaded = _load(night_id, table_number)
     deal = _deal(loaded, sequence)
+    confirm = ""
     if request.method == "POST":
         if not _can_score(request):
             raise PermissionDenied
@@ -509,7 +545,10 @@ def deal_page(request: NightRequest, night_id: int, table_number: int, sequence:
             try:
                 nights.correct_deal(deal, form.facts, dealer=form.dealer, by=_changed_by(request, loaded.night, by),
                                     reason=form.cleaned_data.get("reason", "").strip(), key=_key(request),
-                                    based_on=_int(request.POST.get("version")), judged=form.judged)
+                                    based_on=_int(request.POST.get("version")), judged=form.judged,
+                                    confirmed=_confirmed(request))
+            except nights.Finished as err:  # asked again, with everything typed, before anything is stored
+                confirm = _finished_question(err)
             except nights.Stale as err:
                 deal.refresh_from_db()
                 form.add_error(None, _stale_edit(loaded, err))
@@ -535,6 +574,7 @@ def deal_page(request: NightRequest, night_id: int, table_number: int, sequence:
         return HttpResponseNotAllowed(["GET", "POST"])
     # A deleted deal offers no correction, unless one was just sent: that stays on the page.
     context = _deal_context(request, loaded, deal, form if not deal.deleted or form.is_bound else None)
+    context["confirm_finish"] = confirm
     response = render(request, "nights/deal.html", context)
     patch_vary_headers(response, ("HX-Request", "HX-Target"))
     return response
@@ -547,12 +587,17 @@ def _change(request: HttpRequest, night_id: int, table_number: int, sequence: in
     deal = _deal(loaded, sequence)
     note = ChangeNote(request.POST)
     refused = ""
+    confirm: dict[str, str] = {}
     if note.is_valid():
         by = " ".join(note.cleaned_data["by"].split()) or _scorer(request)
         try:
             (nights.delete_deal if delete else nights.restore_deal)(deal, by=_changed_by(request, loaded.night, by),
                                                                     reason=note.cleaned_data["reason"],
-                                                                    key=_key(request))
+                                                                    key=_key(request), confirmed=_confirmed(request))
+        except nights.Finished as err:  # asked again: the same change, confirmed, is one tap away
+            confirm = {"question": _finished_question(err), "action": request.path, "by": by,
+                       "reason": note.cleaned_data["reason"], "next": request.POST.get("next", ""),
+                       "key": _key(request) or ""}
         except ledger.LedgerError as err:
             refused = refusal(err)
         except OperationalError:
@@ -570,6 +615,7 @@ def _change(request: HttpRequest, night_id: int, table_number: int, sequence: in
     context = _deal_context(request, loaded, deal, None if deal.deleted else _edit_form(request, loaded, deal))
     context["change_error"] = refused
     context["change_reason"] = request.POST.get("reason", "")  # a refused delete keeps the reason typed
+    context["confirm_change"] = confirm
     return render(request, "nights/deal.html", context)
 
 
@@ -633,6 +679,12 @@ def table_list(request: NightRequest, night_id: int, table_number: int) -> HttpR
     asked = request.GET.get("page", "last")
     page = pages.page(pages.num_pages) if asked == "last" else pages.get_page(asked)
     shown = replace(book, rows=list(page.object_list))
+    # The deleted deals of this page stand in their places: those after the last page's row, and on the last
+    # page those after every row.
+    after = pages.page(page.number - 1).object_list[-1].number if page.has_previous() else 0
+    upto = shown.rows[-1].number if shown.rows and page.has_next() else None
     return render(request, "nights/table_list.html", {
         "night": loaded.night, "table": loaded.table, "ledger": shown, "whole": book, "page": page,
+        "record": loaded.record, "gaps": loaded.record.between(after, upto), "can_score": _can_score(request),
+        "first": shown.rows[0].number if shown.rows else None, "last": shown.rows[-1].number if shown.rows else None,
         "table_url": loaded.url("table"), "list_url": loaded.url("table-list")})

@@ -290,8 +290,9 @@ def _table_json(night: CardNight, view: TableView) -> dict[str, Any]:
         deal = row.deal
         out = [names[p] for p in ledger.sits_out(night.game, deal.seating, deal.dealer, len(names))]
         deals.append({
-            "number": row.number,
+            "number": row.number,  # as entered, never shifted (issue 33): the same as "sequence"
             "sequence": deal.sequence,
+            "counted": row.position,  # its place among the deals that count (deleted deals do not)
             "dealer": names[deal.dealer],
             "seats": [names[p] for p in deal.seating],
             "sitting_out": out,

@@ -9,10 +9,12 @@ the sum of the engine's verdicts for the deals as they now stand.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
 from django.db.models import F, Max
+from django.utils import timezone
 
 from scorekeep.clubs import clubs
 from scorekeep.models import (
@@ -26,7 +28,7 @@ from scorekeep.models import (
     TablePlayer,
     Tournament,
 )
-from scorekeep.nights import ledger
+from scorekeep.nights import ledger, settlement
 from scorekeep.rules import GAMES, IllegalDeal
 from scorekeep.words.money import currency_exponent
 
@@ -117,6 +119,29 @@ class Stale(Exception):
         self.revisions = list(revisions)
 
 
+class Finished(Exception):
+    """A change of a deal of a finished night (or of a closed tournament series' table) sent without the
+    confirmation that it is meant (issue 33): nothing was stored. `at` is when the list was finished (None: it
+    was finished before that was kept)."""
+
+    def __init__(self, night: CardNight) -> None:
+        super().__init__("the list is finished")
+        at = (night.finish or {}).get("at")
+        self.at = datetime.fromisoformat(at) if isinstance(at, str) else None
+
+
+def _check_finished(night: CardNight, confirmed: bool) -> bool:
+    """Whether the change is made after the finish; raises `Finished` when it is and was not confirmed."""
+    if night.finished and not confirmed:
+        raise Finished(night)
+    return night.finished
+
+
+def finished_now(night: CardNight) -> dict[str, Any]:
+    """What a night keeps as it is finished (`CardNight.finish`): now, and what it settles now."""
+    return settlement.at_finish(night, timezone.now().isoformat())
+
+
 def _replayed(key: str | None) -> DealRevision | None:
     """The change already made with this idempotency key (a double tap or a retried request)."""
     return DealRevision.objects.select_related("deal").filter(request_key=key).first() if key else None
@@ -175,14 +200,17 @@ def _lock_table(pk: int) -> CardTable:
 
 @transaction.atomic
 def enter_deal(table: CardTable, facts: dict[str, Any], *, dealer: int | None = None, by: str = "",
-               key: str | None = None, expected: int | None = None, judged: ledger.Judged | None = None) -> Deal:
+               key: str | None = None, expected: int | None = None, numbered: bool = False,
+               judged: ledger.Judged | None = None) -> Deal:
     """Store the next deal of the table; raises `IllegalDeal` (nothing stored) when the engine refuses it.
 
     The table row is locked for the moment of numbering, so two scorers saving at once get two
     consecutive deals, never two with one number. `key` is the phone's idempotency key: sent again, it
     returns the deal it made (``deal.replayed`` is True) instead of a second one. `expected` is the deal
     number the phone's form was for: when other deals were entered since, `Stale` is raised with them
-    (two people entering the same deal at one table store it once). `judged`: the page's verdict of
+    (two people entering the same deal at one table store it once). With `numbered` it is the deal's number as
+    it will be entered (`Deal.sequence`: one after the highest given, a deleted deal's too); without, as a form
+    from before deal numbers stayed put sent it, the count of live deals plus one. `judged`: the page's verdict of
     this deal (the entry form's preview), stored when it fits, so a save asks the engine at most once.
     """
     # Writes to one table happen one after the other, and never beside a change of the night's rules
@@ -196,7 +224,9 @@ def enter_deal(table: CardTable, facts: dict[str, Any], *, dealer: int | None = 
     # Where the table stands (kept on its row): the deal number, who deals, whether Bock is running — without
     # reading the table's deals, so a save costs the same at deal 1,000 as at deal 10.
     now = ledger.TableStanding.of(table)
-    stale = _entered_since(table, now, expected)
+    # The deal's number: given once, never again (a deleted deal keeps its own, as a gap in the list).
+    sequence = (table.deals.aggregate(n=Max("sequence"))["n"] or 0) + 1
+    stale = _entered_since(table, now, expected, numbered, sequence)
     if stale is not None:
         raise stale
     players = now.players
@@ -204,7 +234,6 @@ def enter_deal(table: CardTable, facts: dict[str, Any], *, dealer: int | None = 
         dealer = now.next_dealer(table.first_dealer)
     _check_dealer(dealer, players)
     seats = ledger.seating(table.night.game, players, dealer)
-    sequence = (table.deals.aggregate(n=Max("sequence"))["n"] or 0) + 1
     # The new deal is the last: its Bock status follows from the deals before it, and no deal after it can
     # change, so it is judged once (or not at all, where the page judged it) and nothing else is.
     bock = now.next_is_bock
@@ -220,12 +249,16 @@ def enter_deal(table: CardTable, facts: dict[str, Any], *, dealer: int | None = 
     return deal
 
 
-def _entered_since(table: CardTable, now: ledger.TableStanding, expected: int | None) -> Stale | None:
-    """The deals entered since deal number `expected` was the next (None: it still is, or none was given)."""
-    if expected is None or now.deals + 1 == expected:
+def _entered_since(table: CardTable, now: ledger.TableStanding, expected: int | None, numbered: bool,
+                   next_number: int) -> Stale | None:
+    """The deals entered since deal number `expected` was the next (None: it still is, or none was given).
+    `numbered`: `expected` is a deal's number (`next_number` is the next); else a count of live deals plus one."""
+    if expected is None or (next_number if numbered else now.deals + 1) == expected:
         return None
-    live = list(table.deals.filter(deleted=False).order_by("sequence"))
-    return Stale(deals=live[max(0, expected - 1):])
+    live = table.deals.filter(deleted=False).order_by("sequence")
+    if numbered:
+        return Stale(deals=list(live.filter(sequence__gte=expected)))
+    return Stale(deals=list(live)[max(0, expected - 1):])
 
 
 def stored_with(table: CardTable, key: str | None) -> Deal | None:
@@ -239,21 +272,24 @@ def stored_with(table: CardTable, key: str | None) -> Deal | None:
     return deal
 
 
-def entered_meanwhile(table: CardTable, standing: ledger.TableStanding, expected: int | None) -> Stale | None:
+def entered_meanwhile(table: CardTable, standing: ledger.TableStanding, expected: int | None, *,
+                      numbered: bool = False, next_number: int = 0) -> Stale | None:
     """Before a new deal's form is read: the deals another phone entered since the form's deal number, or
     None. The number comes first — a form for deal 18 read against deal 19's seating would only say that
-    its declarer does not play. `enter_deal` checks the number again under the table's lock."""
-    return _entered_since(table, standing, expected)
+    its declarer does not play. `enter_deal` checks the number again under the table's lock. `numbered`,
+    `next_number`: as for `enter_deal` (the next deal's number, as the page read it)."""
+    return _entered_since(table, standing, expected, numbered, next_number)
 
 
 @transaction.atomic
 def correct_deal(deal: Deal, facts: dict[str, Any], *, dealer: int | None = None, by: str = "",
                  reason: str = "", key: str | None = None, based_on: int | None = None,
-                 judged: ledger.Judged | None = None) -> Deal:
+                 judged: ledger.Judged | None = None, confirmed: bool = False) -> Deal:
     """Change an earlier deal's facts (and, if given, who dealt it); everything after it follows.
 
     `key`: as for `enter_deal`. `based_on` is the deal's version the correction was typed on: when the
-    deal was changed, deleted or restored since, `Stale` is raised with those revisions.
+    deal was changed, deleted or restored since, `Stale` is raised with those revisions. A finished night's
+    deal is changed only `confirmed` (else `Finished`, nothing stored), and its history says so.
     """
     table = _lock_table(deal.table_id)
     deal = Deal.objects.select_for_update(of=("self",)).get(pk=deal.pk)
@@ -273,13 +309,14 @@ def correct_deal(deal: Deal, facts: dict[str, Any], *, dealer: int | None = None
         deal.seating = ledger.seating(deal.table.night.game, deal.table.places.count(), dealer)
     if facts == deal.facts and _snapshot(deal) == old:
         return deal
+    after_finish = _check_finished(table.night, confirmed)
     # Refused before anything is stored; the verdict (the page's, where it fits) goes on to the ledger.
     verdict = ledger.judged_verdict(deal.table.night, deal.seating, deal.dealer, facts, deal.bock, judged)
     deal.facts = facts
     deal.version += 1
     deal.save(update_fields=["facts", "dealer", "seating", "version"])
     DealRevision.objects.create(deal=deal, kind=DealRevision.Kind.CHANGED, old=old, new=_snapshot(deal), by=by,
-                                reason=reason, request_key=key or None)
+                                reason=reason, request_key=key or None, after_finish=after_finish)
     ledger.recompute(deal.table, since=deal.sequence, changed=deal,
                      judged=ledger.Judged(facts, tuple(deal.seating), deal.dealer, deal.bock, verdict), was=was)
     _touch_table(deal.table)
@@ -323,18 +360,22 @@ def attach_play(deal: Deal, play: dict[str, Any] | None, *, by: str = "", reason
     return deal
 
 
-def delete_deal(deal: Deal, *, by: str = "", reason: str = "", key: str | None = None) -> None:
-    """Take a deal off the list (it stays in the history and can be restored)."""
-    _set_deleted(deal, True, by, reason, key)
+def delete_deal(deal: Deal, *, by: str = "", reason: str = "", key: str | None = None,
+                confirmed: bool = False) -> None:
+    """Take a deal off the list (it stays in the history and can be restored). `confirmed`: as for
+    `correct_deal`, at a finished night."""
+    _set_deleted(deal, True, by, reason, key, confirmed)
 
 
-def restore_deal(deal: Deal, *, by: str = "", reason: str = "", key: str | None = None) -> None:
-    """Put a deleted deal back in its place on the list."""
-    _set_deleted(deal, False, by, reason, key)
+def restore_deal(deal: Deal, *, by: str = "", reason: str = "", key: str | None = None,
+                 confirmed: bool = False) -> None:
+    """Put a deleted deal back in its place on the list. `confirmed`: as for `correct_deal`."""
+    _set_deleted(deal, False, by, reason, key, confirmed)
 
 
 @transaction.atomic
-def _set_deleted(deal: Deal, deleted: bool, by: str, reason: str, key: str | None = None) -> None:
+def _set_deleted(deal: Deal, deleted: bool, by: str, reason: str, key: str | None = None,
+                 confirmed: bool = False) -> None:
     # Writes to one table happen one after the other, and never beside a change of the night's rules.
     table = _lock_table(deal.table_id)
     deal = Deal.objects.select_for_update(of=("self",)).get(pk=deal.pk)
@@ -343,12 +384,13 @@ def _set_deleted(deal: Deal, deleted: bool, by: str, reason: str, key: str | Non
     replayed, key = _replay_of(key, kind, pk=deal.pk)
     if deal.deleted == deleted or replayed is not None:
         return
+    after_finish = _check_finished(table.night, confirmed)
     deal.deleted = deleted
     deal.version += 1
     deal.save(update_fields=["deleted", "version"])
     state = "old" if deleted else "new"
     DealRevision.objects.create(deal=deal, kind=kind, by=by, reason=reason, request_key=key or None,
-                                **{state: _snapshot(deal)})
+                                after_finish=after_finish, **{state: _snapshot(deal)})
     # A restored deal is judged again: the night's rules may have changed while it was deleted.
     ledger.recompute(deal.table, since=deal.sequence, changed=None if deleted else deal)
     _touch_table(deal.table)
@@ -379,6 +421,8 @@ def change_settings(night: CardNight, *, by: str = "", reason: str = "", **chang
     if night.currency != old["currency"]:  # the amounts count the new currency's minor unit (scorekeep.words.money)
         night.amount_exponent = currency_exponent(night.currency)
     _check_rules(night.game, night.rules_request)
+    if night.finished != old["finished"]:  # finished: what it settles now is kept; opened again: nothing is
+        night.finish = finished_now(night) if night.finished else {}
     night.save()
     new = settings_of(night)
     if new != old:

@@ -13,7 +13,7 @@ footer lines a club writes under them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -21,6 +21,7 @@ from django.utils.translation import gettext
 
 from scorekeep.models import CardNight, CardTable
 from scorekeep.nights.ledger import Ledger, Row
+from scorekeep.nights.record import Note, Record
 from scorekeep.rules import GAMES
 from scorekeep.rules.explain import in_words
 from scorekeep.rules.sheet import Layout, PaperRow
@@ -53,6 +54,7 @@ class TickedRow:
     passed: bool
     bock: bool
     played: bool = False  # the cards as played are attached to the deal (docs/PLAY.md)
+    marks: list[Note] = field(default_factory=list)  # the history's changes of the deal: a sign and a footnote
 
 
 @dataclass(slots=True)
@@ -151,6 +153,7 @@ class PlusMinusRow:
     minus_sum: int
     bock: bool
     played: bool = False  # the cards as played are attached to the deal (docs/PLAY.md)
+    marks: list[Note] = field(default_factory=list)  # the history's changes of the deal: a sign and a footnote
 
     @property
     def cells(self) -> list[tuple[int | None, int | None]]:
@@ -216,6 +219,7 @@ class RoundsRow:
     placing_complete: bool
     round: int
     played: bool = False  # the cards as played are attached to the deal (docs/PLAY.md)
+    marks: list[Note] = field(default_factory=list)  # the history's changes of the deal: a sign and a footnote
 
     @property
     def cells(self) -> list[tuple[int, int] | None]:
@@ -233,7 +237,7 @@ def rounds_rows(book: Ledger, round_length: int | None) -> list[RoundsRow]:
             old=" + ".join(book.names[p] for p in row.declarers),
             result=_result(verdict.won), value=verdict.value, entries=list(row.entries),
             totals=list(row.totals), placing=row.placing, placing_complete=row.placing_complete,
-            round=(row.number - 1) // round_length + 1 if round_length else 1, played=row.deal.play is not None))
+            round=(row.position - 1) // round_length + 1 if round_length else 1, played=row.deal.play is not None))
     return rows
 
 
@@ -251,6 +255,7 @@ class ScoreSheetRow:
     note: str
     passed: bool
     played: bool = False  # the cards as played are attached to the deal (docs/PLAY.md)
+    marks: list[Note] = field(default_factory=list)  # the history's changes of the deal: a sign and a footnote
 
 
 def _score_sheet_note(row: Row, paper: PaperRow, names: list[str]) -> str:
@@ -287,6 +292,8 @@ class PrintTable:
     footer: Any = None
     width: int = 0  # the list's columns, for the line that says there are no deals
     chart: str = ""  # the chart of the night at this table, an inline SVG
+    # The table's record: the deleted deals as gaps among `rows`, each change marked with its footnote.
+    record: Record = field(default_factory=Record)
 
     @property
     def names(self) -> list[str]:
@@ -327,9 +334,14 @@ def list_template(game: str) -> str:
     return f"printing/{layout(game)}.html"
 
 
-def paper_list(night: CardNight, table: CardTable, book: Ledger) -> PrintTable:
-    """A table's list as the night's game lays it out on paper (no chart)."""
-    return LISTS[layout(night.game)](night, table, book)
+def paper_list(night: CardNight, table: CardTable, book: Ledger, record: Record | None = None) -> PrintTable:
+    """A table's list as the night's game lays it out on paper (no chart); with its `record`, the deleted deals
+    stand as gaps in their places and every change is marked in its row, with the footnotes under the list."""
+    item = LISTS[layout(night.game)](night, table, book)
+    if record is not None:
+        item.record = record
+        item.rows = record.merged(record.marked(item.rows))
+    return item
 
 
 def tick_heads(game: str) -> list[str]:

@@ -21,7 +21,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from scorekeep.models import CardNight, CardTable
-from scorekeep.nights import charts, ledger, settlement
+from scorekeep.nights import charts, ledger, record, settlement
 from scorekeep.nights.forms import house_rules_in_words, night_bock_words, preset_label
 from scorekeep.nights.ledger import Ledger
 from scorekeep.nights.loading import load_night
@@ -39,8 +39,8 @@ log = logging.getLogger(__name__)
 
 # --- the page ---------------------------------------------------------------------------------------
 
-def print_table(night: CardNight, table: CardTable, book: Ledger) -> PrintTable:
-    item = paper_list(night, table, book)
+def print_table(night: CardNight, table: CardTable, book: Ledger, kept: record.Record | None = None) -> PrintTable:
+    item = paper_list(night, table, book, kept)
     if book.rows:
         item.chart = charts.running_totals_svg(book)
     return item
@@ -69,9 +69,12 @@ def transfers(night: CardNight, tables: list[PrintTable]) -> list[str]:
 
 def print_context(night: CardNight, *, pdf_render: bool = False) -> dict[str, Any]:
     tables = []
+    books = {table.pk: ledger.build(table, table.live_deals, [place.player.name for place in table.places.all()])  # type: ignore[attr-defined]  # prefetched (to_attr)
+             for table in night.tables.all()}
+    records = record.of_tables(night.tables.all(), {pk: book.names for pk, book in books.items()},
+                               {pk: book.deals_played for pk, book in books.items()})
     for table in night.tables.all():
-        names = [place.player.name for place in table.places.all()]
-        tables.append(print_table(night, table, ledger.build(table, table.live_deals, names)))  # type: ignore[attr-defined]  # prefetched (to_attr)
+        tables.append(print_table(night, table, books[table.pk], records[table.pk]))
     context: dict[str, Any] = {
         "night": night, "game_label": GAME_LABELS[night.game], "preset_label": preset_label(night.game, night.preset),
         "house_rules": house_rules_in_words(night), "bock": night_bock_words(night), "tables": tables,

@@ -7,6 +7,7 @@ from django import template
 
 from scorekeep.models import CardNight
 from scorekeep.nights.ledger import Ledger
+from scorekeep.nights.record import Gap, Record
 from scorekeep.nights.sheet import Sheet, sheet
 from scorekeep.words.labels import page_words
 from scorekeep.words.numbers import (
@@ -35,6 +36,10 @@ def game_word(text: str) -> str:
 
 
 @register.simple_tag
-def score_sheet(ledger: Ledger, night: CardNight) -> Sheet:
-    """``{% score_sheet ledger night as sheet %}``: the ledger laid out for `_ledger.html`."""
-    return sheet(ledger, night)
+def score_sheet(ledger: Ledger, night: CardNight, record: Record | None = None,
+                gaps: list[Gap] | None = None) -> Sheet:
+    """``{% score_sheet ledger night record gaps as sheet %}``: the ledger laid out for `_ledger.html`, the
+    table's record (its changes marked, the deleted deals as gaps) where the page has it."""
+    # A variable the page does not have is "" in a template.
+    return sheet(ledger, night, record if isinstance(record, Record) else None,
+                 gaps if isinstance(gaps, list) else None)

@@ -34,7 +34,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from scorekeep.models import CardNight, CardTable, Deal, Entrant, Series, TablePlayer, Tournament
-from scorekeep.nights import ledger
+from scorekeep.nights import ledger, record
 from scorekeep.nights.forms import preset_label
 from scorekeep.printing import pdf
 from scorekeep.printing.lists import PRINT_CSS, PrintTable, list_template, paper_list, tick_heads
@@ -134,12 +134,16 @@ class TableList:
 def table_lists(series: Series, tables: list[CardTable]) -> list[TableList]:
     """Each table's list with its closing check (`tournaments.table_checks`), as the organiser's page shows it."""
     checks = {check.table.pk: check for check in tournaments.table_checks(series)}
+    books = {table.pk: ledger.build(table, table.live_deals, [place.player.name for place in table.places.all()])  # type: ignore[attr-defined]  # prefetched (to_attr)
+             for table in tables}
+    records = record.of_tables(tables, {pk: book.names for pk, book in books.items()},
+                               {pk: book.deals_played for pk, book in books.items()})
     out = []
     for table in tables:
-        names = [place.player.name for place in table.places.all()]
+        book = books[table.pk]
         # The list alone, as the game lays it out (no chart: the tournament's list is what its table signs).
-        item = paper_list(table.night, table, ledger.build(table, table.live_deals, names))  # type: ignore[attr-defined]  # prefetched (to_attr)
-        out.append(TableList(item, table.night, names, checks[table.pk].problems_in_words()))
+        item = paper_list(table.night, table, book, records[table.pk])
+        out.append(TableList(item, table.night, book.names, checks[table.pk].problems_in_words()))
     return out
 
 

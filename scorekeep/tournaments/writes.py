@@ -43,6 +43,7 @@ from scorekeep.models import (
     TournamentRevision,
 )
 from scorekeep.nights import ledger
+from scorekeep.nights import writes as night_writes
 from scorekeep.rules import GAMES, IllegalDeal
 from scorekeep.rules.draw import Draw, Mode, Seatable, draw, pairs_of
 from scorekeep.rules.explain import Phrase, in_words
@@ -499,4 +500,8 @@ def reopen_series(series: Series, *, by: str = "", reason: str = "") -> Series:
 def _finish(series: Series, finished: bool) -> None:
     nights = CardNight.objects.filter(series=series)
     nights.update(finished=finished, version=F("version") + 1)
+    # Closed: each table's list keeps when it was finished (a later correction asks to confirm; issue 33).
+    for night in nights:
+        night.finish = night_writes.finished_now(night) if finished else {}
+        night.save(update_fields=["finish"])
     CardTable.objects.filter(night__in=nights).update(version=F("version") + 1)

@@ -73,7 +73,7 @@
   // The forms kept are for this table's rule set and size (the description's address says both): a change
   // of the night's settings makes them be fetched anew.
   var ENTRY = "entry " + ACTION + " " + box.dataset.inputs + " ";
-  var HIDDEN = ["csrfmiddlewaretoken", "key", "expected"];
+  var HIDDEN = ["csrfmiddlewaretoken", "key", "expected", "expected_is"];
   var PATIENCE = 20000;  // ms an outbox request may take (a save answers in well under a second)
   // The outbox as stored: {id, key, expected, dealer, chosen, data: [[name, value] …], what, state, sentence,
   // form, next}; `dealer` is who dealt it (the rotation's, or `chosen`, "Someone else dealt?"), `next` the

@@ -27,6 +27,7 @@ PLAYERS = ["Anna", "Bernd", "Clara", "Dieter"]
 GRAND = {"contract": "grand", "declarer": 0, "bid": 48, "matadors": 2, "card_points": 70}  # +72 to seat 0
 LOST_CLUBS = {"contract": "clubs", "declarer": 1, "bid": 24, "matadors": 1, "card_points": 50}  # −48 to seat 1
 FIXED = ["Table", "Deal", "Dealer", "Declarer", "Contract", "Result", "Value", "Bock"]
+RECORD = ["Changed", "Changes to the list"]  # the last columns (issue 33): each change's sign and footnote
 # What each game's deals declared, after the players' columns (the engine's DECLARED).
 DECLARED = {
     "skat": ["Hand", "Schneider", "Schneider announced", "Schwarz", "Schwarz announced", "Ouvert", "Kontra", "Re",
@@ -78,7 +79,8 @@ def test_every_demo_night_round_trips_to_the_ledger(host_client: Client, host: U
         header, rows, _response = download(host_client, night)
         unit = " (EUR)" if night.game == "schafkopf" else ""
         assert header == [name + unit if name == "Value" else name for name in FIXED] + [
-            column for name in book.names for column in (name + unit, f"{name}: total{unit}")] + DECLARED[night.game]
+            column for name in book.names for column in (name + unit, f"{name}: total{unit}")
+        ] + DECLARED[night.game] + RECORD
         assert len(rows) == len(book.rows)
         for row, line in zip(book.rows, rows, strict=True):
             assert (line["Table"], line["Deal"], line["Dealer"]) == ("1", str(row.number), book.names[row.dealer])
@@ -110,7 +112,7 @@ def test_skat_rows_say_what_was_declared(host_client: Client, host: User) -> Non
     nights.enter_deal(table, {"contract": "null", "declarer": 0, "bid": 59, "hand": True, "ouvert": True,
                               "declarer_tricks": 0})
     header, rows, _response = download(host_client, night)
-    assert header[-len(DECLARED["skat"]):] == DECLARED["skat"]
+    assert header[-len(DECLARED["skat"]) - len(RECORD):-len(RECORD)] == DECLARED["skat"]
     said = [{column: row[column] for column in DECLARED["skat"] if row[column] == "1"} for row in rows]
     assert (rows[0]["Value"], rows[0]["Anna"]) == ("18", "36")
     assert [sorted(row) for row in said] == [["Kontra"], ["Hand", "Schneider", "Schneider announced"], ["Overbid"],
@@ -144,15 +146,20 @@ def test_schafkopf_money_in_currency_units_negative_numbers_stay_numbers(host_cl
 
 
 @pytest.mark.django_db
-def test_deleted_deals_are_left_out_and_numbers_follow(host_client: Client, host: User) -> None:
+def test_a_deleted_deal_is_a_gap_under_its_number_and_later_numbers_stay(host_client: Client, host: User) -> None:
+    """Issue 33: deal 2 deleted stays a row of its own, marked, with its deletion in words; deal 3 keeps its 3."""
     night = nights.start_night(game="skat", preset="classic", players=PLAYERS[:3], host=host)
     table = night.tables.get()
     for facts in (GRAND, LOST_CLUBS, GRAND):
         nights.enter_deal(table, facts)
-    nights.delete_deal(table.deals.get(sequence=2))
+    nights.delete_deal(table.deals.get(sequence=2), by="Eva", reason="entered at the wrong table")
     _header, rows, _response = download(host_client, night)
-    assert [(r["Deal"], r["Contract"], r["Result"]) for r in rows] == [("1", "Grand", "won"), ("2", "Grand", "won")]
-    assert rows[-1]["Bernd: total"] == "0" and rows[-1]["Anna: total"] == "144"
+    assert [(r["Deal"], r["Contract"], r["Result"]) for r in rows] == [
+        ("1", "Grand", "won"), ("2", "", "deleted"), ("3", "Grand", "won")]
+    assert rows[1]["Bernd: total"] == "" and rows[1]["Changed"] == "deleted"
+    assert rows[1]["Changes to the list"].startswith("Deal 2 deleted by Eva at ")
+    assert "entered at the wrong table" in rows[1]["Changes to the list"]
+    assert rows[-1]["Bernd: total"] == "0" and rows[-1]["Anna: total"] == "144" and rows[-1]["Changed"] == ""
 
 
 @pytest.mark.django_db
@@ -223,8 +230,9 @@ def test_two_tables_each_player_has_columns_blank_where_not_seated(host_client: 
     nights.enter_deal(night.tables.get(number=1), GRAND)
     nights.enter_deal(second, LOST_CLUBS)
     header, rows, _response = download(host_client, night)
-    assert header[len(FIXED):-len(DECLARED["skat"])] == ["Anna", "Anna: total", "Bernd", "Bernd: total", "Clara",
-                                                         "Clara: total", "Dieter", "Dieter: total", "Eva", "Eva: total"]
+    assert header[len(FIXED):-len(DECLARED["skat"]) - len(RECORD)] == [
+        "Anna", "Anna: total", "Bernd", "Bernd: total", "Clara", "Clara: total", "Dieter", "Dieter: total", "Eva",
+        "Eva: total"]
     first, other = rows
     assert (first["Table"], first["Anna"], first["Dieter"], first["Dieter: total"]) == ("1", "72", "", "")
     assert (other["Table"], other["Eva"], other["Bernd"], other["Anna: total"]) == ("2", "-48", "", "0")
@@ -252,6 +260,7 @@ def test_queries_do_not_grow_with_the_deals(host_client: Client, host: User,
     table = night.tables.get()
     for _ in range(30):
         nights.enter_deal(table, GRAND)
-    with django_assert_max_num_queries(8):
+    # The record (issue 33) adds three: the numbers given and deleted, the history's changes, the deleted deals.
+    with django_assert_max_num_queries(11):
         _header, rows, _response = download(host_client, night)
     assert len(rows) == 30

@@ -477,7 +477,9 @@ def check_ledger(table: CardTable, players: int) -> None:
     live = list(table.deals.filter(deleted=False).order_by("sequence"))
     expected = reference(night, players, [(d.dealer, d.facts) for d in live])
     book = ledger.build(table)
-    assert [row.number for row in book.rows] == list(range(1, len(live) + 1))
+    # Each row under the number its deal was entered with (issue 33); `position` counts the deals that count.
+    assert [row.number for row in book.rows] == [deal.sequence for deal in live]
+    assert [row.position for row in book.rows] == list(range(1, len(live) + 1))
     totals = [0] * players
     for row, deal, ref in zip(book.rows, live, expected, strict=True):
         assert deal.seating == ref["seats"]

@@ -133,10 +133,11 @@ def test_query_count_does_not_grow_with_the_deals(client: Client, skat_night: Ca
 
 
 @pytest.mark.django_db
-def test_deleted_deals_are_left_out_and_numbers_follow(client: Client, skat_night: CardNight) -> None:
+def test_deleted_deals_are_left_out_and_numbers_stay(client: Client, skat_night: CardNight) -> None:
+    """Issue 33: a deal's number is the one it was entered with; `counted` is its place among the deals that count."""
     nights.delete_deal(skat_night.tables.get().deals.get(sequence=2))
     deals = night_json(client, skat_night)["tables"][0]["deals"]
-    assert [(d["number"], d["sequence"]) for d in deals] == [(1, 1), (2, 3), (3, 4)]
+    assert [(d["number"], d["sequence"], d["counted"]) for d in deals] == [(1, 1, 1), (3, 3, 2), (4, 4, 3)]
 
 
 @pytest.mark.django_db

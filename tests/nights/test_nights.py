@@ -288,15 +288,17 @@ def test_a_kop_night_has_no_bock_whatever_is_stored() -> None:
 
 # --- deleting and restoring -------------------------------------------------------------------------
 
-def test_deleting_a_deal_shifts_the_numbers_after_it_and_recomputes_totals() -> None:
+def test_deleting_a_deal_keeps_the_numbers_after_it_and_recomputes_totals() -> None:
     table = skat_with_bock()
     deals = [nights.enter_deal(table, facts) for facts in
              (grand(0, 70), grand(1, 60), grand(2, 70), grand(0, 70), grand(1, 70))]
     assert ledger.build(table).totals == [48 + 96, -96 + 96, 96]
     nights.delete_deal(deals[1], by="Clara", reason="entered twice")
     book = ledger.build(table)
-    assert [(row.number, row.deal.pk) for row in book.rows] == [(n, d.pk) for n, d in
-                                                                 enumerate([deals[0], *deals[2:]], start=1)]
+    # Issue 33: every deal keeps the number it was entered with (deal 2 is a gap); only the count moves.
+    assert [(row.number, row.position, row.deal.pk) for row in book.rows] == [
+        (d.sequence, n, d.pk) for n, d in enumerate([deals[0], *deals[2:]], start=1)]
+    assert [row.number for row in book.rows] == [1, 3, 4, 5]
     assert [row.deal.bock for row in book.rows] == [False] * 4  # the 60:60 that started the round is gone
     assert book.totals == [96, 48, 48]
     revision = deals[1].revisions.get(kind="deleted")
@@ -336,7 +338,7 @@ def test_a_new_deal_after_a_deleted_one_gets_a_fresh_sequence() -> None:
     nights.delete_deal(second)
     third = nights.enter_deal(table, {"contract": "passed"})
     assert (first.sequence, second.sequence, third.sequence) == (1, 2, 3)
-    assert [row.number for row in ledger.build(table).rows] == [1, 2]
+    assert [row.number for row in ledger.build(table).rows] == [1, 3]  # the deal's number as entered (issue 33)
 
 
 # --- changing the night's settings ----------------------------------------------------------------
@@ -365,11 +367,11 @@ def test_a_change_that_forbids_a_played_deal_names_it_and_changes_nothing() -> N
     kontra = nights.enter_deal(table, grand(1, 40, kontra=True))
     nights.enter_deal(table, grand(2, 70))
     before = list(table.deals.values_list("verdict", "bock"))
-    nights.delete_deal(table.deals.get(sequence=1))  # so the Kontra deal is number 1 now
+    nights.delete_deal(table.deals.get(sequence=1))  # the Kontra deal stays deal 2 (issue 33)
     with pytest.raises(ledger.LedgerError) as caught:
         nights.change_settings(night, house_rules={"kontra": False}, by="Anna")
-    assert caught.value.number == 1 and caught.value.error.field == "deal.kontra"
-    assert "deal 1" in str(caught.value)
+    assert caught.value.number == 2 and caught.value.error.field == "deal.kontra"
+    assert "deal 2" in str(caught.value)
     night.refresh_from_db()
     assert (night.house_rules, night.version, version(table)) == ({}, 1, 4)
     assert list(table.deals.values_list("verdict", "bock")) == before

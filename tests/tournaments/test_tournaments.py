@@ -287,9 +287,13 @@ def test_a_tables_scorer_link_enters_deals_until_the_series_closes_and_the_organ
     deal_url = reverse("deal", args=[night.pk, 1, table.deals.order_by("sequence").first().sequence])  # type: ignore[union-attr]
     assert phone.post(deal_url, {**correction, "key": "k2"}).status_code == 403
     assert phone.get(reverse("table", args=[night.pk, 1])).status_code == 200  # the phone still reads
+    # Issue 33: the closed list asks the organiser first, and stores the correction once confirmed.
     response = host_client.post(deal_url, {**correction, "key": "k3"})
+    assert response.status_code == 200 and "This list was already finished on" in response.content.decode()
+    assert not DealRevision.objects.filter(kind="changed", deal__table=table).exists()
+    response = host_client.post(deal_url, {**correction, "key": "k3", "confirm_finished": "1"})
     assert response.status_code == 303
-    assert DealRevision.objects.filter(kind="changed", deal__table=table).count() == 1
+    assert DealRevision.objects.get(kind="changed", deal__table=table).after_finish
 
 
 @pytest.mark.django_db
