@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import dj_database_url
-from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -149,6 +148,9 @@ if REDIS_URL:
         # Django's RedisCache needs it: said here rather than on the first request.
         import redis  # type: ignore[import-not-found, unused-ignore]  # noqa: F401
     except ImportError as missing:
+        # Imported here only: the command line's adjudicate reads these settings without importing Django.
+        from django.core.exceptions import ImproperlyConfigured
+
         raise ImproperlyConfigured(
             "SCOREKEEP_REDIS_URL is set but the redis package is missing: pip install -r requirements.txt"
         ) from missing

@@ -342,9 +342,9 @@ def test_a_kop_old_side_with_the_wrong_number_of_players_says_how_many(kop: Card
 def test_the_history_says_the_day_only_for_a_change_made_on_another_day() -> None:
     berlin = ZoneInfo("Europe/Berlin")
     revisions = [SimpleNamespace(kind="created", by="Anna", at=datetime(2026, 11, 21, 21, 14, tzinfo=berlin),
-                                 reason="", old=None, new=None),
+                                 reason="", old=None, new=None, after_finish=False),
                  SimpleNamespace(kind="deleted", by="", at=datetime(2026, 11, 22, 9, 5, tzinfo=berlin),
-                                 reason="double entry", old=None, new=None)]
+                                 reason="double entry", old=None, new=None, after_finish=False)]
     assert deal_history("skat", 3, revisions, FOUR, date(2026, 11, 21)) == [
         "Deal 3 entered by Anna at 21:14", "Deal 3 deleted at 22 Nov, 09:05 (reason: double entry)"]
 

@@ -207,6 +207,9 @@ def test_a_correction_after_closing_names_the_account_in_the_history(host: Clien
     url = reverse("deal", args=[night.pk, 1, deal.sequence])
     correction = {"contract": "grand", "declarer": "1", "bid": "18", "matadors": "-1", "card_points": "50",
                   "reason": "Zählfehler", "version": "1", "key": "k1"}
+    assert host.post(url, correction).status_code == 200  # the series is closed: asked to confirm first
+    assert not DealRevision.objects.filter(kind="changed").exists()
+    correction["confirm_finished"] = "1"
     assert host.post(url, correction).status_code == 303
     revision = DealRevision.objects.get(kind="changed")
     assert revision.by == "orga"
@@ -244,7 +247,8 @@ def test_a_correction_that_changes_the_standings_tells_the_organiser_and_the_ser
     deal = DealRevision.objects.filter(kind="created").get().deal
     url = reverse("deal", args=[deal.table.night.pk, deal.table.number, deal.sequence])
     lost = {"contract": "grand", "declarer": str(deal.facts["declarer"]), "bid": "18", "matadors": "-1",
-            "card_points": "40", "reason": "lost, not won", "version": "1", "key": "k1"}
+            "card_points": "40", "reason": "lost, not won", "version": "1", "key": "k1",
+            "confirm_finished": "1"}
     assert host.post(url, lost).status_code == 303  # the leader now last
     page = host.get(page_url).content.decode()
     assert ("Series 2 was drawn by the standings after series 1, and a correction has changed those standings "
@@ -263,7 +267,8 @@ def test_a_started_series_on_outdated_standings_is_told_but_not_redrawn(host: Cl
     table = second.nights.first().tables.get()  # type: ignore[union-attr]
     nights.enter_deal(table, grand(0))
     deal = DealRevision.objects.filter(kind="created").order_by("at").first().deal  # type: ignore[union-attr]
-    nights.correct_deal(deal, {**deal.facts, "card_points": 40}, dealer=deal.dealer, by="orga")
+    nights.correct_deal(deal, {**deal.facts, "card_points": 40}, dealer=deal.dealer, by="orga",
+                        confirmed=True)  # series 1 is closed: a change to it is confirmed
     page = host.get(reverse("tournament", args=[tournament.pk])).content.decode()
     assert "its draw is based on outdated standings" in page
     assert "Deals are entered at its tables already, so it cannot be drawn again." in page
