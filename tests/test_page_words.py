@@ -288,3 +288,19 @@ def test_sf_is_spelled_out_once_on_the_table_page_and_the_big_screen(client: Cli
     screen = client.get(f"/standings/{tour.viewer_token}/screen/").content.decode()
     assert '<abbr title="ゼーガー・ファビアン点">' in screen
     assert "：ゼーガー・ファビアン点" in visible_text(screen)
+
+
+@pytest.mark.parametrize(("game", "said", "not_said"), [("schafkopf", "ディーラーの左隣", "フォアハンド"),
+                                                        ("fipsen", "ディーラーの左隣", "フォアハンド"),
+                                                        ("skat", "フォアハンド", "ディーラーの左隣")])
+def test_who_leads_first_is_said_in_each_games_japanese(client: Client, game: str, said: str, not_said: str) -> None:
+    """Skat's page says フォアハンド; the Schafkopf and Fipsen pages say the dealer's left (ディーラーの左隣), on the
+    entry form's heading and in the words the outbox writes the next deals with."""
+    night = nights.start_night(game=game, preset=GAMES[game].DEFAULT_PRESET,
+                               players=["Anna", "Bernd", "Clara", "Dieter"][:3 if game != "schafkopf" else 4])
+    client.get(f"/join/{night.scorer_token}/")
+    client.cookies["django_language"] = "ja"
+    page = client.get(reverse("table", args=[night.pk, 1])).content.decode()
+    assert "id=\"entry\"" in page
+    assert f"Berndが{said}" in visible_text(page) and not_said not in visible_text(page)
+    assert re.search(f'data-forehand="%\\(name\\)sが{said}"', page)

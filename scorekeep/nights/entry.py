@@ -34,7 +34,7 @@ from scorekeep.rules.cards import RED_SIGNS
 from scorekeep.rules.explain import COMMA, Word
 from scorekeep.rules.picker_words import short_rank
 from scorekeep.web.fields import peek
-from scorekeep.words.labels import CONTRACT_LABELS, listed, page_words, translated
+from scorekeep.words.labels import CONTRACT_LABELS, in_game, listed, page_words, translated
 
 SUIT_SIGNS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 
@@ -454,7 +454,10 @@ class DealForm(forms.Form):
     def header(self) -> dict[str, str]:
         """Who deals, who is forehand, who sits out — the facts every scorer checks before entering."""
         forehand = self.seats[(self.table.dealer + 1) % self.table.players]
+        # "is forehand" is Skat's word; a Schafkopf or Fipsen table says it in its own (ディーラーの左隣).
+        pattern = in_game("%(name)s is forehand", self.game)
         return {"dealer": self.names[self.dealer], "forehand": self.names[forehand],
+                "forehand_line": pattern % {"name": self.names[forehand]}, "forehand_pattern": pattern,
                 "out": listed(self.names[p] for p in self.out)}
 
     def rows(self, rare: bool) -> list[Bound]:

@@ -17,6 +17,9 @@ CONTEXT_WORDS = [
     pgettext_lazy("fipsen", "Declarer's tricks"),
     pgettext_lazy("fipsen", "Hand"),
     pgettext_lazy("fipsen", "hand"),
+    # Who leads to the first trick: Skat's forehand; the Schafkopf and Fipsen pages say "the dealer's left".
+    pgettext_lazy("schafkopf", "%(name)s is forehand"),
+    pgettext_lazy("fipsen", "%(name)s is forehand"),
     pgettext_lazy("skat", "Value"),
     pgettext_lazy("schafkopf", "Value"),
     # The play check's rule (issue 19): Skat's page writes 切り札, the other pages 切札.
