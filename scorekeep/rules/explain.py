@@ -160,6 +160,7 @@ class Word(str):
 # How a `Listing` joins its items: the separator, and the last link as a template of its own, so a
 # language can write "a, b und c" or "a、bとc" (the translators translate these ids like any other).
 COMMA = Word(", ")
+SEMICOLON = Word("; ")  # between items that have commas of their own
 AND = Word("{items} and {last}")
 OR = Word("{items} or {last}")
 

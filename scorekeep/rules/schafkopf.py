@@ -18,7 +18,7 @@ from . import cards
 from .bock import BockEvent, points_sixty
 from .cards import TOTALS_BY_COUNT
 from .errors import IllegalDeal
-from .explain import AMOUNT, Explanation, Listing, Phrase, Seat, Seats, Word, counted, explanation
+from .explain import AMOUNT, SEMICOLON, Explanation, Listing, Phrase, Seat, Seats, Word, counted, explanation
 from .fields import (
     Option,
     Reader,
@@ -1089,7 +1089,7 @@ def _ramsch(deal: Deal, rules: Rules, say: Explanation) -> _Result:
             "{schneider} + {schwarz} = {base} ({options})", seat=Seat(winner),
             price=AMOUNT[rules.price_solo], schneider=AMOUNT[rules.schneider], schwarz=AMOUNT[rules.schwarz],
             base=AMOUNT[base],
-            options=Listing([OPTION_LABELS[key] for key in ("price_solo", "schneider", "schwarz")], None, "; "))
+            options=Listing([OPTION_LABELS[key] for key in ("price_solo", "schneider", "schwarz")], None, SEMICOLON))
         value, multiplier = _stakes(base, deal, say)
         scores = _single_payments(winner, True, value, say, ramsch=True)
         return None, value, scores, {"losers": [s for s in seats if s != winner], "multiplier": multiplier}

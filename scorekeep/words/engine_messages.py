@@ -57,6 +57,7 @@ MESSAGES = [
     gettext_noop('2nd'),
     gettext_noop('4 × (solo + 8 Laufende)'),
     gettext_noop('4 × the solo price'),
+    gettext_noop('; '),
     gettext_noop('A'),
     gettext_noop('A Grand Ouvert has the fixed value {value} under this rule set ({option}): no multiplier'),
     gettext_noop('A Kieker is won only with all {all} tricks; {seat} took {taken}'),

@@ -111,8 +111,8 @@ def _problems(language: str, game: str, line: str) -> list[str]:
     if CARD.search(line):
         problems.append(f"a card code {CARD.search(line).group()!r}")  # type: ignore[union-attr]
     if language == "ja":
-        if ", " in line:
-            problems.append('an ASCII ", " in a list')
+        if ", " in line or "; " in line:
+            problems.append('an ASCII ", " or "; " in a list')
         if re.search(r"[()]", line):
             problems.append("half-width parentheses")
     return problems
