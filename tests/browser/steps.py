@@ -203,11 +203,12 @@ def result(verdict: Verdict) -> str:
     return "" if verdict.won is None else "won" if verdict.won else "lost"
 
 
-def check_ledger(page: Page, game: str, expected: Sequence[Judged]) -> list[int]:
+def check_ledger(page: Page, game: str, expected: Sequence[Judged], numbers: Sequence[int] = ()) -> list[int]:
     """Every cell of the ledger against the engine: each row's entries and running totals per player
     (the sitting Skat dealer's cell blank), who declared, won or lost and the value, Schafkopf's zero
     row sums, and the footer's totals (Skat: Seeger-Fabian and games won and lost too). `expected`
-    holds the live deals in order. Returns the totals by table position."""
+    holds the live deals in order, `numbers` their numbers where a deleted deal left a gap (1, 2, 3 … else).
+    Returns the totals by table position."""
     # The whole list is a page of its own (the table page shows the latest deals): open it from the table page.
     if "/list/" not in page.url:
         with page.expect_navigation():
@@ -217,7 +218,8 @@ def check_ledger(page: Page, game: str, expected: Sequence[Judged]) -> list[int]
     ledger = read_ledger(page)
     assert len(ledger["rows"]) == len(expected)
     totals = [0] * 4
-    for number_, (row, deal) in enumerate(zip(ledger["rows"], expected, strict=True), start=1):
+    numbers = list(numbers) or list(range(1, len(expected) + 1))
+    for number_, row, deal in zip(numbers, ledger["rows"], expected, strict=True):
         assert row["number"] == str(number_)
         totals = [t + e for t, e in zip(totals, deal.entries, strict=True)]
         for position, cell in enumerate(row["cells"]):

@@ -262,6 +262,9 @@ def test_a_whole_tournament_runs_through(page: Page, browser: Browser, live_serv
     page.goto(f"{live_server.url}/nights/{table.night.pk}/tables/{table.number}/deals/{LENGTH}/")
     page.locator("html.js").wait_for(state="attached")
     correct_the_last_deal(page, game)
+    # The series is closed: the correction is asked for again, then confirmed (issue 33).
+    expect(page.locator(".confirm-finished")).to_contain_text("already finished")
+    page.get_by_role("button", name="Change it anyway").click()
     expect(page.locator(".saved")).to_contain_text("Correction saved")
     page.reload()
     expect(page.locator("ol.history-list li")).to_have_count(2)  # entered, corrected: what changed, and who
