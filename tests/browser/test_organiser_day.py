@@ -441,10 +441,10 @@ def test_the_organisers_day(page: Page, browser: Browser, live_server: Any, game
         prizes.append((winners, each))
     prize_rows = page.locator("section[aria-labelledby='prizes-title'] tbody tr")
     expect(prize_rows).to_have_count(len(prizes))
-    for row, (winners, each) in enumerate(prizes):
+    for n, (winners, each) in enumerate(prizes):
         for name in winners:
-            expect(prize_rows.nth(row)).to_contain_text(name)
-        assert cents(prize_rows.nth(row).locator("td").last.inner_text()) == each * len(winners)
+            expect(prize_rows.nth(n)).to_contain_text(name)
+        assert cents(prize_rows.nth(n).locator("td").last.inner_text()) == each * len(winners)
     assert cents(sheet["Prizes paid"]) == sum(each * len(w) for w, each in prizes)
     assert cents(sheet["Prizes paid"]) + cents(sheet["Left in the pot"]) == pot
 
