@@ -276,6 +276,10 @@ class CardTable(models.Model):
     # kept so a page, a poll and a save need not read every deal (`scorekeep.nights.ledger.TableStanding`). Empty: not
     # kept yet (a table from before), walked from the deals when asked.
     standing = models.JSONField(default=dict, blank=True, editable=False)
+    # A tournament table without a phone (issue 31): its series result as the organiser typed it from the
+    # paper list — {"deals": n, "rows": [{"total": …, "won": …, "lost": …}, …] by position, "by", "at"} — which
+    # counts until the deals typed in reach as many (`scorekeep.tournaments.paper`). Empty: none.
+    paper = models.JSONField(default=dict, blank=True, editable=False)
 
     class Meta:
         ordering = ["number"]

@@ -9,8 +9,8 @@ from scorekeep.dispute import views as dispute_views
 from scorekeep.nights import settlement_views, table_views
 from scorekeep.nights import views as night_views
 from scorekeep.printing import views as print_views
+from scorekeep.tournaments import paper_views, registration_views, results_views, standings_views
 from scorekeep.tournaments import printouts as tournament_print
-from scorekeep.tournaments import registration_views, standings_views
 from scorekeep.tournaments import views as tournament_views
 from scorekeep.web import access_views, offline, views
 
@@ -111,6 +111,15 @@ urlpatterns = [
          name="series-close"),
     path("tournaments/<int:tournament_id>/series/<int:series_number>/reopen/", tournament_views.series_reopen,
          name="series-reopen"),
+    path("tournaments/<int:tournament_id>/series/<int:series_number>/tables/<int:table_number>/paper/",
+         paper_views.table_paper, name="tournament-table-paper"),
+    path("tournaments/<int:tournament_id>/standings-after-<int:series_number>.csv", results_views.standings_csv,
+         name="tournament-standings-csv"),
+    path("tournaments/<int:tournament_id>/ranking.csv", results_views.ranking_csv, name="tournament-ranking-csv"),
+    path("results/<str:token>/", results_views.results_page, name="results"),
+    path("results/<str:token>/standings-after-<int:series_number>.csv", results_views.results_standings_csv,
+         name="results-standings-csv"),
+    path("results/<str:token>/ranking.csv", results_views.results_ranking_csv, name="results-ranking-csv"),
     path("tournaments/<int:tournament_id>/standings/", standings_views.tournament_standings,
          name="tournament-standings"),
     path("tournaments/<int:tournament_id>/money/", standings_views.money_page, name="tournament-money"),

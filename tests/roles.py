@@ -126,6 +126,14 @@ ACCESS: dict[str, tuple[str, str]] = {
     "tournament-money": (CLUB_HOST, CLUB_HOST),
     "standings-viewer": (PUBLIC, NONE),
     "standings-screen": (PUBLIC, NONE),
+    # Issue 31: a table's result from its paper list (the organiser's), the CSV exports, and by the viewer link
+    # the read-only results page and its CSVs.
+    "tournament-table-paper": (CLUB_HOST, CLUB_HOST),
+    "tournament-standings-csv": (CLUB_HOST, NONE),
+    "tournament-ranking-csv": (CLUB_HOST, NONE),
+    "results": (PUBLIC, NONE),
+    "results-standings-csv": (PUBLIC, NONE),
+    "results-ranking-csv": (PUBLIC, NONE),
     "admin:*": (STAFF, STAFF),
     "admin:login": (PUBLIC, PUBLIC),
     "admin:logout": (NONE, PUBLIC),  # logging out is harmless; the admin sends anyone else to its log-in
@@ -270,7 +278,7 @@ def url_of(name: str, world: World, night_id: int | None = None) -> str:
               "sequence": 2 if name == "deal-restore" else 1, "player_id": world.player.pk,
               "token": world.night.club.invite_token if name == "club-join"
               else Tournament.objects.filter(club_id=world.night.club_id).values_list("viewer_token", flat=True)
-              .first() if name.startswith("standings-") else world.night.viewer_token,
+              .first() if name.startswith(("standings-", "results")) else world.night.viewer_token,
               "uidb64": "MQ", "game": "skat", "club_id": world.night.club_id, "user_id": world.cohost.pk,
               "season_id": Season.objects.filter(club_id=world.night.club_id).values_list("pk", flat=True).first(),
               "tournament_id": Tournament.objects.filter(club_id=world.night.club_id).values_list("pk", flat=True)
@@ -313,6 +321,8 @@ POSTS: dict[str, Callable[[World], dict[str, Any]]] = {
     "night-links-renew": lambda w: {"which": "score"},
     "tournament-standings": lambda w: {"scope": "overall"},
     "tournament-register-list": lambda w: {"players": "Neu Zugang; SC Gast; 4711", "confirm": "1"},
+    "tournament-table-paper": lambda w: {"deals": "1", **{f"{key}_{p}": "0" for p in range(4)
+                                                          for key in ("total", "won", "lost", "performance")}},
     "tournament-money": lambda w: {"entry_fee": "10", "lost_game_money": "1: 0.50, 4: 1.00", "prize_kind": "amounts",
                                    "prize_places": "20, 10", "retention_kind": "share", "retention_value": "0"},
     "night-settings": lambda w: settings_data(w.night),

@@ -361,16 +361,23 @@ class TableStanding:
         self.bock_pending = max(self.bock_pending - 1, 0) + bock_length(night, n) * len(started)
         self.last_dealer, self.last_sequence = deal.dealer, deal.sequence
         if self.placings is not None and night.round_length and self.deals % night.round_length == 0:
-            row.placing = self.round_placing(night)
+            row.placing = self.close_round(night)
             row.placing_complete = True
-            places = round_places([t - s for t, s in zip(self.totals, self.round_start, strict=True)])
-            for position, place in enumerate(places):
-                self.round_wins[position] += place == 1
-                self.second_places[position] += place == 2
-            assert row.placing is not None  # a night keeps placings only where its rules place rounds (start)
-            self.placings = [a + b for a, b in zip(self.placings, row.placing, strict=True)]
-            self.round_start = list(self.totals)
         return row
+
+    def close_round(self, night: CardNight) -> list[Fraction]:
+        """Close the round under way (its last deal is counted): its placing points join the closed rounds',
+        its first and second places are counted, and the next round starts from the totals now. Returns the
+        round's placing points. Also what a round typed from a paper list closes with (`tournaments.paper`)."""
+        placing_now = self.round_placing(night)
+        places = round_places([t - s for t, s in zip(self.totals, self.round_start, strict=True)])
+        for position, place in enumerate(places):
+            self.round_wins[position] += place == 1
+            self.second_places[position] += place == 2
+        assert placing_now is not None and self.placings is not None  # kept only where rounds are placed (start)
+        self.placings = [a + b for a, b in zip(self.placings, placing_now, strict=True)]
+        self.round_start = list(self.totals)
+        return placing_now
 
     def round_placing(self, night: CardNight) -> list[Fraction] | None:
         """The placing points of the round under way as it stands (Kop)."""

@@ -73,11 +73,14 @@ class Layout(StrEnum):
 @dataclass(frozen=True, slots=True)
 class PaperList:
     """A game's paper list: its layout, the heads of its vertical tick columns (`TICKED`: the levels) and
-    what the evaluation gives the others for each game a declarer loses, by table size (`TICKED`)."""
+    what the evaluation gives the others for each game a declarer loses, by table size (`TICKED`), and the
+    declarer for each game won and lost (Seeger-Fabian: +50 and −50; a list without that evaluation: 0)."""
 
     layout: Layout
     ticks: tuple[Word, ...] = ()
     others_lost_points: Mapping[int, int] = field(default_factory=dict)
+    won_points: int = 0
+    lost_points: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -513,7 +513,8 @@ def said(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> list[Word]:
 
 # The club list on paper: a vertical tick per level; the evaluation gives the others 40 (three at the
 # table) or 30 (four) for each game a declarer loses.
-PAPER = PaperList(Layout.TICKED, tuple(LEVEL_LABELS[level] for level in LEVELS), OTHERS_LOST_POINTS)
+PAPER = PaperList(Layout.TICKED, tuple(LEVEL_LABELS[level] for level in LEVELS), OTHERS_LOST_POINTS, WON_POINTS,
+                  LOST_POINTS)
 
 
 def paper_row(facts: Mapping[str, Any], verdict: Mapping[str, Any]) -> PaperRow:

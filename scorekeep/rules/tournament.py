@@ -29,14 +29,22 @@ Schafkopf that the list sums to zero (what one side wins the other pays); Kop's 
 **What a part is called.** Skat, Schafkopf and Fipsen tournaments are played in series (Skat's "Serie" of
 the DSkV/ISkV, Preisschafkopf's); a Kop tournament is played in rounds of 32 deals (Kop's regulations,
 RULES.md's Wolsztyn and Kościan presets): `Format.unit` gives the words a page and a printout use.
+
+**A table without a phone** keeps a paper list (issue 31); the organiser types its series result per player
+from the list's foot: `Format.paper`'s columns — Skat's evaluation by Seeger-Fabian points (list points,
+games won, games lost, and the list's own Seeger-Fabian total, held against what the others give), the
+others' totals and games (Schafkopf also its Soli won, its tie-break) — and `check_paper` holds them to what
+any paper list carries: the deals played within the series' length, each player's games within the deals,
+a declarer alone at most once a deal, a zero-sum game's totals balancing, Seeger-Fabian points that add up.
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 from .errors import IllegalDeal
 from .explain import Phrase, Seat, Word
+from .games import GAMES
 
 
 class Check(StrEnum):
@@ -66,22 +74,42 @@ ROUND = Unit(Word("round"), Word("Rounds"), Word("Round {n}"), Word("round {n}")
 
 
 @dataclass(frozen=True, slots=True)
+class PaperColumn:
+    """A column of a paper list's foot that the organiser types per player: a figure of the table's standing
+    (``total``, ``won``, ``lost``, ``soli_won``), or — `checked` — the list's own evaluation
+    (``performance``: Skat's Seeger-Fabian points), which is not kept but held against the others."""
+
+    key: str
+    label: Word
+    checked: bool = False
+
+
+_WON = PaperColumn("won", Word("games won"))
+_LOST = PaperColumn("lost", Word("games lost"))
+
+
+@dataclass(frozen=True, slots=True)
 class Format:
     """How a game is played at a tournament: the table sizes, the largest first (it is filled first), the
-    checks of a closing table's list, and what one part of the tournament is called."""
+    checks of a closing table's list, what one part of the tournament is called, and the columns of a
+    table's paper list the organiser types (`check_paper`)."""
 
     table_sizes: tuple[int, ...]
     checks: tuple[Check, ...]
     unit: Unit = SERIES
+    paper: tuple[PaperColumn, ...] = ()
 
 
 FULL_TABLE = 4  # a series' length is given at a table of four
 
 FORMATS: dict[str, Format] = {
-    "skat": Format((4, 3), (Check.DEALS, Check.TURNS)),
-    "fipsen": Format((4, 3), (Check.DEALS, Check.TURNS)),
-    "schafkopf": Format((4,), (Check.DEALS, Check.ZERO_SUM)),
-    "kop": Format((4,), (Check.DEALS,), ROUND),
+    "skat": Format((4, 3), (Check.DEALS, Check.TURNS), paper=(
+        PaperColumn("total", Word("list points")), _WON, _LOST,
+        PaperColumn("performance", Word("Seeger-Fabian points"), checked=True))),
+    "fipsen": Format((4, 3), (Check.DEALS, Check.TURNS), paper=(PaperColumn("total", Word("points")), _WON, _LOST)),
+    "schafkopf": Format((4,), (Check.DEALS, Check.ZERO_SUM), paper=(
+        PaperColumn("total", Word("money won")), _WON, _LOST, PaperColumn("soli_won", Word("Soli won")))),
+    "kop": Format((4,), (Check.DEALS,), ROUND, paper=(PaperColumn("total", Word("small points")), _WON, _LOST)),
 }
 
 
@@ -125,20 +153,24 @@ def check_series_length(game: str, length: object) -> int:
     return length
 
 
-def check_table(game: str, length: int, dealers: Sequence[int], totals: Sequence[int]) -> list[Phrase]:
+def check_table(game: str, length: int, dealers: Sequence[int] | None, totals: Sequence[int], *,
+                deals: int = 0) -> list[Phrase]:
     """What is missing or wrong in a closing table's list, in words (empty: the list is complete).
 
     `length` is the series' deals at this table, `dealers` the position (0 … n−1) of each live deal's dealer,
     `totals` each player's total; seats in the phrases are `Seat` values (positions), so a page names them.
+    A result typed from a paper list has no dealers (None) but its `deals`: the turns were the list keeper's
+    to check, the deals' count and the balance are checked here.
     """
     players = len(totals)
     out: list[Phrase] = []
     checks = FORMATS[game].checks
-    if Check.DEALS in checks and len(dealers) < length:
-        out.append(Phrase("deals missing: {missing} of {length}", missing=length - len(dealers), length=length))
-    elif Check.DEALS in checks and len(dealers) > length:
-        out.append(Phrase("deals beyond the series' {length}: {extra}", extra=len(dealers) - length, length=length))
-    if Check.TURNS in checks and players:
+    count = deals if dealers is None else len(dealers)
+    if Check.DEALS in checks and count < length:
+        out.append(Phrase("deals missing: {missing} of {length}", missing=length - count, length=length))
+    elif Check.DEALS in checks and count > length:
+        out.append(Phrase("deals beyond the series' {length}: {extra}", extra=count - length, length=length))
+    if Check.TURNS in checks and players and dealers is not None:
         share = length // players
         complete = len(dealers) >= length
         for position in range(players):
@@ -149,4 +181,88 @@ def check_table(game: str, length: int, dealers: Sequence[int], totals: Sequence
                                   dealt=dealt, share=share))
     if Check.ZERO_SUM in checks and sum(totals) != 0:
         out.append(Phrase("the list sums to {total}, not to zero", total=sum(totals)))
+    return out
+
+
+# --- a table's paper list ------------------------------------------------------------------------------
+
+LARGEST_TOTAL = 10_000_000  # far beyond any series' list (a Schafkopf series in yen stays well below)
+
+
+@dataclass(frozen=True, slots=True)
+class PaperProblem:
+    """What a typed paper result gets wrong: the player's row (None: the table's), the column, and why."""
+
+    position: int | None
+    key: str
+    phrase: Phrase
+
+
+def paper_seeger_fabian(game: str, won: Sequence[int], lost: Sequence[int]) -> list[int]:
+    """Each player's Seeger-Fabian points beyond the list points, from the games alone (ISkO 4.1, the list's
+    evaluation): +50 a game won, −50 a game lost, and for every game another player of the table lost +40 at a
+    table of three, +30 at four (the sitting dealer too). 0 for a game whose list has no such evaluation."""
+    paper = GAMES[game].PAPER
+    others = paper.others_lost_points.get(len(won), 0)
+    return [paper.won_points * w - paper.lost_points * n + others * (sum(lost) - n)
+            for w, n in zip(won, lost, strict=True)]
+
+
+def check_paper(game: str, length: int, deals: object, rows: Sequence[Mapping[str, object]]) -> list[PaperProblem]:
+    """What is wrong with a series result typed from a table's paper list (empty: nothing).
+
+    `length` is the series' deals at this table, `deals` the deals the list shows played, `rows` each
+    player's figures by `Format.paper`'s keys. A paper list's own checks: the deals within the series; every
+    count a whole number from 0 to the deals played, each player's games won and lost together too, the Soli
+    among the games won; a game declared alone (Skat, Fipsen) counts for one player a deal, so all the games
+    won and lost are at most the deals played; a zero-sum game's totals balance; Skat's Seeger-Fabian points
+    are the list points plus what the games give (`paper_seeger_fabian`).
+    """
+    out: list[PaperProblem] = []
+    if type(deals) is not int or not 1 <= deals <= length:
+        out.append(PaperProblem(None, "deals", Phrase("the table played 1 to {length} deals of its series, not "
+                                                      "{got}", length=length, got=deals)))
+        return out
+    columns = FORMATS[game].paper
+    for position, row in enumerate(rows):
+        for column in columns:
+            value = row.get(column.key)
+            if column.key in ("total", "performance"):
+                if type(value) is not int or abs(value) > LARGEST_TOTAL:
+                    out.append(PaperProblem(position, column.key, Phrase(
+                        "{player}: a whole number from −{most} to {most}, not {got}", player=Seat(position),
+                        most=LARGEST_TOTAL, got=value)))
+            elif type(value) is not int or not 0 <= value <= deals:
+                out.append(PaperProblem(position, column.key, Phrase(
+                    "{player}: a count from 0 to the {deals} deals played, not {got}", player=Seat(position),
+                    deals=deals, got=value)))
+    if out:
+        return out
+    keys = {column.key for column in columns}
+    won = [int(row.get("won", 0)) for row in rows]  # type: ignore[call-overload]
+    lost = [int(row.get("lost", 0)) for row in rows]  # type: ignore[call-overload]
+    totals = [int(row["total"]) for row in rows]  # type: ignore[call-overload]
+    for position, row in enumerate(rows):
+        if won[position] + lost[position] > deals:
+            out.append(PaperProblem(position, "lost", Phrase(
+                "{player}: {won} games won and {lost} lost are more than the {deals} deals played",
+                player=Seat(position), won=won[position], lost=lost[position], deals=deals)))
+        if "soli_won" in keys and int(row["soli_won"]) > won[position]:  # type: ignore[call-overload]
+            out.append(PaperProblem(position, "soli_won", Phrase(
+                "{player}: {soli} Soli won, but only {won} games won", player=Seat(position),
+                soli=row["soli_won"], won=won[position])))
+    if GAMES[game].DECLARER_ALONE and sum(won) + sum(lost) > deals:
+        out.append(PaperProblem(None, "won", Phrase(
+            "the games won and lost add up to {games}, but a deal has one declarer and {deals} deals were played",
+            games=sum(won) + sum(lost), deals=deals)))
+    if GAMES[game].ZERO_SUM and sum(totals) != 0:
+        out.append(PaperProblem(None, "total", Phrase("the totals sum to {total}, not to zero", total=sum(totals))))
+    if "performance" in keys and not any(p.key in ("won", "lost") for p in out):
+        extra = paper_seeger_fabian(game, won, lost)
+        for position, row in enumerate(rows):
+            expected = totals[position] + extra[position]
+            if row["performance"] != expected:
+                out.append(PaperProblem(position, "performance", Phrase(
+                    "{player}: {got} Seeger-Fabian points on the list, but the list points and the games give "
+                    "{expected}", player=Seat(position), got=row["performance"], expected=expected)))
     return out

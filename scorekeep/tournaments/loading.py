@@ -1,11 +1,12 @@
-"""A tournament as its organiser's pages load it."""
+"""A tournament as its pages load it: the organiser's (a host of its club) and, by its viewer link, anyone's."""
 
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest
 
 from scorekeep.clubs import clubs
-from scorekeep.models import Tournament
+from scorekeep.models import Tournament, token_shaped
+from scorekeep.web import throttle
 
 
 def tournament_of(request: HttpRequest, tournament_id: int) -> Tournament:
@@ -14,4 +15,28 @@ def tournament_of(request: HttpRequest, tournament_id: int) -> Tournament:
                   .select_related("club").first())
     if tournament is None:
         raise Http404("No such tournament.")
+    return tournament
+
+
+def _lookup(token: str) -> Tournament | None:
+    return (Tournament.objects.filter(viewer_token=token).select_related("club").first()
+            if token_shaped(token) else None)
+
+
+def tournament_by_token(request: HttpRequest, token: str, viewed: str, remembered: int) -> Tournament:
+    """The tournament a viewer link opens (the standings, the big screen, the results page). Wrong tokens are
+    throttled as a night's links are (`access_views.join`): each attempt is counted against the address before
+    the token is looked up, and a right one is taken back; past the limit `throttle.Throttled`, right token or
+    wrong. A phone or screen that opened the link is remembered in its session (under `viewed`, the latest
+    `remembered` tokens), as a night's link is, so its polls every few seconds are not counted again."""
+    if token in request.session.get(viewed, ()):
+        tournament = _lookup(token)
+        if tournament is not None:
+            return tournament
+    counted = throttle.count("token", {f"ip:{throttle.client_address(request)}": throttle.TOKEN_LIMIT})
+    tournament = _lookup(token)
+    if tournament is None:  # a wrong token stays counted
+        raise Http404("No such standings link.")
+    counted.undo()
+    request.session[viewed] = [*request.session.get(viewed, [])[-(remembered - 1):], token]
     return tournament

@@ -283,3 +283,27 @@ def parse_retention(text: str, kind: str, exponent: int, currency: str) -> int:
     if kind == "share":
         return share(text.strip(), "retention_value")
     return minor(text, exponent, "retention_value", currency)
+
+
+def overview(tournament: Tournament) -> list[tuple[str, str]]:
+    """The money settings in words for the tournament's overview (issue 31): the entry fee, the lost-game
+    money's tiers, the prizes and the retention, and for a game played for money its tariff — each amount in
+    the tournament's currency."""
+    def m(amount: int) -> str:
+        return text(amount, tournament)
+
+    tiers = tournament.lost_game_money or []
+    prizes = tournament.prizes or {}
+    places = prizes.get("places", [])
+    shares = prizes.get("kind") == "shares"
+    retention = prizes.get("retention") or {"kind": "share", "value": 0}
+    out = [(gettext("Entry fee"), m(tournament.entry_fee)),
+           (gettext("Lost-game money per series"), "; ".join(
+               gettext("from the %(n)s. lost game %(amount)s each") % {"n": t["from"], "amount": m(t["amount"])}
+               for t in tiers) or gettext("none")),
+           (gettext("Prizes"), ", ".join(
+               f"{place}. {percent_text(p) + ' %' if shares else m(p)}" for place, p in enumerate(places, start=1))
+            or gettext("none")),
+           (gettext("Organiser's retention"), (percent_text(retention["value"]) + " %") if retention["kind"] == "share"
+            else m(retention["value"]))]
+    return out

@@ -45,7 +45,7 @@ from scorekeep.tournaments import writes as tournaments
 from scorekeep.tournaments.loading import tournament_of
 from scorekeep.web.qr import qr_svg
 from scorekeep.words import labels
-from scorekeep.words.labels import GAME_LABELS, translated, unit_text
+from scorekeep.words.labels import GAME_LABELS, unit_text
 
 log = logging.getLogger(__name__)
 
@@ -166,7 +166,7 @@ def ranking(tournament: Tournament, upto_series: int | None = None, *, prizes: b
     """The standings after series `upto_series` (None: all of them), and with `prizes` the money sheet's prize
     of each place and its pot, prizes paid and what is left."""
     now = standings.standings(tournament, upto=upto_series)
-    out = PrintedStandings(now, [str(translated(c.label)) for c in now.order], standing_rows.rows(now, now.lines),
+    out = PrintedStandings(now, standing_rows.heads(now), standing_rows.rows(now, now.lines),
                     standing_rows.rows(now, now.teams))
     if prizes:
         sheet = tournament_money.sheet(tournament, now)

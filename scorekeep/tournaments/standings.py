@@ -21,6 +21,7 @@ from scorekeep.models import CardTable, Entrant, Series, TablePlayer, Tournament
 from scorekeep.nights import ledger
 from scorekeep.rules import GAMES, IllegalDeal
 from scorekeep.rules.ranking import CRITERIA, UNRANKED, Criterion, criteria, rank, ranked_after, round_places
+from scorekeep.tournaments import paper
 
 Figures = dict[str, Fraction | int]  # whole numbers but Kop's placing points (halves where ties share)
 
@@ -59,6 +60,7 @@ class Line:
     member_number: str = ""  # the player's number in their association (issue 31), for the lists and exports
     withdrew: int | None = None  # a withdrawal: the last series played
     table: int | None = None  # the table in the shown series (the per-series view)
+    paper: list[int] = field(default_factory=list)  # the series whose figures come from a paper list
 
 
 @dataclass(slots=True)
@@ -126,15 +128,18 @@ def standings(tournament: Tournament, series: int | None = None, *, upto: int | 
     # placing points): a championship has hundreds of tables.
     tables = {t.pk: t for t in CardTable.objects.filter(night__series__tournament=tournament)
               .select_related("night", "night__series")
-              .only("number", "standing", "version", "night", "night__game", "night__preset", "night__house_rules",
-                    "night__round_length", "night__series", "night__series__number")}
+              .only("number", "standing", "paper", "version", "night", "night__game", "night__preset",
+                    "night__house_rules", "night__round_length", "night__series", "night__series__number")}
     seats: dict[tuple[int, int], tuple[CardTable, int]] = {}  # (series, player) → table, position
     sizes: dict[int, int] = {}
     for place in TablePlayer.objects.filter(table__in=list(tables)).values("table_id", "player_id", "position"):
         table = tables[place["table_id"]]
         seats[table.night.series.number, place["player_id"]] = (table, place["position"])  # type: ignore[union-attr]
         sizes[table.pk] = sizes.get(table.pk, 0) + 1
-    kept = {pk: ledger.TableStanding.of(table, sizes.get(pk, 0)) for pk, table in tables.items()}
+    # A table's paper result (issue 31) counts as its standing until as many deals are typed in.
+    counted = {pk: paper.standing_of(table, sizes.get(pk, 0)) for pk, table in tables.items()}
+    kept = {pk: standing for pk, (standing, _paper) in counted.items()}
+    on_paper = {pk for pk, (_standing, from_paper) in counted.items() if from_paper}
     figures_at = {pk: _figures(kept[pk], table) for pk, table in tables.items()}
     played = max((t.night.series.number for pk, t in tables.items() if kept[pk].deals),  # type: ignore[union-attr]
                  default=0)
@@ -150,6 +155,7 @@ def standings(tournament: Tournament, series: int | None = None, *, upto: int | 
                 continue  # the view of one series lists who plays it
             per: list[Figures | None] = []
             table_number = None
+            papers = []
             for number in shown:
                 seat = seats.get((number, entrant.player_id)) if number <= last else None
                 if seat is None:
@@ -158,6 +164,8 @@ def standings(tournament: Tournament, series: int | None = None, *, upto: int | 
                 table, position = seat
                 table_number = table.number
                 per.append(figures_at[table.pk][position])
+                if table.pk in on_paper:
+                    papers.append(number)
             total = _zero()
             for figures in per:
                 if figures is not None:
@@ -167,7 +175,7 @@ def standings(tournament: Tournament, series: int | None = None, *, upto: int | 
                             entrant.team.name if entrant.team else "", per, total,
                             joined=entrant.first_series if entrant.first_series > 1 else None,
                             withdrew=entrant.last_series, table=table_number if series is not None else None,
-                            member_number=entrant.member_number))
+                            member_number=entrant.member_number, paper=papers))
         return out
 
     scope = OVERALL if series is None else series_scope(series)

@@ -17,20 +17,20 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
-from scorekeep.models import Tournament, token_shaped
+from scorekeep.models import Tournament
 from scorekeep.tournaments import money as tournament_money
 from scorekeep.tournaments import standing_rows, standings
 from scorekeep.tournaments.forms import MoneyForm
-from scorekeep.tournaments.loading import tournament_of
+from scorekeep.tournaments.loading import tournament_by_token, tournament_of
 from scorekeep.web import live, throttle
-from scorekeep.words.labels import GAME_LABELS, translated
+from scorekeep.words.labels import GAME_LABELS
 
 LIVE = "live-standings"  # the id of the polled standings section
 POLL = "every 10s"
@@ -39,28 +39,8 @@ REMEMBERED = 20  # of them, the latest
 SCREEN_ROWS = 12  # rows on one page of the big screen (they fill a 16:9 screen at the type size set)
 
 
-def _lookup(token: str) -> Tournament | None:
-    return (Tournament.objects.filter(viewer_token=token).select_related("club").first()
-            if token_shaped(token) else None)
-
-
 def _by_token(request: HttpRequest, token: str) -> Tournament:
-    """The tournament a viewer link opens. Wrong tokens are throttled as a night's links are
-    (`access_views.join`): each attempt is counted against the address before the token is looked up, and a
-    right one is taken back; past the limit `throttle.Throttled`, right token or wrong. A phone or screen
-    that opened the link is remembered in its session (as a night's link is), so its polls every few seconds
-    are not counted again."""
-    if token in request.session.get(VIEWED, ()):
-        tournament = _lookup(token)
-        if tournament is not None:
-            return tournament
-    counted = throttle.count("token", {f"ip:{throttle.client_address(request)}": throttle.TOKEN_LIMIT})
-    tournament = _lookup(token)
-    if tournament is None:  # a wrong token stays counted
-        raise Http404("No such standings link.")
-    counted.undo()
-    request.session[VIEWED] = [*request.session.get(VIEWED, [])[-(REMEMBERED - 1):], token]
-    return tournament
+    return tournament_by_token(request, token, VIEWED, REMEMBERED)
 
 
 def _viewer_page(request: HttpRequest, token: str, template: str, kind: str) -> HttpResponse:
@@ -95,14 +75,15 @@ def _context(request: HttpRequest, tournament: Tournament, series: int | None, e
     return {
         "tournament": tournament, "game_label": GAME_LABELS[tournament.game], "now": now, "series": series,
         "error": error, "kind": kind,
-        "columns": [translated(c.label) for c in now.order],
-        "short_columns": [translated(c.short) for c in now.order],
+        "columns": standing_rows.heads(now), "short_columns": standing_rows.heads(now, short=True),
         "rows": standing_rows.rows(now, now.lines), "team_rows": standing_rows.rows(now, now.teams),
+        "stage": standing_rows.stage(now),
         "series_numbers": list(tournament.series_set.values_list("number", flat=True)),
         "etag": _tag(request, tournament, kind, series), "live_id": LIVE, "poll": POLL,
         "screen_rows": SCREEN_ROWS, "scope": now.scope,
         "viewer_url": reverse("standings-viewer", args=[tournament.viewer_token]),
         "screen_url": reverse("standings-screen", args=[tournament.viewer_token]),
+        "results_url": reverse("results", args=[tournament.viewer_token]),
     }
 
 

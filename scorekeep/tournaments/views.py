@@ -30,8 +30,9 @@ from scorekeep.models import Entrant, Series, Tournament
 from scorekeep.nights.forms import preset_label
 from scorekeep.rules.draw import Conflict
 from scorekeep.tournaments import corrections, registration
+from scorekeep.tournaments import money as tournament_money
 from scorekeep.tournaments import writes as tournaments
-from scorekeep.tournaments.forms import RegisterForm, TournamentForm
+from scorekeep.tournaments.forms import RegisterForm, TournamentForm, tariff_lines
 from scorekeep.tournaments.loading import tournament_of
 from scorekeep.web.qr import qr_svg
 from scorekeep.words.labels import GAME_LABELS, unit_text
@@ -94,8 +95,8 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
             tournament = tournaments.create_tournament(
                 club=data["club"], name=data["name"], game=game, preset=preset, date=data["date"],
                 place=data["place"], series_count=data["series_count"], series_length=data["series_length"],
-                draw_mode=data["draw_mode"], currency=data["currency"], entry_fee=data["entry_fee_minor"],
-                lost_game_money=data["tiers"], prizes=data["prize_table"], teams=data["teams"], by=_by(request))
+                draw_mode=data["draw_mode"], currency=data["currency"], house_rules=data["house_rules"],
+                **data["settings"], teams=data["teams"], by=_by(request))
         except ValidationError as err:
             _form_errors(form, err)
         else:
@@ -145,6 +146,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return render(request, "tournaments/tournament.html", {
         "tournament": tournament, "game_label": GAME_LABELS[tournament.game],
         "preset_label": preset_label(tournament.game, tournament.preset), "entrants": entrants,
+        "money_lines": [*tournament_money.overview(tournament), *tariff_lines(tournament)],
         "series_rows": _series_rows(request, tournament), "next_draw": next_draw,
         "redraw": last if last is not None and not last.closed else None,
         "standings_url": _optional_link("tournament-standings", tournament),

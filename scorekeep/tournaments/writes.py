@@ -47,7 +47,7 @@ from scorekeep.rules import GAMES, IllegalDeal
 from scorekeep.rules.draw import Draw, Mode, Seatable, draw, pairs_of
 from scorekeep.rules.explain import Phrase, in_words
 from scorekeep.rules.tournament import check_series_length, check_table, series_length_at
-from scorekeep.tournaments import standings
+from scorekeep.tournaments import paper, standings
 from scorekeep.words.labels import page_words, unit_text
 from scorekeep.words.money import CURRENCY
 
@@ -94,7 +94,8 @@ def check_lost_game_money(tiers: object) -> list[dict[str, int]]:
 def check_prizes(prizes: object) -> dict[str, Any]:
     """The prize table: ``{"kind": "amounts" | "shares", "places": [...], "retention": {"kind": "share" |
     "amount", "value": n}}`` — amounts in minor units, shares in per mille of the pot (together at most
-    1000), places from the first down (never more for a lower place). Empty: no prizes."""
+    1000), places from the first down (never more for a lower place). Empty: no prizes; a table without
+    places keeps only the retention (the money page and the new-tournament form take it alike, issue 31)."""
     if prizes in (None, {}):
         return {}
     if not isinstance(prizes, Mapping) or set(prizes) - {"kind", "places", "retention"}:
@@ -104,8 +105,8 @@ def check_prizes(prizes: object) -> dict[str, Any]:
         raise _refuse("prizes", gettext("the kind of prizes is “amounts” or “shares”, not %(got)s")
                       % {"got": kind})
     places = prizes.get("places")
-    if not isinstance(places, list) or not places or len(places) > 200:
-        raise _refuse("prizes", gettext("list the prize of each place, the first first (1 to 200 places)"))
+    if not isinstance(places, list) or len(places) > 200:
+        raise _refuse("prizes", gettext("list the prize of each place, the first first (at most 200 places)"))
     values = [_amount("prizes", value) for value in places]
     if any(later > earlier for earlier, later in zip(values, values[1:], strict=False)):
         raise _refuse("prizes", gettext("a lower place never gets more than a higher one"))
@@ -423,6 +424,7 @@ class TableCheck:
     deals: int
     length: int
     problems: list[Phrase]
+    paper: bool = False  # the table's result is typed from its paper list (`tournaments.paper`)
 
     @property
     def done(self) -> bool:
@@ -443,11 +445,13 @@ def table_checks(series: Series) -> list[TableCheck]:
         dealers.setdefault(table_id, []).extend([dealer] * count)
     out = []
     for table in tables:
-        standing = ledger.TableStanding.of(table)
+        standing, from_paper = paper.standing_of(table)
         names = [place.player.name for place in table.places.all()]
         length = table.night.series_length or 0
+        # A paper result's dealers are on the paper only: its deals and balance are checked (issue 31).
         out.append(TableCheck(table.night, table, names, standing.deals, length,
-                              check_table(table.night.game, length, dealers.get(table.pk, []), standing.totals)))
+                              check_table(table.night.game, length, None if from_paper else dealers.get(table.pk, []),
+                                          standing.totals, deals=standing.deals), from_paper))
     return out
 
 

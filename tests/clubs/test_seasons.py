@@ -211,7 +211,7 @@ def _counts(html: str, name: str) -> tuple[str, ...]:
     """A player's row of the season table: nights played, missed, dropped."""
     row = re.search(rf">{name}</a></th>(.*?)</tr>", html, re.S)
     assert row is not None, name
-    cells = re.findall(r'<td class="num">([^<]*)</td>', row.group(1))
+    cells = re.findall(r'<td class="num[^"]*"[^>]*>([^<]*)</td>', row.group(1))
     return tuple(cells[1:4])
 
 

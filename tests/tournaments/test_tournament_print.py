@@ -428,7 +428,7 @@ def test_a_deal_at_any_table_makes_a_new_pdf_and_the_key_stays_short(host_client
 
 def page_rows(html: str) -> list[list[str]]:
     """The rows of the first standings table of a page (the players'; the teams' and the prizes' follow)."""
-    body = re.search(r'<table class="standings">.*?<tbody>(.*?)</tbody>', html, re.S)
+    body = re.search(r'<table class="standings[^"]*">.*?<tbody>(.*?)</tbody>', html, re.S)
     assert body is not None
     return [[without_tags(cell) for cell in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S)]
             for row in re.findall(r"<tr>(.*?)</tr>", body.group(1), re.S)]

@@ -228,7 +228,8 @@ def host_client(organiser: Any) -> Client:
 def test_the_new_tournament_page_refuses_bad_input_at_its_field(host_client: Client, club: Club) -> None:
     data = {"club": club.pk, "name": "Preisskat", "date": "2026-11-28", "rules": "skat:isko", "series_count": 2,
             "series_length": 30, "draw_mode": "random", "currency": "EUR", "entry_fee": "10,5x",
-            "prize_kind": "amounts", "prizes": "100\n50", "retention": "0", "lost_game_money": "1 0.50\n4 1.00"}
+            "prize_kind": "amounts", "prize_places": "100, 50", "retention_kind": "share", "retention_value": "0",
+            "lost_game_money": "1 0.50\n4 1.00"}
     response = host_client.post(reverse("tournament-new"), data)
     assert response.status_code == 200
     form = response.context["form"]
