@@ -1,18 +1,18 @@
-"""The organiser's whole day (issue 31) in Chromium, for Skat and for Schafkopf, on the organiser's phone: set
-the tournament up (two series, three tables), register the players from one pasted list (a preview, then one
-confirmation), draw series 1; two list keepers enter their tables' deals on two phones at once through the
-scorer links, the third table keeps a paper list whose foot the organiser types; close series 1, draw series 2
-by the standings; a deal of series 1 is corrected after closing — the history names the account, the
-tournament page says series 2 was drawn from standings that have changed and series 2 is drawn again; series 2
-is played the same way and closed; the standings, the money page and the CSV exports are read.
+"""The organiser's whole day (issue 31) in Chromium, for Skat and for Schafkopf, on the organiser's phone: set the
+tournament up (two series, three tables, the money in the form's words), register the players from one pasted list
+(a preview, then one confirmation), draw series 1; two list keepers enter their tables' deals on two phones at once
+through the scorer links, the third table keeps a paper list whose foot the organiser types; close series 1, draw
+series 2 by the standings; a deal of series 1 is corrected after closing — the history names the account, the
+tournament page says series 2 was drawn from standings that have changed and series 2 is drawn again; series 2 is
+played the same way and closed; the standings, the money page and the CSV exports are read.
 
 What the organiser checks is recomputed here from the deals entered, with the engine (`rules.judge`), never
 from the server's standings: each player's figures, the ranks, the money page's fees, lost-game money, pot and
-prizes; the CSV files hold the figures the standings page shows.
+prizes; the CSV files hold the figures, ranks and member numbers the standings page shows.
 
 Every deal is typed on a phone except the paper table's, whose foot (list points, games, Seeger-Fabian points;
 Schafkopf: money, games, Soli) the engine's verdicts of its deals give. A series is as short as the form
-allows (4 deals at a table of four, 3 at a table of three) so the day takes about a minute.
+allows (4 deals at a table of four, 3 at a table of three) so each game's day takes about a minute.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,8 +31,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import Browser, Page, expect
 
 from scorekeep.clubs import clubs
-from scorekeep.models import CardTable, Deal, Series, Tournament
-from scorekeep.nights import writes as nights
+from scorekeep.models import CardTable, Series, Tournament
 from scorekeep.rules import GAMES, Verdict, judge
 from scorekeep.words.labels import table_names
 
@@ -51,6 +51,8 @@ FEE = 1000  # cents
 TIERS = [(1, 50), (2, 100)]  # lost-game money: 0.50 for the first lost game of a series, 1.00 from the second
 SHARES = [500, 300, 200]  # per mille of the pot
 RETENTION = 100  # per mille
+TIERS_TYPED = ", ".join(f"{n}: {a // 100}.{a % 100:02d}" for n, a in TIERS)  # "1: 0.50, 2: 1.00"
+SHARES_TYPED = ", ".join(str(share // 10) for share in SHARES)  # "50, 30, 20"
 
 # The deals a table plays, by table position (0 = the first seated): Skat's declarer, game, matadors and card
 # points (bid 18, which every one of them reaches); Schafkopf's Soli and Wenzen (played alone, so the games won
@@ -191,20 +193,23 @@ def value(text: str) -> int:
 STANDINGS_JS = """() => {
   const table = document.querySelector("table.standings");
   const heads = [...table.querySelectorAll("thead th")].map((th) => th.innerText.trim());
-  return {heads, rows: [...table.querySelectorAll("tbody tr")].map((tr) =>
-    [...tr.querySelectorAll("td, th")].map((cell) => cell.innerText.trim()))};
+  return {heads, rows: [...table.querySelectorAll("tbody tr")].map((tr) => ({
+    cells: [...tr.querySelectorAll("td, th")].map((cell) => cell.tagName === "TH"
+      ? cell.childNodes[0].textContent.trim() : cell.innerText.trim()),
+    member: tr.querySelector("th .member")?.innerText.trim() ?? ""}))};
 }"""
 
 
 def standings_rows(page: Page, series_count: int) -> list[dict[str, Any]]:
-    """The overall standings as the page lists them: place, start number, name, each series' figure, the
-    ranking figures (columns: rank, no., name, club, the series, the figures, move, notes)."""
+    """The overall standings as the page lists them: place, start number, name, member number, each series'
+    figure, the ranking figures (columns: rank, no., name, club, the series, the figures, move, notes)."""
     read = page.evaluate(STANDINGS_JS)
     out = []
-    for cells in read["rows"]:
+    for row in read["rows"]:
+        cells = row["cells"]
         assert len(cells) == len(read["heads"]), read
         figures = cells[4 + series_count:-2]
-        out.append({"place": int(cells[0]), "number": int(cells[1]), "name": cells[2],
+        out.append({"place": int(cells[0]), "number": int(cells[1]), "name": cells[2], "member": row["member"],
                     "series": [value(c) for c in cells[4:4 + series_count]], "figures": [value(c) for c in figures]})
     return out
 
@@ -219,10 +224,22 @@ def download_csv(page: Page, link_name: str) -> list[list[str]]:
     """Download a CSV export by its link, as the organiser does, and read it as a spreadsheet would."""
     with page.expect_download() as download:
         page.get_by_role("link", name=link_name).click()
-    path = download.value.path()
-    data = open(path, "rb").read()  # noqa: PTH123 (Playwright hands a str path)
+    data = Path(download.value.path()).read_bytes()
     assert data.startswith("\ufeff".encode()), "the CSV has no byte-order mark for a spreadsheet"
     return list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
+
+
+def csv_lines(rows: list[list[str]]) -> list[dict[str, Any]]:
+    """A standings CSV's lines by its heads: rank, start number, member number, name, each series' figure
+    ("S1", "S2"), the ranking figures (up to "Move"), and a final ranking's prize (cents; None: none)."""
+    head, *lines = rows
+    series = [i for i, h in enumerate(head) if re.fullmatch(r"S\d+", h)]
+    figures = range(series[-1] + 1, head.index("Move"))
+    prize = next((i for i, h in enumerate(head) if h.startswith("Prize")), None)
+    return [{"place": int(cells[head.index("Rank")]), "number": int(cells[head.index("No.")]),
+             "member": cells[head.index("Member no.")], "name": cells[head.index("Name")],
+             "series": [value(cells[i]) for i in series], "figures": [value(cells[i]) for i in figures],
+             "prize": value(cells[prize]) if prize is not None and cells[prize] else None} for cells in lines]
 
 
 # --- doing things on the pages ---------------------------------------------------------------------------
@@ -241,7 +258,8 @@ def tables_of(tour: Tournament, series: int) -> list[Table]:
             .select_related("night").order_by("number")]
 
 
-def play_series(page: Page, browser: Browser, game: str, tables: list[Table], tournament_url: str) -> None:
+def play_series(page: Page, browser: Browser, game: str, preset: str, tables: list[Table],
+                tournament_url: str) -> None:
     """Tables 1 and 2 enter their deals on two phones, both open at once, a deal at one and then at the
     other; the third table's paper list is typed by the organiser."""
     items = page.locator(f"section[aria-labelledby='series-{tables[0].series}'] li.table-item")
@@ -255,7 +273,6 @@ def play_series(page: Page, browser: Browser, game: str, tables: list[Table], to
         keeper.goto(link)
         keeper.locator("html.js").wait_for(state="attached")
         keepers.append((keeper, table))
-    length = len(tables[0].deals)
     for index in range(max(len(t.deals) for t in tables)):
         for keeper, table in keepers:
             if index >= len(table.deals):
@@ -267,19 +284,53 @@ def play_series(page: Page, browser: Browser, game: str, tables: list[Table], to
             expect(keeper.locator("#table-region .saved")).to_contain_text(f"Deal {index + 1} saved: ")
     for keeper, _table in keepers:
         keeper.context.close()
-    assert length
     for table in tables:
         if table.card_table.number == PAPER_TABLE:
-            enter_paper_list(page, game, table, tournament_url)
+            enter_paper_list(page, game, preset, table, tournament_url, mistyped=table.series == 1)
 
 
-def enter_paper_list(page: Page, game: str, table: Table, tournament_url: str) -> None:
-    # TODO(org-results): the organiser types the paper list's foot on the table's paper page once branch
-    # org-results is merged; until then the paper table's deals go in as a saved form would store them.
-    del page, tournament_url
-    for index, facts in enumerate(table.deals):
-        nights.enter_deal(table.card_table, facts, by="paper")
-        del index
+def enter_paper_list(page: Page, game: str, preset: str, table: Table, tournament_url: str, *,
+                     mistyped: bool) -> None:
+    """The organiser types the foot of the table's paper list — the deals played, per player what the list's
+    foot shows (the engine's verdicts of the table's deals) — from the table's link on the overview. With
+    `mistyped`, one figure is first typed wrong, and the paper list's check refuses it at its input."""
+    page.goto(tournament_url)
+    item = page.locator(f"section[aria-labelledby='series-{table.series}'] li.table-item").nth(
+        table.card_table.number - 1)
+    item.get_by_role("link", name="No phone at this table: type its result from the paper list").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(
+        f"Series {table.series} · table {table.card_table.number}: result from the paper list")
+    page.get_by_label("Deals played").fill(str(len(table.deals)))
+    money = bool(GAMES[game].MONEY)
+    feet = table_figures(game, preset, table)
+    for position, (name, foot) in enumerate(zip(table.names, feet, strict=True)):
+        player = page.locator("fieldset.paper-player").filter(
+            has=page.locator("legend", has_text=re.compile(f"^{re.escape(name)}$")))
+        total = foot.total + (10 if mistyped and position == 0 else 0)
+        player.get_by_label("money won" if money else "list points", exact=True).fill(
+            units(total) if money else str(total))
+        player.get_by_label("games won", exact=True).fill(str(foot.won))
+        player.get_by_label("games lost", exact=True).fill(str(foot.lost))
+        if game == "skat":
+            player.get_by_label("Seeger-Fabian points", exact=True).fill(str(foot.performance))
+        else:
+            player.get_by_label("Soli won", exact=True).fill(str(foot.soli_won))
+    page.get_by_role("button", name="Save the paper list").click()
+    if mistyped:  # a list that does not add up is refused, nothing is kept; the organiser corrects the figure
+        expect(page.locator(".field.invalid, .errors").first).to_be_visible()
+        assert not CardTable.objects.get(pk=table.card_table.pk).paper
+        first = page.locator("fieldset.paper-player").first
+        first.get_by_label("money won" if money else "list points", exact=True).fill(
+            units(feet[0].total) if money else str(feet[0].total))
+        page.get_by_role("button", name="Save the paper list").click()
+    expect(page.locator(".messages")).to_contain_text(
+        f"The paper list of table {table.card_table.number} is entered: it counts in the standings and the money.")
+    expect(item.locator(".paper-mark")).to_have_text("from a paper list")
+
+
+def units(amount: int) -> str:
+    """Cents as the paper list writes an amount: "1.50", "−0.30"."""
+    return f"{MINUS if amount < 0 else ''}{abs(amount) // 100}.{abs(amount) % 100:02d}"
 
 
 def correct(page: Page, live_server: Any, table: Table, sequence: int, card_points: int) -> None:
@@ -332,7 +383,12 @@ def test_the_organisers_day(page: Page, browser: Browser, live_server: Any, game
     page.get_by_label("Number of series (Kop: rounds)").fill("2")
     page.get_by_label("Deals per series at a table of four").fill(str(LENGTH))
     page.get_by_label("Later series drawn").select_option("standings")
-    page.get_by_label("Entry fee").fill("10.00")
+    page.get_by_label("Entry fee").fill(units(FEE))
+    page.get_by_label("Lost-game money per series").fill(TIERS_TYPED)
+    page.get_by_label("Prizes as").select_option("shares")
+    page.get_by_label("Prizes, first place first").fill(SHARES_TYPED)
+    page.get_by_label("Organiser's retention as").select_option("share")
+    page.get_by_label("Organiser's retention", exact=True).fill(str(RETENTION // 10))
     page.get_by_role("button", name="Set up the tournament").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Kirchweihturnier")
     tournament_url = page.url
@@ -359,7 +415,7 @@ def test_the_organisers_day(page: Page, browser: Browser, live_server: Any, game
     assert [len(t.names) for t in first] == [seats] * 3
     for table in first:
         table.deals = [facts_of(game, table.card_table.number, 1, i) for i in range(LENGTH * seats // 4)]
-    play_series(page, browser, game, first, tournament_url)
+    play_series(page, browser, game, preset, first, tournament_url)
 
     page.goto(tournament_url)
     expect(page.locator("li.table-item .ok")).to_have_count(3)
@@ -395,12 +451,11 @@ def test_the_organisers_day(page: Page, browser: Browser, live_server: Any, game
     second = tables_of(tour, 2)
     for table in second:
         table.deals = [facts_of(game, table.card_table.number, 2, i) for i in range(LENGTH * seats // 4)]
-    play_series(page, browser, game, second, tournament_url)
+    play_series(page, browser, game, preset, second, tournament_url)
     page.goto(tournament_url)
     expect(page.locator("li.table-item .ok")).to_have_count(6)
     page.get_by_role("button", name="Close series 2").click()
     expect(page.locator(".messages")).to_contain_text("Series 2 is closed.")
-    assert Deal.objects.filter(table__night__series__tournament=tour).exists()
 
     # --- the standings: every figure and rank as the engine gives them ---
     everything = first + second
@@ -410,19 +465,15 @@ def test_the_organisers_day(page: Page, browser: Browser, live_server: Any, game
     rows = standings_rows(page, 2)
     assert [(r["place"], r["number"]) for r in rows] == [(place, numbers[name]) for place, name in places]
     for row, (_place, name) in zip(rows, places, strict=True):
-        assert row["name"].startswith(name), row
+        assert (row["name"], row["member"]) == (name, members[name]), row
         assert row["figures"] == shown(game, final[name]), (name, row)
         assert row["series"] == [final[name].series[1], final[name].series[2]], (name, row)
 
     # --- the money: fees, lost-game money, retention, pot and prizes ---
     page.goto(f"{tournament_url}money/")
-    page.get_by_label("Lost-game money per series").fill(", ".join(f"{n}: {a // 100}.{a % 100:02d}"
-                                                                   for n, a in TIERS))
-    page.get_by_label("Prizes as").select_option("shares")
-    page.get_by_label("Prizes, first place first").fill(", ".join(str(s // 10) for s in SHARES))
-    page.get_by_label("Organiser's retention as").select_option("share")
-    page.get_by_label("Organiser's retention", exact=True).fill(str(RETENTION // 10))
-    page.get_by_role("button", name="Save the money settings").click()
+    # The money page's settings are the new-tournament form's, in the same words (one way in).
+    expect(page.get_by_label("Lost-game money per series")).to_have_value(TIERS_TYPED)
+    expect(page.get_by_label("Prizes, first place first")).to_have_value(SHARES_TYPED)
     expect(page.locator("table.money-sheet tr.check")).to_contain_text("✓")
     fees = FEE * len(players)
     lost_money = sum(lost_game_money(n) for f in final.values() for n in f.lost_in.values())
@@ -449,5 +500,27 @@ def test_the_organisers_day(page: Page, browser: Browser, live_server: Any, game
     assert cents(sheet["Prizes paid"]) == sum(each * len(w) for w, each in prizes)
     assert cents(sheet["Prizes paid"]) + cents(sheet["Left in the pot"]) == pot
 
-    # --- the exports: TODO(org-results) ---
+    # --- the exports: the CSV files hold the pages' figures, the member numbers, the prizes ---
+    page.goto(f"{tournament_url}standings/")
+    expect(page.locator(".standings-stage")).to_have_text("· after series 2 (final)")
+    after_two = csv_lines(download_csv(page, "standings after series 2"))
+    assert [(r["place"], r["number"], r["name"], r["series"], r["figures"]) for r in after_two] == \
+        [(r["place"], r["number"], r["name"], r["series"], r["figures"]) for r in rows]
+    assert [r["member"] for r in after_two] == [members[r["name"]] for r in after_two]
+    first_csv = csv_lines(download_csv(page, "standings after series 1"))
+    then = expected(game, preset, everything, upto=1)
+    assert [(r["place"], r["name"]) for r in first_csv] == ranked(game, then, numbers)
+    assert [r["figures"] for r in first_csv] == [shown(game, then[r["name"]]) for r in first_csv]
+    ranking = csv_lines(download_csv(page, "final ranking"))
+    assert [(r["place"], r["number"], r["figures"]) for r in ranking] == \
+        [(r["place"], r["number"], r["figures"]) for r in rows]
+    paid = {name: each for winners, each in prizes for name in winners}
+    assert [r["prize"] for r in ranking] == [paid.get(r["name"]) for r in ranking]
+    # The results page, by its link for the club's website, read on a phone not logged in: the final ranking.
+    results = page.get_by_role("link", name="Results page (link for the club's website)").get_attribute("href") or ""
+    reader = phone(browser)
+    reader.goto(results if results.startswith("http") else live_server.url + results)
+    expect(reader.locator(".results-ranking h2")).to_contain_text("after series 2 (final)")
+    expect(reader.locator(".results-ranking tbody th.name")).to_have_text([name for _p, name in places])
+    reader.context.close()
     print(f"{game}: {time.monotonic() - started:.1f} s")
