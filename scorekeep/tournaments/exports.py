@@ -34,19 +34,12 @@ def number(value: Fraction | int, key: str, tournament: Tournament) -> str:
     return f"{float(value):.2f}".rstrip("0").rstrip(".")
 
 
-def member_numbers(tournament: Tournament) -> dict[int, str]:
-    """Each entrant's member number by start number, where players have one (`Player.member_number`, kept by
-    the registration of issue 31; empty until then)."""
-    return {entrant.number: str(getattr(entrant.player, "member_number", "") or "")
-            for entrant in tournament.entrants.select_related("player")}
-
-
 def table(now: standings.TournamentStandings, prizes: dict[int, int] | None = None) -> list[list[str]]:
-    """The standings' rows as CSV cells: rank, start number, member number, name, club (and team), the first
-    figure of each series, every ranking figure, the move, the notes — and with `prizes` each one's prize."""
+    """The standings' rows as CSV cells: rank, start number, member number (the entrant's, as registered:
+    `Line.member_number`), name, club (and team), the first figure of each series, every ranking figure, the move,
+    the notes — and with `prizes` each one's prize."""
     tournament = now.tournament
     first = now.order[0].key
-    members = member_numbers(tournament)
     head = [gettext("Rank"), gettext("No."), gettext("Member no."), gettext("Name"),
             gettext("Club / team") if tournament.teams else gettext("Club"),
             *(unit_text(tournament.game, "short", n) for n in now.numbers), *standing_rows.heads(now),
@@ -56,7 +49,7 @@ def table(now: standings.TournamentStandings, prizes: dict[int, int] | None = No
     out = [head]
     for row in standing_rows.rows(now, now.lines):
         line: standings.Line = row["line"]
-        cells = [str(line.place), str(line.number), text_cell(members.get(line.number, "")), text_cell(line.name),
+        cells = [str(line.place), str(line.number), text_cell(line.member_number), text_cell(line.name),
                  text_cell(line.club + (f" / {line.team}" if line.team else "")),
                  *("" if figures is None else number(figures[first], first, tournament) for figures in line.series),
                  *(number(line.total[c.key], c.key, tournament) for c in now.order),
