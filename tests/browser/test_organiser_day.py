@@ -344,6 +344,9 @@ def correct(page: Page, live_server: Any, table: Table, sequence: int, card_poin
     box.blur()
     expect(page.locator("#entry.htmx-request")).to_have_count(0)
     page.get_by_role("button", name=re.compile("Save")).click()
+    # The series is closed: the change is asked for again, then confirmed (issue 33).
+    expect(page.locator(".confirm-finished")).to_contain_text("already finished")
+    page.get_by_role("button", name="Change it anyway").click()
     expect(page.locator(".saved")).to_contain_text("Correction saved")
 
 
