@@ -49,7 +49,8 @@ def table(now: standings.TournamentStandings, prizes: dict[int, int] | None = No
     out = [head]
     for row in standing_rows.rows(now, now.lines):
         line: standings.Line = row["line"]
-        cells = [str(line.place), str(line.number), text_cell(line.member_number), text_cell(line.name),
+        place = str(line.place) if line.place else ""  # a late entrant is not ranked before joining: no place
+        cells = [place, str(line.number), text_cell(line.member_number), text_cell(line.name),
                  text_cell(line.club + (f" / {line.team}" if line.team else "")),
                  *("" if figures is None else number(figures[first], first, tournament) for figures in line.series),
                  *(number(line.total[c.key], c.key, tournament) for c in now.order),

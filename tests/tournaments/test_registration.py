@@ -6,6 +6,9 @@ account, and the notice that a later draw rests on standings a correction change
 
 from __future__ import annotations
 
+import csv
+import io
+import re
 from typing import Any
 
 import pytest
@@ -193,6 +196,12 @@ def test_a_late_entrant_joins_in_series_k_and_is_not_ranked_before(host: Client,
     assert sorted(line.place for line in now.lines if line is not dora) == [1, 1, 3]
     shown = host.get(reverse("tournament-standings", args=[tournament.pk])).content.decode()
     assert "joins in series 2; not ranked before" in shown
+    # Nor in the export: no place (not a 0) for a spreadsheet, nor on the public results page.
+    exported = host.get(reverse("tournament-standings-csv", args=[tournament.pk, 1])).content.decode("utf-8-sig")
+    dora_row = next(row for row in csv.reader(io.StringIO(exported)) if "Dora" in row)
+    assert dora_row[0] == ""
+    results = host.get(reverse("results", args=[tournament.viewer_token])).content.decode()
+    assert re.search(r'data-label="Rank">–</td>\s*<td[^>]*>4</td>', results)
 
 
 def test_a_correction_after_closing_names_the_account_in_the_history(host: Client, club: Club) -> None:
