@@ -304,3 +304,16 @@ def test_who_leads_first_is_said_in_each_games_japanese(client: Client, game: st
     assert "id=\"entry\"" in page
     assert f"Berndが{said}" in visible_text(page) and not_said not in visible_text(page)
     assert re.search(f'data-forehand="%\\(name\\)sが{said}"', page)
+
+
+@pytest.mark.parametrize(("game", "said"), [("skat", "宣言者なし"), ("schafkopf", "デクレアラー側なし")])
+def test_a_ramsch_without_a_declarer_is_said_in_each_games_japanese(client: Client, game: str, said: str) -> None:
+    """A Ramsch has no declaring side: Skat's page says so with its 宣言者, the Schafkopf page with its
+    デクレアラー (each seed page's word for the declarer)."""
+    client.cookies["django_language"] = "ja"
+    deal = ({"points-0": "30", "points-1": "40", "points-2": "50", "tricks-0": "3", "tricks-1": "3", "tricks-2": "4"}
+            if game == "skat" else
+            {"preset": "bsv", "points-0": "30", "points-1": "30", "points-2": "30", "points-3": "30",
+             "tricks-0": "2", "tricks-1": "2", "tricks-2": "2", "tricks-3": "2"})
+    page = client.get("/adjudicate/", {"game": game, "contract": "ramsch", **deal}).content.decode()
+    assert re.findall(r'class="outcome[^"]*"><strong>([^<]*)', page) == [said]

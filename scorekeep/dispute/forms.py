@@ -21,7 +21,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.http import QueryDict
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from scorekeep.dispute.play import Item, Message, ReplayRow, Row, Slot, at_trick, pack_of, play_from, play_inputs
@@ -38,6 +38,7 @@ from scorekeep.words.labels import (
     OPTION_WORD_LABELS,
     PRESET_LABELS,
     Label,
+    in_game,
     page_words,
 )
 from scorekeep.words.labels import translated as word_label
@@ -450,7 +451,7 @@ class DisputeForm(HouseRulesMixin, forms.Form):
             return None
         won = self.verdict.won
         if won is None:
-            return "none", gettext("No declaring side")
+            return "none", in_game(gettext_noop("No declaring side"), self.game)
         return ("won", gettext("Won")) if won else ("lost", gettext("Lost"))
 
     @property

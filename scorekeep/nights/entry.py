@@ -23,7 +23,7 @@ from django.core.exceptions import ValidationError
 from django.http import QueryDict
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from scorekeep.models import CardNight, CardTable, Deal
@@ -630,7 +630,7 @@ class DealForm(forms.Form):
         if self.verdict is None:
             return None
         if self.verdict.won is None:
-            return "none", gettext("No declaring side")
+            return "none", in_game(gettext_noop("No declaring side"), self.game)
         return ("won", gettext("Won")) if self.verdict.won else ("lost", gettext("Lost"))
 
     @property

@@ -58,7 +58,7 @@ from scorekeep.web import live
 from scorekeep.web.access import SCORE, SCORER, VIEW, NightRequest, allows, night_access, role_of
 from scorekeep.web.flash import later
 from scorekeep.web.htmx import render_page
-from scorekeep.words.labels import page_words, table_names
+from scorekeep.words.labels import in_game, page_words, table_names
 
 # Which partial answers an htmx request, by the id of the element it swaps (HX-Target): the dealer
 # or the contract re-render the whole entry, any other edit only the preview (with the messages
@@ -416,6 +416,7 @@ def _deal_context(request: HttpRequest, loaded: Loaded, deal: Deal, form: DealFo
     revisions = list(deal.revisions.all())
     return {"night": loaded.night, "table": loaded.table, "deal": deal, "number": deal.sequence,
             "bock": deal_bock_words(loaded.night, deal),
+            "no_side": in_game(gettext_noop("No declaring side"), loaded.night.game),  # a Ramsch: nobody declared
             "form": form, "names": loaded.names, "action": loaded.url("deal", deal.sequence),
             "table_url": loaded.url("table"), "facts": facts_in_words(loaded.night.game, deal.facts, deal.seating,
                                                                        loaded.names),

@@ -24,6 +24,9 @@ CONTEXT_WORDS = [
     pgettext_lazy("schafkopf", "Value"),
     # The play check's rule (issue 19): Skat's page writes 切り札, the other pages 切札.
     pgettext_lazy("skat", "must follow trumps when a trump is led"),
+    # A Ramsch has no declaring side; the Skat page's declarer is 宣言者, the others' デクレアラー.
+    pgettext_lazy("skat", "No declaring side"),
+    pgettext_lazy("skat", "so far: declaring side %(declaring)s, defending side %(defending)s"),
     # The dispute page's replay (forms.ReplayRow.running): Kop's sides are the old and the young side.
     pgettext_lazy("kop", "so far: declaring side %(declaring)s, defending side %(defending)s"),
     # The play check's consequence lines (rules/play.py) in Kop: the declaring side is the old side.
