@@ -61,7 +61,8 @@ def test_the_declarer_is_chosen_by_name_and_the_sitting_dealer_is_not_offered(sk
     f = form(skat, None, dealer=3)  # Dieter deals at a 4-seat Skat table and sits out
     labels = [label for _value, label in f.fields["declarer"].choices]
     assert labels == ["Anna", "Bernd", "Clara"]
-    assert f.header == {"dealer": "Dieter", "forehand": "Anna", "out": "Dieter"}
+    assert f.header == {"dealer": "Dieter", "forehand": "Anna", "out": "Dieter", "forehand_line": "Anna is forehand",
+                        "forehand_pattern": "%(name)s is forehand"}
 
 
 def test_the_facts_name_engine_seats_for_the_players_chosen(db: None) -> None:
