@@ -26,7 +26,6 @@ from typing import Any
 import pytest
 
 from tests.live_site import (
-    ENTERED_MEANWHILE,
     NAMES,
     SETUP,
     Answer,
@@ -42,7 +41,7 @@ from tests.live_site import (
 )
 from tests.production.conftest import SERVER_ERROR
 from tests.redis_server import RedisServer, need_redis
-from tests.web.test_crash import Tally
+from tests.web.test_crash import Tally, scorer
 
 pytestmark = [pytest.mark.production, pytest.mark.database]
 
@@ -194,54 +193,6 @@ def test_a_phone_s_evening_through_either_server(pair: Pair) -> None:
     assert_whole(table)
 
 
-def scorer(pair: Pair, night: dict[str, Any], number: int, name: str, tally: Tally, ready: threading.Barrier,
-           stop: threading.Event) -> None:
-    """A phone saving deal after deal at table `number` through the balancer until `stop`; a request that got
-    no answer, or a 5xx (the balancer with no server for it), is sent again with the same key, as the outbox
-    does (static/js/offline.js)."""
-    phone = pair.phone(timeout=10)
-    path = table_path(int(night["night"]), number)
-    try:
-        expected = int(phone.join(str(night["scorer"]), path).hidden("expected") or 1)
-    except (OSError, AssertionError) as err:
-        with tally.lock:
-            tally.errors.append(f"table {number}: the scorer link did not open: {err!r}")
-        return
-    finally:
-        ready.wait()
-    while not stop.is_set():
-        key = new_key()
-        form = {**grand(expected), "by": name, "key": key, "expected": expected}
-        deadline = time.monotonic() + GIVE_UP
-        while True:
-            try:
-                answer = phone.request("POST", path + "deals/new/", form, headers=HTMX)
-                if answer.status >= 500:
-                    raise ConnectionError(f"{answer.status} from the balancer")
-            except OSError:
-                with tally.lock:
-                    tally.unanswered += 1
-                    tally.resent.add(key)
-                if time.monotonic() > deadline:
-                    with tally.lock:
-                        tally.errors.append(f"table {number}: no answer for {GIVE_UP} s")
-                    return
-                time.sleep(0.05)
-                continue
-            with tally.lock:
-                if answer.saved():
-                    tally.acked[key] = number
-                    tally.replayed += answer.saved() == "replayed"
-                    expected += 1
-                elif answer.status == 200 and ENTERED_MEANWHILE in answer.body:
-                    tally.refused.add(key)
-                    expected = int(answer.hidden("expected") or 0)
-                else:
-                    tally.errors.append(f"table {number}: {answer.status} {answer.body[:300]}")
-                    return
-            break
-
-
 @dataclass
 class Screen:
     """A big screen polling a tournament's standings through the balancer: what it got, by phase."""
@@ -272,7 +223,8 @@ def test_one_server_killed_and_redis_stopped_mid_night_lose_no_deal(pair: Pair) 
     viewer = night["standings"]
     tally, stop = Tally(), threading.Event()
     ready = threading.Barrier(TABLES * 2 + 1)
-    phones = [threading.Thread(target=scorer, args=(pair, night, number, name, tally, ready, stop))
+    phones = [threading.Thread(target=scorer, args=(pair.phone(timeout=10), night, number, name, tally, ready, stop),
+                               kwargs={"resend_5xx": True})
               for number in range(1, TABLES + 1) for name in ("Anna", "Bernd")]
     seen, stop_screen = Screen(Counter()), threading.Event()
     watcher = threading.Thread(target=screen, args=(pair, viewer, seen, stop_screen))
