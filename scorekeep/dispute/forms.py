@@ -97,7 +97,7 @@ class DisputeForm(HouseRulesMixin, forms.Form):
             data["game"] = game
             self.data = data
         data.setdefault("game", self.game)
-        self._choose_rules(data, self.game)
+        self._choose_rules(data, self.game, linked=True)
 
         self._add_table_fields(data)
         self._add_house_rules()
@@ -377,7 +377,7 @@ class DisputeForm(HouseRulesMixin, forms.Form):
         return self.rows("play")
 
     @property
-    def pack(self) -> list[tuple[str, str, list[tuple[str, str]]]]:
+    def pack(self) -> list[tuple[str, str, list[tuple[str, str, str]]]]:
         """The card picker's pack: per suit its name as the game's table says it, and its cards."""
         return pack_of(self.game)
 
@@ -389,7 +389,7 @@ class DisputeForm(HouseRulesMixin, forms.Form):
         return [ReplayRow(trick.number, [(card, seat_label(seat)) for card, seat in trick.cards],
                           seat_label(trick.winner), trick.points, trick.declaring, trick.defending,
                           gettext(trick.broken_rule) if trick.broken_rule else "", trick.broken_card or "",
-                          trick.after_end)
+                          trick.after_end, self.game)
                 for trick in played.replay(self.verdict)]
 
     @property
@@ -480,6 +480,30 @@ class DisputeForm(HouseRulesMixin, forms.Form):
         if self.comparison is None:
             return ""
         return gettext("%(bid)s is higher") % {"bid": BID_LABELS[self.comparison.higher]}
+
+    @property
+    def share_url(self) -> str:
+        """This page as a link to share: the game, the rule set and only the house rules that differ from it
+        (`short_rules`), then every other input that holds something. Without ``shown`` it opens as a link:
+        the options it leaves out take the rule set's values, so it gives the same verdict as the whole query.
+        An old link with every option still opens as it did."""
+        rules = set(self.house_rule_names)
+        query = QueryDict(mutable=True)
+        for key in ("game", "preset"):
+            query[key] = self.data.get(key, "")
+        for name, value in self.short_rules():
+            query.appendlist(name, value)
+        for key, values in self.data.lists():
+            if key in ("game", "preset", "shown") or key in rules:
+                continue
+            for value in values:
+                if value.strip():
+                    query.appendlist(key, value)
+        return f"{self.url}?{query.urlencode()}"
+
+    @property
+    def house_rule_names(self) -> list[str]:
+        return [name for rule in self.house_rules for name in rule.names]
 
     @property
     def request_json(self) -> str:

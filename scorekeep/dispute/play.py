@@ -14,6 +14,7 @@ from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from scorekeep.nights.deal_inputs import SPLIT
+from scorekeep.nights.entry import short_card
 from scorekeep.rules import IllegalDeal
 from scorekeep.rules import play as played
 from scorekeep.words.labels import Label, in_game
@@ -43,6 +44,16 @@ class ReplayRow:
     broken: str  # the rule the marked card breaks
     broken_card: str
     after_end: bool = False  # played after the rules ended the deal: shown, but no part of it
+    game: str = ""  # whose table's words write the cards in short (`shown_cards`)
+
+    @property
+    def shown_cards(self) -> list[tuple[str, str, str]]:
+        """(card, who played it, the card in short as the game's table writes it: "♣A"), for a trick a row."""
+        return [(card, seat, short_card(self.game, card)) for card, seat in self.cards]
+
+    @property
+    def broken_short(self) -> str:
+        return short_card(self.game, self.broken_card) if self.broken_card else ""
 
     @property
     def running(self) -> str:
@@ -165,9 +176,11 @@ def play_text(play: Mapping[str, Any] | None) -> dict[str, str]:
     return out
 
 
-def pack_of(game: str) -> list[tuple[str, str, list[tuple[str, str]]]]:
-    """The card picker's pack: per suit its name as the game's table says it, and its cards."""
-    return [(suit, gettext(name), [(card, gettext(rank) if rank[0].isalpha() else rank) for card, rank in cards])
+def pack_of(game: str) -> list[tuple[str, str, list[tuple[str, str, str]]]]:
+    """The card picker's pack: per suit its name as the game's table says it, and its cards: each its code, its
+    rank in words (the button's name for a screen reader) and the card in short (the button's face, "♣A")."""
+    return [(suit, gettext(name), [(card, gettext(rank) if rank[0].isalpha() else rank, short_card(game, card))
+                                   for card, rank in cards])
             for suit, name, cards in played.pack_layout(game)]
 
 

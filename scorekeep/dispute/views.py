@@ -24,5 +24,10 @@ def adjudicate_page(request: HttpRequest) -> HttpResponse:
     with speaking_of(request.GET.get("game")):  # the chosen game's own words (words/game_words.py)
         form = DisputeForm(request.GET, url=request.path)
         form.is_valid()  # binds and judges; the form keeps the verdict or the errors at their inputs
-        return render_page(request, "dispute/adjudicate.html", {"form": form}, partials=PARTIAL_FOR_TARGET,
-                           default="update")
+        response = render_page(request, "dispute/adjudicate.html", {"form": form}, partials=PARTIAL_FOR_TARGET,
+                               default="update")
+        if getattr(request, "htmx", None):
+            # The address htmx puts in the bar (hx-replace-url) is the short link, not the form's every input:
+            # that is what a table copies and shares.
+            response["HX-Replace-Url"] = form.share_url
+        return response

@@ -39,6 +39,12 @@ from scorekeep.words.labels import CONTRACT_LABELS, in_game, listed, page_words,
 SUIT_SIGNS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 
 
+def short_card(game: str, card: str) -> str:
+    """A card in short as the game's table writes it, translated: the suit's sign and the rank, "♣A", "♠10",
+    a Schafkopf table's "♣O" (the counting picker's and the dispute page's tricks)."""
+    return SUIT_SIGNS.get(card[:1], card[:1]) + _short_rank(game, card[1:])
+
+
 def _short_rank(game: str, rank: str) -> str:
     """A card's rank on the counting picker as the game's table writes it (Schafkopf's O and U), translated."""
     short = short_rank(game, rank)
@@ -242,8 +248,7 @@ class DealForm(forms.Form):
             # Counting by tapping the captured cards: used when the number is left empty.
             self.fields["captured"] = forms.MultipleChoiceField(
                 label=_("Or tick the cards the side took"), required=False,
-                choices=[(card, SUIT_SIGNS[card[0]] + _short_rank(self.game, card[1:]))
-                         for card, _points in pack(self.game)],
+                choices=[(card, short_card(self.game, card)) for card, _points in pack(self.game)],
                 widget=forms.CheckboxSelectMultiple)
 
         self.fields["by"] = forms.CharField(label=_("Your name"), required=False, max_length=40,

@@ -457,19 +457,19 @@ def _played_context(request: HttpRequest, loaded: Loaded, deal: Deal,
         return context
     found = played.findings(verdict)
     assert found is not None
-    context.update(played=found, play_verdict=verdict, replay=_replay(verdict, name),
+    context.update(played=found, play_verdict=verdict, replay=_replay(verdict, name, loaded.night.game),
                    finding=explained((found.finding,), name, page_words)[0],
                    disagreements=explained(found.disagreements, name, page_words),
                    cards_explanation=verdict.explain(name, page_words))
     return context
 
 
-def _replay(verdict: Verdict, name: Any) -> list[ReplayRow]:
+def _replay(verdict: Verdict, name: Any, game: str) -> list[ReplayRow]:
     """The played deal trick by trick (the engine's `play.replay`), each card's player by name."""
     return [ReplayRow(trick.number, [(card, name(seat)) for card, seat in trick.cards], name(trick.winner),
                       trick.points, trick.declaring, trick.defending,
                       gettext(trick.broken_rule) if trick.broken_rule else "", trick.broken_card or "",
-                      trick.after_end)
+                      trick.after_end, game)
             for trick in played.replay(verdict)]
 
 

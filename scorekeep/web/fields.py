@@ -75,12 +75,15 @@ class HouseRulesMixin:
     preset: str
     house_rules: list[HouseRule]
 
-    def _choose_rules(self, data: QueryDict, game: str, money: tuple[str, int] | None = None) -> None:
+    def _choose_rules(self, data: QueryDict, game: str, money: tuple[str, int] | None = None,
+                      linked: bool = False) -> None:
         """Read the preset from `data` (the game's default for a missing or unknown one) and make one
         `HouseRule` per option; complete `data` so what the page shows is what the next submit sends.
 
         ``shown`` ("game:preset") records whose house rules the page showed: when the game or preset
         changed, the inputs start from the new preset's values instead of keeping the old ones.
+        `linked`: a query without ``shown`` is a link (`short_rules`), which carries only the options that
+        differ from the preset: those are kept, every other option takes the preset's value.
         """
         preset = data.get("preset") or self.module.DEFAULT_PRESET
         self.preset = preset if preset in self.module.PRESETS else self.module.DEFAULT_PRESET
@@ -89,7 +92,11 @@ class HouseRulesMixin:
         self.house_rules = [HouseRule(key, validator, self.module.PRESETS[self.preset][key],
                                       money if key in self.module.AMOUNTS else None)
                             for key, validator in self.module.OPTIONS.items()]
-        if data.get("shown") != f"{game}:{self.preset}":
+        if linked and "shown" not in data:
+            for rule in self.house_rules:
+                if not any(name in data for name in rule.names):
+                    data.update(rule.data(rule.preset_value))
+        elif data.get("shown") != f"{game}:{self.preset}":
             for key in [k for k in data if k.startswith("rule-")]:
                 del data[key]
             for rule in self.house_rules:
@@ -113,6 +120,26 @@ class HouseRulesMixin:
             if as_json(value) != as_json(rule.preset_value):
                 rules[rule.key] = as_json(value)
         return rules
+
+    def short_rules(self) -> list[tuple[str, str]]:
+        """The house-rule inputs a link needs (`linked` in `_choose_rules`): only those of the options whose
+        inputs say something other than the preset — a link of the preset's rules carries none of the ~40
+        options. An unticked box that the preset ticks is written "false", so the link still says it."""
+        pairs: list[tuple[str, str]] = []
+        for rule in self.house_rules:
+            values = {name: peek(self, name) for name in rule.names}  # type: ignore[arg-type]
+            try:
+                same = as_json(rule.value(values)) == as_json(rule.preset_value)
+            except ValidationError:
+                same = False  # an input the form refuses travels as typed, to be refused again at its input
+            if same:
+                continue
+            if rule.kind == "boolean":
+                pairs.append((rule.name, "on" if values[rule.name] else "false"))
+                continue
+            data: QueryDict = self.data  # type: ignore[attr-defined]
+            pairs += [(name, value) for name in rule.names for value in data.getlist(name)]
+        return pairs
 
     def _peek_rules(self) -> Any:
         """The rule set the inputs describe, to know what else to ask; the preset's while they are invalid."""

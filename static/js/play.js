@@ -1,24 +1,73 @@
-/* The dispute page's card picker (docs/PLAY.md): tapping a card types its code into "The tricks as played",
-   one trick a line, a new line when a trick is full. The text field is the form's input either way, so the
-   page works the same without JavaScript (the picker stays hidden then). Cards already typed are greyed. */
+/* The card picker (docs/PLAY.md): tapping a card types its code into "The tricks as played", one trick a line, a
+   new line when a trick is full. The text field is the form's input either way, so the page works the same
+   without JavaScript (the picker stays hidden then, the typed inputs open). With the picker shown, the typed
+   inputs fold away; the picker says the trick being played, greys the cards already typed, and lists the tricks
+   played a row each, the cards as the buttons write them ("♣A"). */
 (function () {
   "use strict";
   function field(picker) { return document.getElementById(picker.dataset["for"]); }
   function cardsOf(text) {
     return text.toUpperCase().split(/\n/).map(function (line) {
       return line.split(/[\s,;]+/).filter(Boolean);
+    }).filter(function (line) { return line.length; });
+  }
+  // One card as its button shows it, with the button's full name for a screen reader.
+  function cardItem(picker, code) {
+    var button = picker.querySelector('button[data-card="' + code + '"]');
+    var span = document.createElement("span");
+    span.className = "c" + (button ? " suit-" + code.charAt(0) : "");
+    var face = document.createElement("span");
+    face.setAttribute("aria-hidden", "true");
+    face.textContent = button ? button.textContent : code;
+    var name = document.createElement("span");
+    name.className = "visually-hidden";
+    name.textContent = button ? button.getAttribute("aria-label") : code;
+    span.append(face, name);
+    return span;
+  }
+  function cardsLine(picker, target, cards) {
+    cards.forEach(function (code, i) {
+      if (i) { target.append(" "); }
+      target.append(cardItem(picker, code));
     });
+  }
+  function show(picker, input) {
+    var size = parseInt(input.dataset.trickSize, 10) || 4;
+    var tricks = cardsOf(input.value);
+    var last = tricks.length ? tricks[tricks.length - 1] : [];
+    var done = last.length >= size ? tricks : tricks.slice(0, -1);
+    var current = last.length >= size ? [] : last;
+    var list = picker.querySelector('[data-picker="tricks"]');
+    if (list) {
+      list.replaceChildren();
+      done.forEach(function (trick) {
+        var item = document.createElement("li");
+        cardsLine(picker, item, trick);
+        list.append(item);
+      });
+    }
+    var now = picker.querySelector('[data-picker="current"]');
+    if (now) {
+      now.replaceChildren((picker.dataset.trick || "%(n)s").replace("%(n)s", String(done.length + 1)) + ": ");
+      cardsLine(picker, now, current);
+    }
   }
   function sync() {
     document.querySelectorAll(".card-picker").forEach(function (picker) {
       var input = field(picker);
       if (!input) { return; }
-      picker.hidden = false;
-      var typed = {};
-      cardsOf(input.value).forEach(function (line) { line.forEach(function (card) { typed[card] = true; }); });
+      if (picker.hidden) {
+        picker.hidden = false;
+        // The typed inputs fold away once, as the picker shows; a person may open them again.
+        var typed = picker.parentElement && picker.parentElement.querySelector("details.typed");
+        if (typed) { typed.open = false; }
+      }
+      var typedCards = {};
+      cardsOf(input.value).forEach(function (line) { line.forEach(function (card) { typedCards[card] = true; }); });
       picker.querySelectorAll("button[data-card]").forEach(function (button) {
-        button.disabled = Boolean(typed[button.dataset.card]);
+        button.disabled = Boolean(typedCards[button.dataset.card]);
       });
+      show(picker, input);
     });
   }
   function changed(input) {
@@ -26,6 +75,14 @@
     input.dispatchEvent(new Event("change", { bubbles: true }));
   }
   document.addEventListener("click", function (event) {
+    var summary = event.target.closest && event.target.closest("details > summary");
+    if (summary && !summary.parentElement.open && summary.parentElement.querySelector(":scope > .card-picker")) {
+      // Opening the cards brings them to the top of the screen: the picker and what follows it fill it.
+      summary.parentElement.addEventListener("toggle", function () {
+        summary.scrollIntoView({ block: "start" });
+      }, { once: true });
+      return;
+    }
     var button = event.target.closest && event.target.closest(".card-picker button");
     if (!button) { return; }
     var input = field(button.closest(".card-picker"));
@@ -46,6 +103,17 @@
   });
   document.addEventListener("input", function (event) {
     if (event.target.matches && event.target.matches("textarea.cards")) { sync(); }
+  });
+  // Paper has no way to open a fold: print the verdict's folded details open, and fold them back after.
+  var opened = [];
+  window.addEventListener("beforeprint", function () {
+    opened = Array.prototype.filter.call(document.querySelectorAll("details.how, details.replay-more"),
+      function (details) { return !details.open; });
+    opened.forEach(function (details) { details.open = true; });
+  });
+  window.addEventListener("afterprint", function () {
+    opened.forEach(function (details) { details.open = false; });
+    opened = [];
   });
   document.addEventListener("htmx:afterSwap", sync);
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", sync); } else { sync(); }

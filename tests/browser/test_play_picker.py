@@ -14,7 +14,7 @@ KOP_TRICKS = [["S10", "HJ", "SQ", "SA"], ["DQ", "H10", "SJ", "HA"], ["DA", "HQ",
 def test_tapping_the_cards_of_each_trick_gives_the_replay_and_the_verdict(page: Page, live_server: object) -> None:
     page.goto(f"{live_server.url}/adjudicate/?game=kop&contract=normal&old=0&old=2")  # type: ignore[attr-defined]
     page.locator("html.js").wait_for(state="attached")
-    page.locator("#play summary").click()
+    page.locator("#play > summary").click()
     picker = page.locator(".card-picker")
     expect(picker).to_be_visible()
     for trick in KOP_TRICKS:
