@@ -48,8 +48,11 @@
     }
     var now = picker.querySelector('[data-picker="current"]');
     if (now) {
-      now.replaceChildren((picker.dataset.trick || "%(n)s").replace("%(n)s", String(done.length + 1)) + ": ");
-      cardsLine(picker, now, current);
+      now.replaceChildren();
+      if (!picker.classList.contains("complete")) {
+        now.append((picker.dataset.trick || "%(n)s").replace("%(n)s", String(done.length + 1)) + ": ");
+        cardsLine(picker, now, current);
+      }
     }
   }
   function sync() {
@@ -67,6 +70,14 @@
       picker.querySelectorAll("button[data-card]").forEach(function (button) {
         button.disabled = Boolean(typedCards[button.dataset.card]);
       });
+      // The instructions are for the first tap; after it the screen is the deal's. When the cards left cannot
+      // make another trick, every trick is in: the pack folds away and the verdict comes up beside the last one.
+      var left = picker.querySelectorAll("button[data-card]:not(:disabled)").length;
+      var size = parseInt(input.dataset.trickSize, 10) || 4;
+      var tricks = cardsOf(input.value);
+      var open = tricks.length && tricks[tricks.length - 1].length < size;
+      picker.classList.toggle("started", Object.keys(typedCards).length > 0);
+      picker.classList.toggle("complete", Object.keys(typedCards).length > 0 && left < size && !open);
       show(picker, input);
     });
   }
