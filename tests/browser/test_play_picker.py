@@ -31,3 +31,33 @@ def test_tapping_the_cards_of_each_trick_gives_the_replay_and_the_verdict(page: 
     picker.locator('button[data-picker="undo"]').click()
     expect(page.locator("#id_play-tricks")).to_have_value(expected.removesuffix(" C10"))
     expect(picker.locator('button[data-card="C10"]')).to_be_enabled()
+
+
+# A Spades game (RULES.md's Skat), ten tricks as tests/roles.py plays it: Seat 1 declares and wins.
+SPADES = [["CJ", "DJ", "S9"], ["SJ", "SK", "S8"], ["HJ", "SQ", "S7"], ["CA", "CK", "C9"], ["C10", "CQ", "C8"],
+          ["HA", "HK", "H9"], ["H10", "HQ", "H8"], ["DA", "DK", "D9"], ["D10", "DQ", "D8"], ["C7", "H7", "D7"]]
+SCREEN = 844
+
+
+def test_a_whole_skat_deal_from_the_picker_fits_three_phone_screens_with_the_verdict_in_view(
+        page: Page, live_server: object) -> None:
+    """Issue 33: settling from the cards took 6.5 screens with the verdict 4 screens down. One page load, the
+    taps, the measurements."""
+    page.goto(f"{live_server.url}/adjudicate/?game=skat&preset=isko&contract=spades&declarer=0&bid=18")  # type: ignore[attr-defined]
+    page.locator("html.js").wait_for(state="attached")
+    page.locator("#play > summary").click()
+    picker = page.locator(".card-picker")
+    expect(picker).to_be_visible()
+    for number, trick in enumerate(SPADES, 1):
+        for card in trick:
+            picker.locator(f'button[data-card="{card}"]').click()
+        expect(picker.locator("ol.picked li")).to_have_count(number)  # the picker lists each trick as it fills
+    verdict = page.locator("#verdict")
+    expect(verdict.locator("ol.replay li")).to_have_count(10)
+    expect(verdict.locator(".outcome")).to_contain_text("Won")
+    expect(verdict.locator("ol.replay li").first).to_contain_text("♣J ♦J ♠9")  # a trick a row, cards as signs
+    # The verdict is where the eye is when the last card is tapped: its outcome in the viewport, no scrolling.
+    outcome = verdict.locator(".outcome").bounding_box()
+    assert outcome is not None and 0 <= outcome["y"] and outcome["y"] + outcome["height"] <= SCREEN, outcome
+    height = page.evaluate("document.scrollingElement.scrollHeight")
+    assert height <= 3 * SCREEN, f"{height / SCREEN:.2f} screens"

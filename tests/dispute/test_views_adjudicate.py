@@ -5,15 +5,18 @@ change what a person would change, submit. `Page` is a small HTML reader for tha
 """
 
 import json
+import re
 from html import escape, unescape
 from html.parser import HTMLParser
 from urllib.parse import urlencode
 
 import pytest
+from django.http import QueryDict
 from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scorekeep.dispute.forms import DisputeForm
 from scorekeep.rules import IllegalDeal, adjudicate, judge
 from scorekeep.web.fields import seat_label
 from tests.rules import vectors
@@ -703,3 +706,67 @@ def test_random_queries_never_make_a_server_error(query: dict, target: str | Non
 def test_absurdly_long_numbers_are_not_a_server_error(client: Client, query: dict[str, str]) -> None:
     response = client.get("/adjudicate/", query)
     assert response.status_code == 200
+
+
+# --- a shared link (issue 33): the rule set and only the house rules that differ from it --------------------
+
+SHARED_DEAL = {"game": "skat", "preset": "isko", "players": "3", "dealer": "2", "contract": "diamonds",
+               "declarer": "1", "bid": "18", "matadors": "-2", "card_points": "50", "show": "1"}
+
+
+def _share_url(client: Client, query: str) -> str:
+    html = client.get("/adjudicate/?" + query).content.decode()
+    found = re.search(r'<a class="share" href="([^"]+)"', html)
+    assert found, "no link to share"
+    return unescape(found.group(1))
+
+
+def _long_query(client: Client, unticked: tuple[str, ...] = ()) -> str:
+    """The query the page's own form sends: every input as the page filled it, less the boxes unticked (an
+    unticked box sends nothing)."""
+    data = DisputeForm(QueryDict(urlencode(SHARED_DEAL)), url="/adjudicate/").data.copy()
+    for key in unticked:
+        data.pop(key)
+    return data.urlencode()
+
+
+def _verdict(client: Client, url: str) -> tuple[str, str]:
+    html = client.get(url).content.decode()
+    value = re.search(r'<span class="value">.*?<strong>(-?\d+)</strong>', html, re.S)
+    scores = re.search(r'<table class="scores">.*?</table>', html, re.S)
+    assert value and scores, html[:2000]
+    return value.group(1), scores.group(0)
+
+
+def test_a_shared_link_carries_the_rule_set_and_only_the_changed_house_rule(client: Client) -> None:
+    long = _long_query(client, ("rule-lost_hand_doubled",))  # ISkO doubles a lost Hand; this table does not
+    assert long.count("rule-") >= 10 and "rule-lost_hand_doubled" not in long  # every other option
+    short = _share_url(client, long)
+    query = QueryDict(short.partition("?")[2])
+    assert [key for key in query if key.startswith("rule-")] == ["rule-lost_hand_doubled"]
+    assert query["rule-lost_hand_doubled"] == "false" and query["preset"] == "isko" and "shown" not in query
+    assert len(short) < 200, short
+    assert _verdict(client, short) == _verdict(client, "/adjudicate/?" + long)
+    # The short link opens with the house rule as changed, and links to itself.
+    html = client.get(short).content.decode()
+    assert 'name="rule-lost_hand_doubled"' in html and 'id="id_rule-lost_hand_doubled" checked' not in html
+    assert _share_url(client, short.partition("?")[2]) == short
+
+
+def test_an_old_long_link_still_opens_to_the_same_verdict(client: Client) -> None:
+    """A link from before issue 33 carries every option and ``shown``: it opens as it did (RULES.md's Diamonds
+    without 2, lost: value 27), and its short form gives the same verdict."""
+    long = _long_query(client)
+    assert "shown=skat%3Aisko" in long and long.count("rule-") >= 10
+    value, scores = _verdict(client, "/adjudicate/?" + long)
+    assert value == "27"
+    short = _share_url(client, long)
+    assert len(short) < len(long) / 2
+    assert _verdict(client, short) == (value, scores)
+
+
+def test_the_htmx_answer_puts_the_short_link_in_the_address_bar(client: Client) -> None:
+    long = _long_query(client)
+    response = client.get("/adjudicate/?" + long, headers={"HX-Request": "true", "HX-Target": "verdict"})
+    assert response["HX-Replace-Url"] == _share_url(client, long)
+    assert "rule-" not in response["HX-Replace-Url"]
