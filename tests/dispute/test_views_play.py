@@ -29,7 +29,8 @@ def test_the_page_offers_the_played_cards_and_a_picker_in_the_games_pack(client:
     html = page(client, {"game": "schafkopf"})
     assert 'name="play-tricks"' in html
     assert 'class="card-picker" data-for="id_play-tricks" hidden' in html  # shown by play.js only
-    assert 'data-card="CQ"' in html and ">Ober<" in html and ">Eichel<" in html  # the German pack
+    # The German pack: each card's name in the game's words for a screen reader, its face in short ("♣O").
+    assert 'data-card="CQ" aria-label="Eichel Ober">♣O<' in html and ">Eichel<" in html
     assert 'data-trick-size="4"' in html
     skat = page(client, {"game": "skat"})
     assert 'name="play-skat"' in skat and 'data-trick-size="3"' in skat and "♣ Clubs" in skat
@@ -70,7 +71,7 @@ def test_a_broken_rule_is_marked_at_its_trick_with_the_rule(client: Client) -> N
               ["D10", "CJ", "CA", "HQ"]]
     html = page(client, {**KOP, "play-tricks": typed(tricks), "show": "1"})
     assert '<li class="broken">' in html
-    assert "C10: must follow trumps when a trump is led" in html
+    assert "♣10: must follow trumps when a trump is led" in html  # the card as the table writes it
     assert "The rule page does not say what a broken rule of play costs" in html
 
 
