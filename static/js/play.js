@@ -50,7 +50,7 @@
     if (now) {
       now.replaceChildren();
       if (!picker.classList.contains("complete")) {
-        now.append((picker.dataset.trick || "%(n)s").replace("%(n)s", String(done.length + 1)) + ": ");
+        now.append((picker.dataset.trick || "{n}").replace("{n}", String(done.length + 1)) + ": ");
         cardsLine(picker, now, current);
       }
     }
