@@ -161,7 +161,7 @@ def test_on_a_phone_nothing_overflows_and_every_control_is_big_enough(page: Page
     enter_skat_deal(page, "50")
     expect(page.locator("#verdict .value")).to_have_text("Value 27")
     page.locator("summary", has_text="House rules").click()
-    page.locator("#verdict details summary").click()
+    page.locator("#verdict details.request summary").click()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     small = page.evaluate("""() => [...document.querySelectorAll(
             'select, button, input:not([type=checkbox]):not([type=hidden]), label.check, .row.check > label, summary')]
