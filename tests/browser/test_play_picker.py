@@ -48,6 +48,8 @@ def test_a_whole_skat_deal_from_the_picker_fits_three_phone_screens_with_the_ver
     page.locator("#play > summary").click()
     picker = page.locator(".card-picker")
     expect(picker).to_be_visible()
+    # Opening the cards brings them to the top of the screen (play.js), as a person would scroll to them.
+    page.wait_for_function("Math.abs(document.querySelector('#play').getBoundingClientRect().top) < 20")
     for number, trick in enumerate(SPADES, 1):
         for card in trick:
             picker.locator(f'button[data-card="{card}"]').click()
