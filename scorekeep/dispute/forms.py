@@ -39,6 +39,7 @@ from scorekeep.words.labels import (
     PRESET_LABELS,
     Label,
     in_game,
+    listed,
     page_words,
 )
 from scorekeep.words.labels import translated as word_label
@@ -188,11 +189,14 @@ class DisputeForm(HouseRulesMixin, forms.Form):
         table = Table(self.players, min(max(self.dealer, 0), self.players - 1))
         people = People(tuple(range(self.players)), tuple((seat, seat_label(seat)) for seat in range(self.players)))
         self.deal_inputs = DealInputs(inputs(self.game, self.contract, self.rules, table), people, PLAIN)
+        self.rare: list[tuple[str, str]] = []  # the questions most deals leave alone (the engine's `seldom`)
         for question in self.deal_inputs.questions:
             fields = {name: self.deal_inputs.fields[name] for name in question.names}
             item = Item(question.key, question.label, question.help, DEAL_LAYOUTS.get(question.layout, "field"),
                         question.names)
             self._add("deal", item, fields, "typed" if question.typed else "")
+            if question.rare:
+                self.rare.append((question.key, str(question.short or question.label)))
 
     def _add_play_fields(self) -> None:
         """The cards as played (issue 19, docs/PLAY.md): typed as codes, one trick a line — a card picker
@@ -370,7 +374,25 @@ class DisputeForm(HouseRulesMixin, forms.Form):
 
     @property
     def deal_rows(self) -> list[Row]:
-        return self.rows("contract") + self.rows("deal")
+        """The questions every deal of the contract answers; the rarer ones fold away (`more_rows`), as on a
+        card night's entry, so that a deal settled from the cards fits a phone (issue 33)."""
+        rare = {slot for slot, _ in self.rare}
+        return self.rows("contract") + [row for row in self.rows("deal") if row.slot not in rare]
+
+    @property
+    def more_rows(self) -> list[Row]:
+        rare = {slot for slot, _ in self.rare}
+        return [row for row in self.rows("deal") if row.slot in rare]
+
+    @property
+    def more_open(self) -> bool:
+        """"More" is open when something in it carries a value or a message (a shared link with Ouvert)."""
+        return any(row.errors or any(carries(field.value()) for field in row.fields) for row in self.more_rows)
+
+    @property
+    def more_label(self) -> str:
+        """"More: tricks, announced, Ouvert" — what the folded part holds for this game and contract."""
+        return gettext("More: %(what)s") % {"what": listed(list(dict.fromkeys(word for _, word in self.rare)))}
 
     @property
     def play_rows(self) -> list[Row]:

@@ -647,7 +647,7 @@ def _parse_trump_game(r: Reader, contract: Contract, rules: Rules, table: Table)
         matadors, from_cards = derived, True
     if matadors is None:
         raise IllegalDeal("deal.matadors", "is required in {game}: with n as n (1 … {top}) or without n as −n, "
-                          "or give the declarer's cards (deal.cards) to count them", game=_WHAT[contract.value],
+                          "or give the declarer's cards and the skat to count them", game=_WHAT[contract.value],
                           top=top)
     hand, ouvert = r.bool("hand"), r.bool("ouvert")
     announced = r.choice("announced", ("schneider", "schwarz"))

@@ -491,7 +491,7 @@ MESSAGES = [
     gettext_noop('is required for a trick game: the tricks bid, from {lo} to {hi}'),
     gettext_noop('is required in Fipsen: the trump suit the declarer named, "C", "S" or "H" ("D" with Ruten), not {got}'),
     gettext_noop('is required in a zolo du (it is won only with all four tricks): a whole number from {lo} to {hi}'),
-    gettext_noop("is required in {game}: with n as n (1 … {top}) or without n as −n, or give the declarer's cards (deal.cards) to count them"),
+    gettext_noop("is required in {game}: with n as n (1 … {top}) or without n as −n, or give the declarer's cards and the skat to count them"),
     gettext_noop('is required to check the play'),
     gettext_noop('is required to check the play of a Sauspiel: the called Sau\'s suit, "C", "S" or "D"'),
     gettext_noop('is required to check the play: a seat from 0 to {last}'),

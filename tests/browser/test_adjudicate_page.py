@@ -77,7 +77,7 @@ def test_switching_the_game_to_schafkopf_shows_its_fields(page: Page, live_serve
     expect(page.locator("#id_matadors")).to_be_visible()
     page.select_option("#id_game", "schafkopf")
     expect(page.locator("#id_partner")).to_be_visible()
-    expect(page.locator("#id_called_ace")).to_be_visible()
+    expect(page.locator("details.more #id_called_ace")).to_be_hidden()  # seldom asked: folded under "More"
     expect(page.locator("#id_laufende")).to_be_visible()
     expect(page.locator("#id_matadors")).to_have_count(0)
     expect(page.locator("#id_contract")).to_have_value("sauspiel")

@@ -3,6 +3,7 @@ them into the tricks field, a new line when a trick is full; the verdict with it
 follows by htmx; a card tapped is greyed; the last card can be taken back."""
 
 import pytest
+from django.utils import translation
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -39,10 +40,15 @@ SPADES = [["CJ", "DJ", "S9"], ["SJ", "SK", "S8"], ["HJ", "SQ", "S7"], ["CA", "CK
 SCREEN = 844
 
 
+# German labels are the longest, Japanese lines break otherwise: each language must fit, not only English.
+@pytest.mark.parametrize("lang", ["en", "de", "ja"])
 def test_a_whole_skat_deal_from_the_picker_fits_three_phone_screens_with_the_verdict_in_view(
-        page: Page, live_server: object) -> None:
+        page: Page, live_server: object, lang: str) -> None:
     """Issue 33: settling from the cards took 6.5 screens with the verdict 4 screens down. One page load, the
     taps, the measurements."""
+    page.context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])  # type: ignore[attr-defined]
+    with translation.override(lang):
+        won = translation.gettext("Won")
     page.goto(f"{live_server.url}/adjudicate/?game=skat&preset=isko&contract=spades&declarer=0&bid=18")  # type: ignore[attr-defined]
     page.locator("html.js").wait_for(state="attached")
     page.locator("#play > summary").click()
@@ -56,7 +62,7 @@ def test_a_whole_skat_deal_from_the_picker_fits_three_phone_screens_with_the_ver
         expect(picker.locator("ol.picked li")).to_have_count(number)  # the picker lists each trick as it fills
     verdict = page.locator("#verdict")
     expect(verdict.locator("ol.replay li")).to_have_count(10)
-    expect(verdict.locator(".outcome")).to_contain_text("Won")
+    expect(verdict.locator(".outcome")).to_contain_text(won)
     expect(verdict.locator("ol.replay li").first).to_contain_text("♣J ♦J ♠9")  # a trick a row, cards as signs
     # The verdict is where the eye is when the last card is tapped: its outcome in the viewport, above the bar
     # that keeps the outcome in sight at the bottom of a phone's screen (app.css .verdict-bar), no scrolling.
