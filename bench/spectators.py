@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import re
 import statistics
 import sys
@@ -47,9 +46,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench._check import Workers, measured, need, parse  # noqa: E402
+from bench.crowd import Crowd  # noqa: E402
 from bench.load import check_read_back, machine, percentiles, read_back  # noqa: E402
-from bench.tournament import HTMX_POLL, INSPECT, SETUP, Results, keeper  # noqa: E402
-from tests.live_site import Answer, Balancer, Phone, Site, temp_database  # noqa: E402
+from bench.tournament import INSPECT, SETUP, Results, keeper  # noqa: E402
+from tests.live_site import Answer, Balancer, Site, temp_database  # noqa: E402
 from tests.redis_server import RedisServer  # noqa: E402
 
 CPU = re.compile(r"cpu;dur=([0-9.]+)")
@@ -96,37 +96,6 @@ class CountingResults(Results):
         self.kinds.add("save", answer)
 
 
-def viewer(front: Front, path: str, until: float, poll: float, arrive: float, seed: int, results: Results,
-           kinds: Kinds) -> None:
-    """A phone or screen on the standings: opens the page at a random moment within `arrive` seconds, then
-    polls its board with If-None-Match."""
-    phone = Phone(front.url, timeout=60)
-    etag = ""
-    next_poll = time.monotonic() + random.Random(seed).uniform(0, arrive)
-    while True:
-        time.sleep(max(0.0, next_poll - time.monotonic()))
-        if time.monotonic() >= until:
-            return
-        next_poll += poll
-        with results.lock:
-            results.requests += 1
-        try:
-            answer = phone.request("GET", path, headers={**HTMX_POLL, "If-None-Match": etag} if etag else {})
-        except OSError as err:
-            results.error(f"standings: no answer ({type(err).__name__})")
-            continue
-        if answer.status not in (200, 304):
-            results.error(f"standings: {answer.status} {answer.body.strip()[:80]!r}")
-            continue
-        kind = "standings page" if not etag else f"poll {answer.status}"
-        tag = header(answer, "ETag")
-        with results.lock:
-            kinds.add(kind, answer)
-            kinds.missed += kind == "poll 200" and tag == etag
-            results.standings_ms[answer.status].append(answer.ms)
-        etag = tag or etag
-
-
 def server_cpu(sites: list[Site]) -> float:
     """CPU seconds (user + system) used so far by every process of the servers (each its own session)."""
     ticks = os.sysconf("SC_CLK_TCK")
@@ -154,13 +123,15 @@ def main() -> int:
     parser.add_argument("--every", type=float, default=60.0, help="seconds between a table's deals")
     parser.add_argument("--viewers", type=int, default=5000)
     parser.add_argument("--poll", type=float, default=10.0, help="seconds between a viewer's polls")
-    parser.add_argument("--arrive", type=float, default=10.0,
-                        help="seconds over which the viewers open the standings (each at a random moment)")
+    parser.add_argument("--arrive", type=float, default=30.0,
+                        help="seconds over which the viewers open the standings (each at a random moment): the "
+                             "hall's phones and screens switched on as a series starts")
     parser.add_argument("--quiet", type=float, default=20.0,
                         help="seconds the viewers keep polling after the last deal (the board unchanged)")
     parser.add_argument("--servers", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per server")
     parser.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds a viewer waits for an answer")
     parser.add_argument("--fresh", type=float, default=5.0, help="SCOREKEEP_STANDINGS_FRESH on the servers")
     parser.add_argument("--database-url", default=None, help="a PostgreSQL server to make the database on")
     args = parse(parser, tiny={"players": 8, "seconds": 2.0, "every": 0.5, "viewers": 4, "poll": 0.5,
@@ -176,9 +147,13 @@ def main() -> int:
     sites = []
     for n in range(1, args.servers + 1):
         (directory / f"app{n}").mkdir()
+        # gunicorn keeps an idle connection from the balancer longer than haproxy keeps it for reuse (5 s), so
+        # that haproxy never sends a request on a connection the server is closing.
         sites.append(Site(database, directory / f"app{n}", workers=args.workers, threads=args.threads,
-                          production=True, settings=dict(shared)))
-    balancer = Balancer(sites, directory / "haproxy", tls=False)
+                          production=True, settings=dict(shared), keep_alive=10))
+    # Each viewer keeps a connection to the balancer; the keepers open one a save.
+    balancer = Balancer(sites, directory / "haproxy", tls=False, maxconn=args.viewers + 2 * len(sites) + 1024)
+    crowd: Crowd | None = None
     try:
         redis.start()
         sites[0].migrate()
@@ -192,13 +167,15 @@ def main() -> int:
         path = f"/standings/{setup['viewer']}/"
         kinds = Kinds()
         results = CountingResults(kinds)
+        # Half the viewers on the phones' page, half on the big screen's.
+        crowd = Crowd("127.0.0.1", balancer.port, [path, path + "screen/"], args.viewers, args.poll, args.arrive,
+                      timeout=args.timeout)
+        crowd.start()
         until = time.monotonic() + args.seconds
         workers = Workers()
         for table in tables:
             workers.add(keeper, front, table, args.seconds, args.every, results)
-        for n in range(args.viewers):
-            page = path if n % 2 == 0 else path + "screen/"
-            workers.add(viewer, front, page, until + args.quiet, args.poll, args.arrive, n, results, kinds)
+        workers.add(crowd.run, until + args.quiet)
         cpu_before, load_before = server_cpu(sites), os.getloadavg()[0]
         started = time.monotonic()
         workers.run()
@@ -208,12 +185,22 @@ def main() -> int:
         description = machine(sites[0])
         logs = "".join(site.log for site in sites)
     finally:
+        if crowd is not None:
+            crowd.stop()
         balancer.stop()
         for site in sites:
             site.stop()
         redis.stop()
         database.drop()
 
+    seen = crowd.result if crowd is not None else {}  # empty when the viewers' process died (`workers.check` says so below)
+    for kind, times in seen.get("ms", {}).items():
+        kinds.ms[kind].extend(times)
+    for kind, times in seen.get("cpu", {}).items():
+        kinds.cpu[kind].extend(times)
+    kinds.missed += seen.get("missed", 0)
+    results.requests += seen.get("requests", 0)
+    results.errors.update(seen.get("errors", {}))
     stored, lost, duplicated, unacknowledged, half_saved = read_back(stored_tables, results.acked)
     errors = sum(results.errors.values())
     polls = len(kinds.ms["poll 200"]) + len(kinds.ms["poll 304"])
@@ -226,6 +213,8 @@ def main() -> int:
     print(f"requests: {results.requests} ({results.requests / elapsed:.1f}/s); servers' CPU {cpu_used:.1f} s "
           f"({cpu_used / max(results.requests, 1) * 1000:.2f} ms a request, {cpu_used / elapsed:.2f} cores)")
     print(f"errors: {errors} {dict(results.errors) if errors else ''}")
+    print(f"viewers' connections (kept alive): {seen.get('connections', 0)} opened, "
+          f"{seen.get('reconnects', 0)} of them after the balancer closed an idle one")
     print(f"deals acknowledged: {len(results.acked)}, stored: {stored}; lost: {len(lost)}, duplicated: {duplicated}, "
           f"stored without acknowledgement: {len(unacknowledged)}, half-saved: {half_saved}")
     print(f"{'kind':<15} {'count':>7} {'cpu mean':>9} {'cpu p95':>8}  latency p50 / p95 / p99")
