@@ -2,30 +2,37 @@
 the standings every 10 s — through haproxy onto two app servers on one PostgreSQL and one Redis (issue 32).
 
     .venv/bin/python bench/spectators.py [--players 600] [--every 60] [--viewers 5000] [--poll 10]
-                                         [--seconds 120] [--servers 2] [--workers 2] [--threads 8]
-                                         [--fresh 5] [--database-url postgres://…]
+                                         [--arrive 30] [--quiet 20] [--seconds 120] [--servers 2]
+                                         [--workers 2] [--threads 8] [--fresh 5] [--timeout 60]
+                                         [--database-url postgres://…]
 
 Run by hand, never by the test suite; results go to docs/PERFORMANCE.md. The script makes a throw-away database
 (a temporary PostgreSQL database on the server of --database-url or DATABASE_URL; a SQLite file when neither is
 PostgreSQL, which is not how several servers are run), a Redis of its own on a free port, `--servers` gunicorn
 servers (DEBUG off, as in production, each `--workers` × `--threads`) sharing both, and haproxy in front sending
-the requests round them (plain HTTP on loopback: the app's cost is measured, not the handshakes). It sets the
-tournament up as bench/tournament.py does (`--players` entrants drawn into tables of four), then for `--seconds`:
+the requests round them (plain HTTP on loopback: the app's cost is measured, not the handshakes; room for one
+connection per viewer). It sets the tournament up as bench/tournament.py does (`--players` entrants drawn into
+tables of four), then for `--seconds`:
 
-- one list keeper per table (bench/tournament.py's `keeper`: its own session from the table's scorer link, a
-  valid deal about every `--every` seconds, the first after a random part of it; resent with its key when
-  unanswered);
+- one list keeper per table (bench/tournament.py's `keeper`, a thread: its own session from the table's scorer
+  link, a valid deal about every `--every` seconds, the first after a random part of it; resent with its key
+  when unanswered);
 - `--viewers` phones and screens on the standings by the viewer link, half on the phones' page and half on the
-  big screen's, each opening it at a random moment within the first `--arrive` seconds and then polling every
-  `--poll` seconds with If-None-Match (its last ETag), going on `--quiet` seconds after the tables stop.
+  big screen's (bench/crowd.py: coroutines on one event loop in a process of their own, each with its own
+  keep-alive connection and cookies), each opening the page at a random moment within the first `--arrive`
+  seconds — by default 30: the hall's phones and screens switched on over half a minute as a series starts,
+  not all in one second — and then polling every `--poll` seconds with If-None-Match (its last ETag), going on
+  `--quiet` seconds after the tables stop. A viewer waits `--timeout` seconds for an answer (then an error).
 
 Each answer says its server's CPU time (`SCOREKEEP_SERVER_TIMING`: the request thread's, scorekeep.web.timing).
 Per kind of request — a save, the standings page opened, a poll answered 200, a poll answered 304 — it prints
 how many, the server CPU per request (mean and p95), the latency p50 / p95 / p99, and for the polls the 304
 share (of every poll; and of the polls whose board had not changed, where a 200 carrying the ETag sent would be
-a miss). Then the servers' CPU in all (their processes, from /proc), the errors, and every table read back:
-each acknowledged deal stored once, nothing stored that no phone was told of, nothing half-saved. Exits 1,
-saying why, on an error, a lost, duplicated or half-saved deal, a thread that died, or nothing measured.
+a miss). Then the servers' CPU in all (their processes, from /proc), the errors, the viewers' connections (how
+many were opened: one each, unless the balancer closed an idle one), and every table read back: each
+acknowledged deal stored once, nothing stored that no phone was told of, nothing half-saved. Exits 1,
+saying why, on an error, a lost, duplicated or half-saved deal, a thread, a viewer or the viewers' process
+that died, or nothing measured.
 ``--tiny``: eight players at two tables, four viewers, two seconds (bench/_check.py).
 """
 
@@ -193,7 +200,8 @@ def main() -> int:
         redis.stop()
         database.drop()
 
-    seen = crowd.result if crowd is not None else {}  # empty when the viewers' process died (`workers.check` says so below)
+    # Empty when the viewers' process died (`workers.check` says so below).
+    seen = crowd.result if crowd is not None else {}
     for kind, times in seen.get("ms", {}).items():
         kinds.ms[kind].extend(times)
     for kind, times in seen.get("cpu", {}).items():
