@@ -38,6 +38,7 @@ from typing import Any
 
 CPU = re.compile(rb"cpu;dur=([0-9.]+)")
 HTMX_POLL = {"HX-Request": "true", "HX-Target": "live-standings"}  # as the standings pages poll
+BROWSER = {"Accept-Encoding": "gzip, deflate, br"}  # as every browser sends (bodies are not decompressed here)
 NO_BODY = (204, 304)
 
 
@@ -166,7 +167,7 @@ async def viewer(host: str, port: int, path: str, opens_at: float, until: float,
                 return
             next_poll += poll
             tally.requests += 1
-            headers = {**HTMX_POLL, "If-None-Match": etag} if etag else {}
+            headers = {**BROWSER, **HTMX_POLL, "If-None-Match": etag} if etag else dict(BROWSER)
             if cookies:
                 headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
             try:

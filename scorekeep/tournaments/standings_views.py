@@ -10,14 +10,17 @@ every app server shares it) with the board's own ETag, a hash of what it shows: 
 unchanged is answered 304 without reading a table, and a save somewhere that leaves the board as it was (another
 series, a page of the big screen the deal did not move) does not make every screen fetch it again. A viewer
 opening the page is answered from the cache too: the page round the board is kept (`_shell`), and put together
-with the kept board and the viewer's own CSRF token (`_open_from_board`), without a query.
+with the kept board and the viewer's own CSRF token (`_open_from_board`), without a query. A poll's board
+goes gzipped to a browser that takes it, compressed once when the board was computed (`_board_answer`).
 The big screen pages through a long list by itself (static/js/bigscreen.js); without JavaScript it shows
 every row.
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import re
 import secrets
 import time
 from typing import Any
@@ -32,6 +35,7 @@ from django.template import engines
 from django.template.context_processors import csrf
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
@@ -122,9 +126,9 @@ def _context(request: HttpRequest, tournament: Tournament, series: int | None, e
 def _page(request: HttpRequest, tournament: Tournament, template: str, kind: str) -> HttpResponse:
     series, error = _series_asked(request, tournament)
     if kind != "host" and error is None:
-        tag, board = _viewer_board(request, tournament, template, kind, series)
+        tag, board, gz = _viewer_board(request, tournament, template, kind, series)
         if live.polled(request, LIVE):
-            return live.not_modified(request, LIVE, tag) or live.mark(HttpResponse(board), tag)
+            return live.not_modified(request, LIVE, tag) or _board_answer(request, tag, board, gz)
         context = {"tournament": tournament, "game_label": GAME_LABELS[tournament.game], "series": series,
                    "kind": kind, "series_numbers": list(tournament.series_set.values_list("number", flat=True))}
         page_key = _page_key(request, _board_key(tournament.viewer_token, kind, series, request.LANGUAGE_CODE))
@@ -169,7 +173,7 @@ def _poll_from_board(request: HttpRequest, token: str, kind: str) -> HttpRespons
     kept = cache.get(key)
     if kept is None or kept[0] != mark[0]:
         return None
-    return live.mark(HttpResponse(kept[1]), kept[0])
+    return _board_answer(request, kept[0], kept[1], _gzipped(kept))
 
 
 def _page_key(request: HttpRequest, board_key: str) -> str | None:
@@ -237,9 +241,9 @@ WAIT_FOR_FIRST = 5.0  # seconds a viewer waits for a board another server is com
 
 
 def _viewer_board(request: HttpRequest, tournament: Tournament, template: str, kind: str,
-                  series: int | None) -> tuple[str, bytes]:
-    """The viewers' standings board (its ETag and HTML) as computed for every viewer of the same page and
-    language, kept in the cache with the tournament's version it was computed at.
+                  series: int | None) -> tuple[str, bytes, bytes | None]:
+    """The viewers' standings board (its ETag, HTML, and the HTML gzipped) as computed for every viewer of the
+    same page and language, kept in the cache with the tournament's version it was computed at.
 
     While the kept board is younger than `SCOREKEEP_STANDINGS_FRESH` seconds it is served as it is: no query
     on the tables. Older, one request on one server (the one that takes the board's claim, an atomic `add` in
@@ -247,38 +251,61 @@ def _viewer_board(request: HttpRequest, tournament: Tournament, template: str, k
     it is computed again. Meanwhile every other viewer, on every server, is served the kept board. At a
     championship the 150 tables change the standings several times a second: thousands of screens and phones
     share one computation per window instead of one a request, each at most that many seconds behind.
-    The viewers' board holds no form (no CSRF token), so one rendering serves them all. A cache that is down
-    or empty only costs time: the board is then computed by the request itself."""
+    The viewers' board holds no form (no CSRF token), so one rendering serves them all, and one compression
+    (`_board_answer`). A cache that is down or empty only costs time: the board is then computed by the
+    request itself."""
     key = _board_key(tournament.viewer_token, kind, series, request.LANGUAGE_CODE)
     claim = f"{key}:claim"
     kept = cache.get(key)
     if kept is not None and time.time() - kept[2] < settings.SCOREKEEP_STANDINGS_FRESH:
-        return kept[0], kept[1]
+        return kept[0], kept[1], _gzipped(kept)
     claimed = cache.add(claim, 1, timeout=CLAIM_SECONDS)
     if not claimed:
         if kept is not None:
-            return kept[0], kept[1]  # being computed elsewhere: the last board meanwhile
+            return kept[0], kept[1], _gzipped(kept)  # being computed elsewhere: the last board meanwhile
         deadline = time.monotonic() + WAIT_FOR_FIRST
         while time.monotonic() < deadline:  # the first board of all: wait for the one being computed
             time.sleep(0.05)
             kept = cache.get(key)
             if kept is not None:
-                return kept[0], kept[1]
+                return kept[0], kept[1], _gzipped(kept)
     try:
         version = standings.version(tournament)
         if kept is not None and kept[3] == version:
-            tag, board = kept[0], kept[1]
+            tag, board, gz = kept[0], kept[1], _gzipped(kept)
         else:
             context = _context(request, tournament, series, None, kind, etag=_TAG_HERE)
             board = render(request, f"{template}#board", context).content
             tag = _board_tag(request, tournament, kind, series, board)
             board = board.replace(_TAG_HERE.encode(), escape(tag).encode())
+            gz = gzip.compress(board, compresslevel=6, mtime=0)
         now = time.time()  # the board, and its tag alone for the polls that need no more (`_poll_from_board`)
-        cache.set_many({key: (tag, board, now, version), f"{key}:tag": (tag, now)}, timeout=BOARD_KEPT)
+        cache.set_many({key: (tag, board, now, version, gz), f"{key}:tag": (tag, now)}, timeout=BOARD_KEPT)
     finally:
         if claimed:
             cache.delete(claim)
-    return tag, board
+    return tag, board, gz
+
+
+def _gzipped(kept: tuple[Any, ...]) -> bytes | None:
+    """A kept board's gzipped HTML (None for one kept before boards were kept gzipped too)."""
+    return kept[4] if len(kept) > 4 else None
+
+
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # as Django's GZipMiddleware reads Accept-Encoding
+
+
+def _board_answer(request: HttpRequest, tag: str, board: bytes, gz: bytes | None) -> HttpResponse:
+    """A poll's board: gzipped, as compressed once when the board was computed, for a browser that takes it
+    (every browser: a phone's board of 600 entrants is some 300 KB of HTML, a tenth of it gzipped — fetched by
+    thousands of viewers after every change); as it is otherwise. Varies with Accept-Encoding either way."""
+    if gz is not None and _ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")):
+        response = HttpResponse(gz)
+        response["Content-Encoding"] = "gzip"
+    else:
+        response = HttpResponse(board)
+    patch_vary_headers(response, ["Accept-Encoding"])
+    return live.mark(response, tag)
 
 
 @login_required

@@ -1,6 +1,7 @@
 """A tournament's standings (scorekeep.tournaments.standings) and their pages: from the tables' kept standings only,
 ties and lots, withdrawals and late entries, teams, and 304 while nothing changed."""
 
+import gzip
 import re
 from fractions import Fraction
 from typing import Any
@@ -472,3 +473,24 @@ def test_without_a_cache_every_standings_page_is_computed_and_current(monkeypatc
     nights.enter_deal(t1, grand(0, 70))
     after = Client().get(url)
     assert before.status_code == after.status_code == 200 and after["ETag"] != before["ETag"]
+
+
+def test_a_poll_s_board_is_sent_gzipped_as_compressed_once_to_a_browser_that_takes_it(settings: Any,
+                                                                                     monkeypatch: Any) -> None:
+    settings.SCOREKEEP_STANDINGS_FRESH = 60
+    compressed = []
+    real = gzip.compress
+    monkeypatch.setattr(gzip, "compress", lambda data, **options: compressed.append(1) or real(data, **options))
+    tour = tournament("skat", "isko", players=30)
+    draw(tour, 1, [[1, 2, 3]])
+    for url in (f"/standings/{tour.viewer_token}/", f"/standings/{tour.viewer_token}/screen/"):
+        plain = Client().get(url, **POLL)
+        assert plain.status_code == 200 and "Content-Encoding" not in plain and "Player 30" in plain.content.decode()
+        for _viewer in range(3):
+            zipped = Client().get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br", **POLL)
+            assert zipped["Content-Encoding"] == "gzip" and zipped["ETag"] == plain["ETag"]
+            assert gzip.decompress(zipped.content) == plain.content and len(zipped.content) < len(plain.content) / 4
+            assert "Accept-Encoding" in zipped["Vary"] and "Accept-Encoding" in plain["Vary"]
+            assert Client().get(url, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=zipped["ETag"],
+                                **POLL).status_code == 304
+    assert len(compressed) == 2  # once a board, not once a poll
