@@ -2,7 +2,7 @@
 the standings every 10 s — through haproxy onto two app servers on one PostgreSQL and one Redis (issue 32).
 
     .venv/bin/python bench/spectators.py [--players 600] [--every 60] [--viewers 5000] [--poll 10]
-                                         [--arrive 30] [--quiet 20] [--seconds 120] [--servers 2]
+                                         [--arrive 30] [--quiet 30] [--seconds 120] [--servers 2]
                                          [--workers 2] [--threads 8] [--fresh 5] [--timeout 60]
                                          [--database-url postgres://…]
 
@@ -133,8 +133,9 @@ def main() -> int:
     parser.add_argument("--arrive", type=float, default=30.0,
                         help="seconds over which the viewers open the standings (each at a random moment): the "
                              "hall's phones and screens switched on as a series starts")
-    parser.add_argument("--quiet", type=float, default=20.0,
-                        help="seconds the viewers keep polling after the last deal (the board unchanged)")
+    parser.add_argument("--quiet", type=float, default=30.0,
+                        help="seconds the viewers keep polling after the tables stop (the board unchanged): more "
+                             "than --fresh and a poll's interval, so that every viewer polls an unchanged board")
     parser.add_argument("--servers", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per server")
     parser.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker")
