@@ -142,7 +142,8 @@ def keeper(site: Site, table: dict, seconds: float, every: float, results: Resul
     until = time.monotonic() + seconds
     next_save = time.monotonic() + rng.uniform(0, every)
     while True:
-        time.sleep(max(0.0, next_save - time.monotonic()))
+        # Not past the end: at a deal a minute, a keeper would otherwise sit out most of a minute beyond it.
+        time.sleep(max(0.0, min(next_save, until) - time.monotonic()))
         if time.monotonic() >= until:
             return
         next_save += every
