@@ -216,7 +216,8 @@ def _run(pipe: Pipe, host: str, port: int, paths: list[str], viewers: int, poll:
     pipe.send("ready")
     start, until = pipe.recv()
     tally = asyncio.run(_all(host, port, paths, viewers, start, arrive, until, poll, timeout, seed))
-    pipe.send(tally.plain())
+    usage = resource.getrusage(resource.RUSAGE_SELF)  # the load generator's own share of the machine
+    pipe.send({**tally.plain(), "cpu_seconds": usage.ru_utime + usage.ru_stime})
     pipe.close()
 
 

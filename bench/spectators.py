@@ -223,7 +223,8 @@ def main() -> int:
           f"({cpu_used / max(results.requests, 1) * 1000:.2f} ms a request, {cpu_used / elapsed:.2f} cores)")
     print(f"errors: {errors} {dict(results.errors) if errors else ''}")
     print(f"viewers' connections (kept alive): {seen.get('connections', 0)} opened, "
-          f"{seen.get('reconnects', 0)} of them after the balancer closed an idle one")
+          f"{seen.get('reconnects', 0)} of them after the balancer closed an idle one; the viewers' process used "
+          f"{seen.get('cpu_seconds', 0):.1f} CPU s ({seen.get('cpu_seconds', 0) / elapsed:.2f} cores)")
     print(f"deals acknowledged: {len(results.acked)}, stored: {stored}; lost: {len(lost)}, duplicated: {duplicated}, "
           f"stored without acknowledgement: {len(unacknowledged)}, half-saved: {half_saved}")
     print(f"{'kind':<15} {'count':>7} {'cpu mean':>9} {'cpu p95':>8}  latency p50 / p95 / p99")
