@@ -56,8 +56,21 @@ REMEMBERED = 20  # of them, the latest
 SCREEN_ROWS = 12  # rows on one page of the big screen (they fill a 16:9 screen at the type size set)
 
 
-def _by_token(request: HttpRequest, token: str) -> Tournament:
-    return tournament_by_token(request, token, VIEWED, REMEMBERED)
+def _by_token(request: HttpRequest, token: str, known: bool = False) -> Tournament:
+    return tournament_by_token(request, token, VIEWED, REMEMBERED, known)
+
+
+def _known(request: HttpRequest, token: str, kind: str) -> bool:
+    """Whether a board of this page is kept under `token` (of any age): only a token that opened its
+    tournament has one, so it is looked up without the throttle counting it (`_by_token`). A viewer whose page
+    came from the cache has no session remembering the token; all of a hall's phones may share one address,
+    and counting each of their polls when the board is renewed would refuse them all past the limit under
+    load."""
+    if not token_shaped(token):
+        return False
+    raw = request.GET.get("series", "").strip()
+    key = _board_key(token, kind, int(raw) if raw.isdigit() else None, request.LANGUAGE_CODE)
+    return cache.get(f"{key}:tag") is not None
 
 
 def _viewer_page(request: HttpRequest, token: str, template: str, kind: str) -> HttpResponse:
@@ -67,7 +80,7 @@ def _viewer_page(request: HttpRequest, token: str, template: str, kind: str) -> 
     if kept is not None:
         return kept
     try:
-        tournament = _by_token(request, token)
+        tournament = _by_token(request, token, _known(request, token, kind))
     except throttle.Throttled as refused:
         return render(request, "join_refused.html", {"message": throttle.wait_message(refused.wait)}, status=429)
     return _page(request, tournament, template, kind)

@@ -19,6 +19,7 @@ from scorekeep.nights import ledger
 from scorekeep.nights import writes as nights
 from scorekeep.rules.ranking import UNRANKED
 from scorekeep.tournaments import standing_rows, standings
+from scorekeep.web import throttle
 from tests.tournament_fixtures import draw, tournament
 
 pytestmark = pytest.mark.django_db
@@ -494,3 +495,25 @@ def test_a_poll_s_board_is_sent_gzipped_as_compressed_once_to_a_browser_that_tak
             assert Client().get(url, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=zipped["ETag"],
                                 **POLL).status_code == 304
     assert len(compressed) == 2  # once a board, not once a poll
+
+
+def test_a_viewer_whose_page_came_from_the_cache_is_not_counted_by_the_throttle_when_the_board_is_renewed(
+        settings: Any, monkeypatch: Any) -> None:
+    settings.SCOREKEEP_STANDINGS_FRESH = 5
+    clock = [1_000_000.0]
+    monkeypatch.setattr("scorekeep.tournaments.standings_views.time.time", lambda: clock[0])
+    tour = tournament("skat", "isko", players=3)
+    (t1,) = draw(tour, 1, [[1, 2, 3]])
+    url = f"/standings/{tour.viewer_token}/"
+    Client().get(url)  # the first viewer: counted (and taken back), the board and the page kept
+    counted = []
+    real = throttle.count
+    monkeypatch.setattr(throttle, "count", lambda *args: counted.append(args) or real(*args))
+    viewer = Client()
+    page = viewer.get(url)  # from the cache: no session remembers the token
+    nights.enter_deal(t1, grand(0, 70))
+    clock[0] += 6  # the board is renewed by this viewer's poll
+    poll = viewer.get(url, HTTP_IF_NONE_MATCH=page["ETag"], **POLL)
+    assert poll.status_code == 200 and poll["ETag"] != page["ETag"]
+    assert counted == []  # a hall's phones behind one address would otherwise be refused past the limit
+    assert Client().get(f"/standings/{'x' * 22}/").status_code == 404 and len(counted) == 1  # a wrong one counts
