@@ -42,6 +42,12 @@ BROWSER = {"Accept-Encoding": "gzip, deflate, br"}  # as every browser sends (bo
 NO_BODY = (204, 304)
 
 
+def address(prefix: str, n: int) -> str:
+    """The `n`-th loopback address under `prefix` ("127.2": 127.2.0.1, 127.2.0.2 …): Linux answers all of
+    127.0.0.0/8 on the loopback, so each simulated phone can connect from an address of its own."""
+    return f"{prefix}.{n // 250}.{n % 250 + 1}"
+
+
 @dataclass
 class Got:
     """An answer: its status, headers (names in lower case; Set-Cookie's every value), body and latency."""
@@ -56,8 +62,8 @@ class Got:
 class Connection:
     """One viewer's HTTP/1.1 connection to the balancer, kept alive between requests."""
 
-    def __init__(self, host: str, port: int, tally: Tally) -> None:
-        self.host, self.port, self.tally = host, port, tally
+    def __init__(self, host: str, port: int, source: str, tally: Tally) -> None:
+        self.host, self.port, self.source, self.tally = host, port, source, tally
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
@@ -74,7 +80,8 @@ class Connection:
         for attempt in (1, 2):
             reused = self.writer is not None
             if self.writer is None:
-                self.reader, self.writer = await asyncio.open_connection(self.host, self.port, limit=2**20)
+                self.reader, self.writer = await asyncio.open_connection(self.host, self.port, limit=2**20,
+                                                                       local_addr=(self.source, 0))
                 self.tally.connections += 1
             assert self.reader is not None and self.writer is not None
             try:
@@ -152,11 +159,12 @@ class Tally:
                 "died": dict(self.died), "first_death": self.first_death}
 
 
-async def viewer(host: str, port: int, path: str, opens_at: float, until: float, poll: float, timeout: float,
-                 tally: Tally) -> None:
-    """A phone or screen on the standings: opens the page at `opens_at` (monotonic), then polls its board every
-    `poll` seconds with If-None-Match (its last ETag) until `until`."""
-    connection = Connection(host, port, tally)
+async def viewer(host: str, port: int, source: str, path: str, opens_at: float, until: float, poll: float,
+                 timeout: float, tally: Tally) -> None:
+    """A phone or screen on the standings, connecting from the loopback address `source` (its own, as phones
+    have: the site's throttles count per address): opens the page at `opens_at` (monotonic), then polls its
+    board every `poll` seconds with If-None-Match (its last ETag) until `until`."""
+    connection = Connection(host, port, source, tally)
     cookies: dict[str, str] = {}
     etag = ""
     next_poll = opens_at
@@ -198,7 +206,8 @@ async def _all(host: str, port: int, paths: list[str], viewers: int, start: floa
                poll: float, timeout: float, seed: int) -> Tally:
     tally = Tally()
     rng = random.Random(seed)
-    jobs = [viewer(host, port, paths[n % len(paths)], start + rng.uniform(0, arrive), until, poll, timeout, tally)
+    jobs = [viewer(host, port, address("127.2", n), paths[n % len(paths)], start + rng.uniform(0, arrive), until,
+                   poll, timeout, tally)
             for n in range(viewers)]
     for outcome in await asyncio.gather(*jobs, return_exceptions=True):
         if isinstance(outcome, BaseException):  # a viewer that died: counted, the others went on

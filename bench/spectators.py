@@ -24,6 +24,10 @@ tables of four), then for `--seconds`:
   not all in one second — and then polling every `--poll` seconds with If-None-Match (its last ETag), going on
   `--quiet` seconds after the tables stop. A viewer waits `--timeout` seconds for an answer (then an error).
 
+Every keeper's and viewer's phone connects from a loopback address of its own (127.1.x.y, 127.2.x.y), as phones
+have addresses of their own: from one address, the link throttle (which counts an attempt before checking the
+token and takes a right one back after) refused keepers joining at once on a loaded machine.
+
 Each answer says its server's CPU time (`SCOREKEEP_SERVER_TIMING`: the request thread's, scorekeep.web.timing).
 Per kind of request — a save, the standings page opened, a poll answered 200, a poll answered 304 — it prints
 how many, the server CPU per request (mean and p95), the latency p50 / p95 / p99, and for the polls the 304
@@ -53,7 +57,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench._check import Workers, measured, need, parse  # noqa: E402
-from bench.crowd import Crowd  # noqa: E402
+from bench.crowd import Crowd, address  # noqa: E402
 from bench.load import check_read_back, machine, percentiles, read_back  # noqa: E402
 from bench.tournament import INSPECT, SETUP, Results, keeper  # noqa: E402
 from tests.live_site import Answer, Balancer, Site, temp_database  # noqa: E402
@@ -181,8 +185,8 @@ def main() -> int:
         crowd.start()
         until = time.monotonic() + args.seconds
         workers = Workers()
-        for table in tables:
-            workers.add(keeper, front, table, args.seconds, args.every, results)
+        for n, table in enumerate(tables):  # each keeper's phone an address of its own, as the viewers'
+            workers.add(keeper, front, table, args.seconds, args.every, results, address("127.1", n))
         workers.add(crowd.run, until + args.quiet)
         cpu_before, load_before = server_cpu(sites), os.getloadavg()[0]
         started = time.monotonic()

@@ -502,8 +502,10 @@ class Phone:
     """A phone at the table: its own cookies (session, CSRF), a new connection per request (a phone's
     connection comes and goes), nothing followed automatically."""
 
-    def __init__(self, base_url: str, timeout: float = 30, cafile: Path | None = None) -> None:
-        """`base_url` https://…: through a proxy terminating HTTPS, whose certificate is `cafile`."""
+    def __init__(self, base_url: str, timeout: float = 30, cafile: Path | None = None,
+                 source: str | None = None) -> None:
+        """`base_url` https://…: through a proxy terminating HTTPS, whose certificate is `cafile`. `source`: the
+        local address to connect from (a loopback address of its own: a phone of its own to the throttles)."""
         parts = urlsplit(base_url)
         self.https = parts.scheme == "https"
         self.host, self.port = parts.hostname or "127.0.0.1", parts.port or (443 if self.https else 80)
@@ -511,11 +513,13 @@ class Phone:
         self.context = ssl.create_default_context(cafile=str(cafile) if cafile else None) if self.https else None
         self.timeout = timeout
         self.cookies: dict[str, str] = {}
+        self.source = (source, 0) if source else None
 
     def connection(self) -> http.client.HTTPConnection:
         if self.context is not None:
-            return http.client.HTTPSConnection(self.host, self.port, timeout=self.timeout, context=self.context)
-        return http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+            return http.client.HTTPSConnection(self.host, self.port, timeout=self.timeout, context=self.context,
+                                               source_address=self.source)
+        return http.client.HTTPConnection(self.host, self.port, timeout=self.timeout, source_address=self.source)
 
     def request(self, method: str, path: str, data: dict[str, Any] | None = None,
                 headers: dict[str, str] | None = None) -> Answer:
