@@ -2,30 +2,41 @@
 the standings every 10 s — through haproxy onto two app servers on one PostgreSQL and one Redis (issue 32).
 
     .venv/bin/python bench/spectators.py [--players 600] [--every 60] [--viewers 5000] [--poll 10]
-                                         [--seconds 120] [--servers 2] [--workers 2] [--threads 8]
-                                         [--fresh 5] [--database-url postgres://…]
+                                         [--arrive 30] [--quiet 30] [--seconds 120] [--servers 2]
+                                         [--workers 2] [--threads 8] [--fresh 5] [--timeout 60]
+                                         [--database-url postgres://…]
 
 Run by hand, never by the test suite; results go to docs/PERFORMANCE.md. The script makes a throw-away database
 (a temporary PostgreSQL database on the server of --database-url or DATABASE_URL; a SQLite file when neither is
 PostgreSQL, which is not how several servers are run), a Redis of its own on a free port, `--servers` gunicorn
 servers (DEBUG off, as in production, each `--workers` × `--threads`) sharing both, and haproxy in front sending
-the requests round them (plain HTTP on loopback: the app's cost is measured, not the handshakes). It sets the
-tournament up as bench/tournament.py does (`--players` entrants drawn into tables of four), then for `--seconds`:
+the requests round them (plain HTTP on loopback: the app's cost is measured, not the handshakes; room for one
+connection per viewer). It sets the tournament up as bench/tournament.py does (`--players` entrants drawn into
+tables of four), then for `--seconds`:
 
-- one list keeper per table (bench/tournament.py's `keeper`: its own session from the table's scorer link, a
-  valid deal about every `--every` seconds, the first after a random part of it; resent with its key when
-  unanswered);
+- one list keeper per table (bench/tournament.py's `keeper`, a thread: its own session from the table's scorer
+  link, a valid deal about every `--every` seconds, the first after a random part of it; resent with its key
+  when unanswered);
 - `--viewers` phones and screens on the standings by the viewer link, half on the phones' page and half on the
-  big screen's, each opening it at a random moment within the first `--arrive` seconds and then polling every
-  `--poll` seconds with If-None-Match (its last ETag), going on `--quiet` seconds after the tables stop.
+  big screen's (bench/crowd.py: coroutines on one event loop in a process of their own, each with its own
+  keep-alive connection and cookies), each opening the page at a random moment within the first `--arrive`
+  seconds — by default 30: the hall's phones and screens switched on over half a minute as a series starts,
+  not all in one second — and then polling every `--poll` seconds with If-None-Match (its last ETag), going on
+  `--quiet` seconds after the tables stop. A viewer waits `--timeout` seconds for an answer (then an error).
+
+Every keeper's and viewer's phone connects from a loopback address of its own (127.1.x.y, 127.2.x.y), as phones
+have addresses of their own: from one address, the link throttle (which counts an attempt before checking the
+token and takes a right one back after) refused keepers joining at once on a loaded machine.
 
 Each answer says its server's CPU time (`SCOREKEEP_SERVER_TIMING`: the request thread's, scorekeep.web.timing).
 Per kind of request — a save, the standings page opened, a poll answered 200, a poll answered 304 — it prints
 how many, the server CPU per request (mean and p95), the latency p50 / p95 / p99, and for the polls the 304
 share (of every poll; and of the polls whose board had not changed, where a 200 carrying the ETag sent would be
-a miss). Then the servers' CPU in all (their processes, from /proc), the errors, and every table read back:
-each acknowledged deal stored once, nothing stored that no phone was told of, nothing half-saved. Exits 1,
-saying why, on an error, a lost, duplicated or half-saved deal, a thread that died, or nothing measured.
+a miss). Then the servers' CPU in all (their processes, from /proc), the errors, the viewers' connections (how
+many were opened: one each, unless the balancer closed an idle one), and every table read back: each
+acknowledged deal stored once, nothing stored that no phone was told of, nothing half-saved. Exits 1,
+saying why, on an error, a lost, duplicated or half-saved deal, a thread, a viewer or the viewers' process
+that died, or nothing measured.
 ``--tiny``: eight players at two tables, four viewers, two seconds (bench/_check.py).
 """
 
@@ -33,7 +44,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import re
 import statistics
 import sys
@@ -47,9 +57,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench._check import Workers, measured, need, parse  # noqa: E402
+from bench.crowd import Crowd, address  # noqa: E402
 from bench.load import check_read_back, machine, percentiles, read_back  # noqa: E402
-from bench.tournament import HTMX_POLL, INSPECT, SETUP, Results, keeper  # noqa: E402
-from tests.live_site import Answer, Balancer, Phone, Site, temp_database  # noqa: E402
+from bench.tournament import INSPECT, SETUP, Results, keeper  # noqa: E402
+from tests.live_site import Answer, Balancer, Site, temp_database  # noqa: E402
 from tests.redis_server import RedisServer  # noqa: E402
 
 CPU = re.compile(r"cpu;dur=([0-9.]+)")
@@ -96,37 +107,6 @@ class CountingResults(Results):
         self.kinds.add("save", answer)
 
 
-def viewer(front: Front, path: str, until: float, poll: float, arrive: float, seed: int, results: Results,
-           kinds: Kinds) -> None:
-    """A phone or screen on the standings: opens the page at a random moment within `arrive` seconds, then
-    polls its board with If-None-Match."""
-    phone = Phone(front.url, timeout=60)
-    etag = ""
-    next_poll = time.monotonic() + random.Random(seed).uniform(0, arrive)
-    while True:
-        time.sleep(max(0.0, next_poll - time.monotonic()))
-        if time.monotonic() >= until:
-            return
-        next_poll += poll
-        with results.lock:
-            results.requests += 1
-        try:
-            answer = phone.request("GET", path, headers={**HTMX_POLL, "If-None-Match": etag} if etag else {})
-        except OSError as err:
-            results.error(f"standings: no answer ({type(err).__name__})")
-            continue
-        if answer.status not in (200, 304):
-            results.error(f"standings: {answer.status} {answer.body.strip()[:80]!r}")
-            continue
-        kind = "standings page" if not etag else f"poll {answer.status}"
-        tag = header(answer, "ETag")
-        with results.lock:
-            kinds.add(kind, answer)
-            kinds.missed += kind == "poll 200" and tag == etag
-            results.standings_ms[answer.status].append(answer.ms)
-        etag = tag or etag
-
-
 def server_cpu(sites: list[Site]) -> float:
     """CPU seconds (user + system) used so far by every process of the servers (each its own session)."""
     ticks = os.sysconf("SC_CLK_TCK")
@@ -154,13 +134,16 @@ def main() -> int:
     parser.add_argument("--every", type=float, default=60.0, help="seconds between a table's deals")
     parser.add_argument("--viewers", type=int, default=5000)
     parser.add_argument("--poll", type=float, default=10.0, help="seconds between a viewer's polls")
-    parser.add_argument("--arrive", type=float, default=10.0,
-                        help="seconds over which the viewers open the standings (each at a random moment)")
-    parser.add_argument("--quiet", type=float, default=20.0,
-                        help="seconds the viewers keep polling after the last deal (the board unchanged)")
+    parser.add_argument("--arrive", type=float, default=30.0,
+                        help="seconds over which the viewers open the standings (each at a random moment): the "
+                             "hall's phones and screens switched on as a series starts")
+    parser.add_argument("--quiet", type=float, default=30.0,
+                        help="seconds the viewers keep polling after the tables stop (the board unchanged): more "
+                             "than --fresh and a poll's interval, so that every viewer polls an unchanged board")
     parser.add_argument("--servers", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per server")
     parser.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds a viewer waits for an answer")
     parser.add_argument("--fresh", type=float, default=5.0, help="SCOREKEEP_STANDINGS_FRESH on the servers")
     parser.add_argument("--database-url", default=None, help="a PostgreSQL server to make the database on")
     args = parse(parser, tiny={"players": 8, "seconds": 2.0, "every": 0.5, "viewers": 4, "poll": 0.5,
@@ -176,9 +159,13 @@ def main() -> int:
     sites = []
     for n in range(1, args.servers + 1):
         (directory / f"app{n}").mkdir()
+        # gunicorn keeps an idle connection from the balancer longer than haproxy keeps it for reuse (5 s), so
+        # that haproxy never sends a request on a connection the server is closing.
         sites.append(Site(database, directory / f"app{n}", workers=args.workers, threads=args.threads,
-                          production=True, settings=dict(shared)))
-    balancer = Balancer(sites, directory / "haproxy", tls=False)
+                          production=True, settings=dict(shared), keep_alive=10))
+    # Each viewer keeps a connection to the balancer; the keepers open one a save.
+    balancer = Balancer(sites, directory / "haproxy", tls=False, maxconn=args.viewers + 2 * len(sites) + 1024)
+    crowd: Crowd | None = None
     try:
         redis.start()
         sites[0].migrate()
@@ -192,13 +179,15 @@ def main() -> int:
         path = f"/standings/{setup['viewer']}/"
         kinds = Kinds()
         results = CountingResults(kinds)
+        # Half the viewers on the phones' page, half on the big screen's.
+        crowd = Crowd("127.0.0.1", balancer.port, [path, path + "screen/"], args.viewers, args.poll, args.arrive,
+                      timeout=args.timeout)
+        crowd.start()
         until = time.monotonic() + args.seconds
         workers = Workers()
-        for table in tables:
-            workers.add(keeper, front, table, args.seconds, args.every, results)
-        for n in range(args.viewers):
-            page = path if n % 2 == 0 else path + "screen/"
-            workers.add(viewer, front, page, until + args.quiet, args.poll, args.arrive, n, results, kinds)
+        for n, table in enumerate(tables):  # each keeper's phone an address of its own, as the viewers'
+            workers.add(keeper, front, table, args.seconds, args.every, results, address("127.1", n))
+        workers.add(crowd.run, until + args.quiet)
         cpu_before, load_before = server_cpu(sites), os.getloadavg()[0]
         started = time.monotonic()
         workers.run()
@@ -208,12 +197,23 @@ def main() -> int:
         description = machine(sites[0])
         logs = "".join(site.log for site in sites)
     finally:
+        if crowd is not None:
+            crowd.stop()
         balancer.stop()
         for site in sites:
             site.stop()
         redis.stop()
         database.drop()
 
+    # Empty when the viewers' process died (`workers.check` says so below).
+    seen = crowd.result if crowd is not None else {}
+    for kind, times in seen.get("ms", {}).items():
+        kinds.ms[kind].extend(times)
+    for kind, times in seen.get("cpu", {}).items():
+        kinds.cpu[kind].extend(times)
+    kinds.missed += seen.get("missed", 0)
+    results.requests += seen.get("requests", 0)
+    results.errors.update(seen.get("errors", {}))
     stored, lost, duplicated, unacknowledged, half_saved = read_back(stored_tables, results.acked)
     errors = sum(results.errors.values())
     polls = len(kinds.ms["poll 200"]) + len(kinds.ms["poll 304"])
@@ -226,6 +226,9 @@ def main() -> int:
     print(f"requests: {results.requests} ({results.requests / elapsed:.1f}/s); servers' CPU {cpu_used:.1f} s "
           f"({cpu_used / max(results.requests, 1) * 1000:.2f} ms a request, {cpu_used / elapsed:.2f} cores)")
     print(f"errors: {errors} {dict(results.errors) if errors else ''}")
+    print(f"viewers' connections (kept alive): {seen.get('connections', 0)} opened, "
+          f"{seen.get('reconnects', 0)} of them after the balancer closed an idle one; the viewers' process used "
+          f"{seen.get('cpu_seconds', 0):.1f} CPU s ({seen.get('cpu_seconds', 0) / elapsed:.2f} cores)")
     print(f"deals acknowledged: {len(results.acked)}, stored: {stored}; lost: {len(lost)}, duplicated: {duplicated}, "
           f"stored without acknowledgement: {len(unacknowledged)}, half-saved: {half_saved}")
     print(f"{'kind':<15} {'count':>7} {'cpu mean':>9} {'cpu p95':>8}  latency p50 / p95 / p99")

@@ -129,11 +129,12 @@ class Results:
         self.save_ms.append(answer.ms)
 
 
-def keeper(site: Site, table: dict, seconds: float, every: float, results: Results) -> None:
+def keeper(site: Site, table: dict, seconds: float, every: float, results: Results, source: str | None = None) -> None:
     """A table's list keeper: joins by the table's scorer link and saves a deal about every `every` s, for
-    `seconds` from the join (which on a busy machine may itself take seconds)."""
+    `seconds` from the join (which on a busy machine may itself take seconds); from the local address `source`
+    when given (bench/spectators.py: each phone an address of its own)."""
     rng = random.Random(table["night"])
-    phone = Phone(site.url, timeout=60)
+    phone = Phone(site.url, timeout=60, source=source)
     path = table_path(table["night"], table["number"])
     page = phone.join(table["scorer"], path)
     expected = int(page.hidden("expected") or 1)
@@ -142,7 +143,8 @@ def keeper(site: Site, table: dict, seconds: float, every: float, results: Resul
     until = time.monotonic() + seconds
     next_save = time.monotonic() + rng.uniform(0, every)
     while True:
-        time.sleep(max(0.0, next_save - time.monotonic()))
+        # Not past the end: at a deal a minute, a keeper would otherwise sit out most of a minute beyond it.
+        time.sleep(max(0.0, min(next_save, until) - time.monotonic()))
         if time.monotonic() >= until:
             return
         next_save += every

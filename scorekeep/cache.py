@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
 log = logging.getLogger("scorekeep.cache")
 
@@ -34,11 +34,31 @@ def _failures() -> tuple[type[BaseException], ...]:
     return redis.RedisError, OSError
 
 
+class _ClientKept(RedisCacheClient):
+    """Django's Redis client maker, keeping the `redis.Redis` it makes for each connection pool. Django makes a
+    new one for every call — some 200 response callbacks set up each time, as much CPU as a small command's
+    whole round trip to Redis, and a viewer's poll is one such command. One client serves every thread: each
+    command takes a connection of its own from the pool."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._clients: dict[int, Any] = {}
+
+    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
+        # Django's own attributes (the stubs name only the public ones).
+        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
+        client = self._clients.get(id(pool))
+        if client is None:  # two threads may both make one: either serves
+            client = self._clients[id(pool)] = self._client(connection_pool=pool)  # type: ignore[attr-defined]
+        return client
+
+
 class ForgivingRedisCache(RedisCache):
     """Django's `RedisCache` that answers as an empty cache while Redis cannot be reached (see the module)."""
 
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
+        self._class = _ClientKept
         self._down_until = 0.0
         self._lock = threading.Lock()
         self._reported = False

@@ -126,6 +126,7 @@ class Site:
     process: subprocess.Popen[bytes] | None = None
     starts: int = 0
     settings: dict[str, str] = field(default_factory=dict)  # more environment, e.g. SCOREKEEP_BEHIND_PROXY
+    keep_alive: int = 2  # seconds gunicorn keeps an idle connection (its default)
     # Served as README's "Serving in production" says: DEBUG off (secure cookies, HTTPS redirect, HSTS), a secret
     # key, the host names allowed, the client's address from the proxy, the static files collected into the
     # site's directory (`collectstatic`, before `start`) and served with their hashed names.
@@ -179,7 +180,7 @@ class Site:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "scorekeep.wsgi", "--bind", f"127.0.0.1:{self.port}",
              "--workers", str(self.workers), "--threads", str(self.threads), "--worker-class", "gthread",
-             "--timeout", "60", "--graceful-timeout", "2", "--backlog", "512"],
+             "--timeout", "60", "--graceful-timeout", "2", "--backlog", "512", "--keep-alive", str(self.keep_alive)],
             cwd=REPO, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         log.close()
         # In production the site redirects plain HTTP to HTTPS unless a proxy says the client's request was HTTPS.
@@ -315,13 +316,15 @@ HAPROXY_CONFIG = """
 # left out until it answers again, and the site hears the scheme and the client's address from the balancer.
 # In the foreground, its files in its directory. X-Served-By (the server's name) is the tests' only addition.
 global
-    maxconn 2048
+    maxconn {maxconn}
 defaults
     mode http
     timeout connect 2s
     timeout client 120s
     timeout server 120s
     timeout http-request 10s
+    # A phone keeps its connection between polls (README's recipe: the client's timeout applies there).
+    timeout http-keep-alive 120s
     timeout queue 60s
     option forwardfor
     # A request whose connection to a server failed (not sent) goes to another one; one that was sent is not
@@ -355,6 +358,7 @@ class Balancer:
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
     tls: bool = True  # False: plain HTTP on loopback (bench/spectators.py: the app's cost, not the handshakes)
+    maxconn: int = 2048  # connections at once (bench/spectators.py: one per viewer, each kept alive)
 
     @property
     def url(self) -> str:
@@ -383,7 +387,8 @@ class Balancer:
         # Behind TLS the site hears it was HTTPS; plain, it is told nothing (it then needs SCOREKEEP_SSL_REDIRECT=0).
         tls = (f" ssl crt {self.directory}/site.pem\n    http-request set-header X-Forwarded-Proto https" if self.tls
                else "")
-        config.write_text(HAPROXY_CONFIG.format(directory=self.directory, port=self.port, servers=servers, tls=tls))
+        config.write_text(HAPROXY_CONFIG.format(directory=self.directory, port=self.port, servers=servers, tls=tls,
+                                                maxconn=self.maxconn))
         log = open(self.directory / "haproxy.log", "wb")  # noqa: SIM115 - haproxy writes it
         self.process = subprocess.Popen([haproxy, "-db", "-f", str(config)], stdout=log, stderr=subprocess.STDOUT,
                                         start_new_session=True)
@@ -497,8 +502,10 @@ class Phone:
     """A phone at the table: its own cookies (session, CSRF), a new connection per request (a phone's
     connection comes and goes), nothing followed automatically."""
 
-    def __init__(self, base_url: str, timeout: float = 30, cafile: Path | None = None) -> None:
-        """`base_url` https://…: through a proxy terminating HTTPS, whose certificate is `cafile`."""
+    def __init__(self, base_url: str, timeout: float = 30, cafile: Path | None = None,
+                 source: str | None = None) -> None:
+        """`base_url` https://…: through a proxy terminating HTTPS, whose certificate is `cafile`. `source`: the
+        local address to connect from (a loopback address of its own: a phone of its own to the throttles)."""
         parts = urlsplit(base_url)
         self.https = parts.scheme == "https"
         self.host, self.port = parts.hostname or "127.0.0.1", parts.port or (443 if self.https else 80)
@@ -506,11 +513,13 @@ class Phone:
         self.context = ssl.create_default_context(cafile=str(cafile) if cafile else None) if self.https else None
         self.timeout = timeout
         self.cookies: dict[str, str] = {}
+        self.source = (source, 0) if source else None
 
     def connection(self) -> http.client.HTTPConnection:
         if self.context is not None:
-            return http.client.HTTPSConnection(self.host, self.port, timeout=self.timeout, context=self.context)
-        return http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+            return http.client.HTTPSConnection(self.host, self.port, timeout=self.timeout, context=self.context,
+                                               source_address=self.source)
+        return http.client.HTTPConnection(self.host, self.port, timeout=self.timeout, source_address=self.source)
 
     def request(self, method: str, path: str, data: dict[str, Any] | None = None,
                 headers: dict[str, str] | None = None) -> Answer:

@@ -50,7 +50,8 @@ BENCHES = [
     pytest.param("tournament.py", marks=database, id="tournament"),
     pytest.param("tournament_print.py", marks=browser, id="tournament_print"),
 ]
-NOT_HERE = {"_check.py", "plain_scorer.py"}  # the shared checks; the floor, run on its file below
+NOT_HERE = {"_check.py", "plain_scorer.py", "crowd.py"}  # the shared checks; the floor, run on its file below;
+# bench/spectators.py's viewers, run by it (and checked below)
 TAKES_A_DATABASE = {"load.py", "offline.py", "spectators.py", "table_page.py", "tournament.py"}  # --database-url
 SEVERAL_SERVERS = {"spectators.py"}  # Redis and haproxy in front of two servers (tests/redis_server.py)
 
@@ -176,6 +177,45 @@ def test_a_worker_thread_that_dies_is_counted_and_fails_the_run() -> None:
     assert stopped.value.code == 1
     assert "FAILED: 2 of 3 worker threads died: IndexError: list index out of range (× 2)" in said.getvalue()
     assert "Traceback" in said.getvalue()  # the first death's, to find it by
+
+
+
+def test_the_crowd_s_viewers_answered_garbage_die_and_fail_the_run_and_refusals_are_errors() -> None:
+    import socket
+    import threading
+    import time
+
+    from bench.crowd import Crowd
+
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def answer_garbage() -> None:  # a status line without a status: what no server sends
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                return
+            connection.recv(65536)
+            connection.sendall(b"HTTP/1.1 OK\r\n\r\n")
+            connection.close()
+
+    threading.Thread(target=answer_garbage, daemon=True).start()
+    crowd = Crowd("127.0.0.1", listener.getsockname()[1], ["/standings/x/"], 2, poll=0.2, arrive=0.1, timeout=5)
+    try:
+        crowd.start()
+        with pytest.raises(RuntimeError, match=r"2 of 2 viewers died: ValueError"):
+            crowd.run(time.monotonic() + 1)
+    finally:
+        crowd.stop()
+        listener.close()
+    port = socket.create_server(("127.0.0.1", 0))
+    nobody = port.getsockname()[1]
+    port.close()  # nothing listens there: every request an error, no viewer dead
+    refused = Crowd("127.0.0.1", nobody, ["/standings/x/"], 2, poll=0.2, arrive=0.1, timeout=5)
+    refused.start()
+    refused.run(time.monotonic() + 0.5)
+    assert refused.result["errors"] == {"standings: no answer (ConnectionRefusedError)": refused.result["requests"]}
+    assert refused.result["requests"] >= 2 and not refused.result["died"]
 
 
 # --- bench/tournament.py reads who declared from what the form may send -----------------------------------

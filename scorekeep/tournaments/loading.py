@@ -23,13 +23,17 @@ def _lookup(token: str) -> Tournament | None:
             if token_shaped(token) else None)
 
 
-def tournament_by_token(request: HttpRequest, token: str, viewed: str, remembered: int) -> Tournament:
+def tournament_by_token(request: HttpRequest, token: str, viewed: str, remembered: int,
+                        known: bool = False) -> Tournament:
     """The tournament a viewer link opens (the standings, the big screen, the results page). Wrong tokens are
     throttled as a night's links are (`access_views.join`): each attempt is counted against the address before
     the token is looked up, and a right one is taken back; past the limit `throttle.Throttled`, right token or
     wrong. A phone or screen that opened the link is remembered in its session (under `viewed`, the latest
-    `remembered` tokens), as a night's link is, so its polls every few seconds are not counted again."""
-    if token in request.session.get(viewed, ()):
+    `remembered` tokens), as a night's link is, so its polls every few seconds are not counted again. `known`:
+    the caller holds proof that the token opened its tournament lately (the standings' board kept under it,
+    which a viewer whose page came from the cache has no session to say): looked up without counting, as a
+    remembered one."""
+    if known or token in request.session.get(viewed, ()):
         tournament = _lookup(token)
         if tournament is not None:
             return tournament

@@ -8,14 +8,20 @@ and its tables', moved on by every deal), so it is current at every poll. The vi
 big screen) are answered from the shared board (`_viewer_board`, kept in the cache: Redis when configured, so
 every app server shares it) with the board's own ETag, a hash of what it shows: a poll while the board is
 unchanged is answered 304 without reading a table, and a save somewhere that leaves the board as it was (another
-series, a page of the big screen the deal did not move) does not make every screen fetch it again.
+series, a page of the big screen the deal did not move) does not make every screen fetch it again. A viewer
+opening the page is answered from the cache too: the page round the board is kept (`_shell`), and put together
+with the kept board and the viewer's own CSRF token (`_open_from_board`), without a query. A poll's board
+goes gzipped to a browser that takes it, compressed once when the board was computed (`_board_answer`).
 The big screen pages through a long list by itself (static/js/bigscreen.js); without JavaScript it shows
 every row.
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import re
+import secrets
 import time
 from typing import Any
 
@@ -23,8 +29,13 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.middleware.csrf import get_token
 from django.shortcuts import render
+from django.template import engines
+from django.template.context_processors import csrf
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
@@ -45,16 +56,31 @@ REMEMBERED = 20  # of them, the latest
 SCREEN_ROWS = 12  # rows on one page of the big screen (they fill a 16:9 screen at the type size set)
 
 
-def _by_token(request: HttpRequest, token: str) -> Tournament:
-    return tournament_by_token(request, token, VIEWED, REMEMBERED)
+def _by_token(request: HttpRequest, token: str, known: bool = False) -> Tournament:
+    return tournament_by_token(request, token, VIEWED, REMEMBERED, known)
+
+
+def _known(request: HttpRequest, token: str, kind: str) -> bool:
+    """Whether a board of this page is kept under `token` (of any age): only a token that opened its
+    tournament has one, so it is looked up without the throttle counting it (`_by_token`). A viewer whose page
+    came from the cache has no session remembering the token; all of a hall's phones may share one address,
+    and counting each of their polls when the board is renewed would refuse them all past the limit under
+    load."""
+    if not token_shaped(token):
+        return False
+    raw = request.GET.get("series", "").strip()
+    key = _board_key(token, kind, int(raw) if raw.isdigit() else None, request.LANGUAGE_CODE)
+    return cache.get(f"{key}:tag") is not None
 
 
 def _viewer_page(request: HttpRequest, token: str, template: str, kind: str) -> HttpResponse:
-    polled = _poll_from_board(request, token, kind)
-    if polled is not None:
-        return polled
+    kept = _poll_from_board(request, token, kind)
+    if kept is None:
+        kept = _open_from_board(request, token, kind)
+    if kept is not None:
+        return kept
     try:
-        tournament = _by_token(request, token)
+        tournament = _by_token(request, token, _known(request, token, kind))
     except throttle.Throttled as refused:
         return render(request, "join_refused.html", {"message": throttle.wait_message(refused.wait)}, status=429)
     return _page(request, tournament, template, kind)
@@ -113,13 +139,18 @@ def _context(request: HttpRequest, tournament: Tournament, series: int | None, e
 def _page(request: HttpRequest, tournament: Tournament, template: str, kind: str) -> HttpResponse:
     series, error = _series_asked(request, tournament)
     if kind != "host" and error is None:
-        tag, board = _viewer_board(request, tournament, template, kind, series)
+        tag, board, gz = _viewer_board(request, tournament, template, kind, series)
         if live.polled(request, LIVE):
-            return live.not_modified(request, LIVE, tag) or live.mark(HttpResponse(board), tag)
+            return live.not_modified(request, LIVE, tag) or _board_answer(request, tag, board, gz)
         context = {"tournament": tournament, "game_label": GAME_LABELS[tournament.game], "series": series,
-                   "kind": kind, "series_numbers": list(tournament.series_set.values_list("number", flat=True)),
-                   "board_html": mark_safe(board.decode())}  # noqa: S308 - our own rendering of the board
-        return live.mark(render(request, template, context), tag)
+                   "kind": kind, "series_numbers": list(tournament.series_set.values_list("number", flat=True))}
+        page_key = _page_key(request, _board_key(tournament.viewer_token, kind, series, request.LANGUAGE_CODE))
+        if page_key is None or request.user.is_authenticated:
+            context["board_html"] = mark_safe(board.decode())  # noqa: S308 - our own rendering of the board
+            return live.mark(render(request, template, context), tag)
+        shell = _shell(request, template, context, tournament.version)
+        cache.set(page_key, shell, timeout=BOARD_KEPT)
+        return live.mark(HttpResponse(_assembled(request, shell, board)), tag)
     tag = _tag(request, tournament, kind, series)
     unchanged = live.not_modified(request, LIVE, tag)
     if unchanged is not None:
@@ -155,7 +186,66 @@ def _poll_from_board(request: HttpRequest, token: str, kind: str) -> HttpRespons
     kept = cache.get(key)
     if kept is None or kept[0] != mark[0]:
         return None
-    return live.mark(HttpResponse(kept[1]), kept[0])
+    return _board_answer(request, kept[0], kept[1], _gzipped(kept))
+
+
+def _page_key(request: HttpRequest, board_key: str) -> str | None:
+    """Where the page around a viewers' board is kept (`_shell`), for the standings' own addresses only — none,
+    ``?series=overall``, ``?series=N`` — since the query is in the page (the language form's `next`): anything
+    else is rendered for itself. None then."""
+    query = request.META.get("QUERY_STRING", "")
+    value = query.removeprefix("series=")
+    if query == "" or (query != value and (value == "overall" or (value.isdigit() and value == str(int(value))))):
+        return f"{board_key}:page:{value if query else ''}"
+    return None
+
+
+def _shell(request: HttpRequest, template: str, context: dict[str, Any], own_version: int) -> tuple[Any, ...]:
+    """The viewers' page as every anonymous viewer of it sees it, with two marks for what is not the same for
+    all of them: the board (kept apart, computed once per window) and the viewer's CSRF token (the language
+    form's). Rendered as `render` would (the context processors' values, the request), but the CSRF token
+    given as a mark: random per rendering, so that no name in the page can be mistaken for it. Kept in the
+    cache with the tournament's own version it was rendered at (`_open_from_board`)."""
+    board_mark, csrf_mark = secrets.token_hex(16), secrets.token_hex(16)
+    shared: dict[str, Any] = {}
+    for processor in engines["django"].engine.template_context_processors:  # type: ignore[attr-defined]
+        if processor is not csrf:
+            shared.update(processor(request))
+    html = render_to_string(template, {**shared, **context, "board_html": board_mark, "csrf_token": csrf_mark})
+    return own_version, html, board_mark, csrf_mark
+
+
+def _assembled(request: HttpRequest, shell: tuple[Any, ...], board: bytes) -> str:
+    """A kept page (`_shell`) with this viewer's CSRF token (and its cookie, as rendering it would) and the
+    board in it: the token first, so that nothing in the board is taken for its mark."""
+    _version, html, board_mark, csrf_mark = shell
+    return str(html.replace(csrf_mark, get_token(request)).replace(board_mark, board.decode()))
+
+
+def _open_from_board(request: HttpRequest, token: str, kind: str) -> HttpResponse | None:
+    """A viewer opening the standings page (not a poll) answered from the shared cache alone while the board
+    kept there is fresh and the page around it was rendered at the tournament's version the board was
+    computed at: no query, no rendering — the kept page (`_shell`) with the board and the viewer's CSRF token
+    put in. As for a poll (`_poll_from_board`), a board is kept only under a token that opened a tournament,
+    so no throttle is needed (and the session is not written: a later poll that finds no fresh board is
+    looked up and counted as any first visit). Only for an anonymous viewer (the page's header is the
+    account's otherwise). The page is never older than the board, and the board is never older than
+    `SCOREKEEP_STANDINGS_FRESH` seconds (an organiser's change, a new series say, moves the tournament's
+    version: the board computed after it no longer matches the kept page, which is rendered again). None for
+    anything else: no board or page kept, an old board, a poll, another query."""
+    if request.method != "GET" or request.htmx or not token_shaped(token):  # type: ignore[attr-defined]
+        return None
+    raw = request.GET.get("series", "").strip()
+    key = _board_key(token, kind, int(raw) if raw.isdigit() else None, request.LANGUAGE_CODE)
+    page_key = _page_key(request, key)
+    if page_key is None or request.user.is_authenticated:
+        return None
+    found = cache.get_many([key, page_key])
+    kept, shell = found.get(key), found.get(page_key)
+    if (kept is None or shell is None or time.time() - kept[2] >= settings.SCOREKEEP_STANDINGS_FRESH
+            or shell[0] != kept[3][0]):
+        return None
+    return live.mark(HttpResponse(_assembled(request, shell, kept[1])), kept[0])
 
 
 BOARD_KEPT = 3600  # seconds a board nobody asked for stays in the cache
@@ -164,9 +254,9 @@ WAIT_FOR_FIRST = 5.0  # seconds a viewer waits for a board another server is com
 
 
 def _viewer_board(request: HttpRequest, tournament: Tournament, template: str, kind: str,
-                  series: int | None) -> tuple[str, bytes]:
-    """The viewers' standings board (its ETag and HTML) as computed for every viewer of the same page and
-    language, kept in the cache with the tournament's version it was computed at.
+                  series: int | None) -> tuple[str, bytes, bytes | None]:
+    """The viewers' standings board (its ETag, HTML, and the HTML gzipped) as computed for every viewer of the
+    same page and language, kept in the cache with the tournament's version it was computed at.
 
     While the kept board is younger than `SCOREKEEP_STANDINGS_FRESH` seconds it is served as it is: no query
     on the tables. Older, one request on one server (the one that takes the board's claim, an atomic `add` in
@@ -174,38 +264,61 @@ def _viewer_board(request: HttpRequest, tournament: Tournament, template: str, k
     it is computed again. Meanwhile every other viewer, on every server, is served the kept board. At a
     championship the 150 tables change the standings several times a second: thousands of screens and phones
     share one computation per window instead of one a request, each at most that many seconds behind.
-    The viewers' board holds no form (no CSRF token), so one rendering serves them all. A cache that is down
-    or empty only costs time: the board is then computed by the request itself."""
+    The viewers' board holds no form (no CSRF token), so one rendering serves them all, and one compression
+    (`_board_answer`). A cache that is down or empty only costs time: the board is then computed by the
+    request itself."""
     key = _board_key(tournament.viewer_token, kind, series, request.LANGUAGE_CODE)
     claim = f"{key}:claim"
     kept = cache.get(key)
     if kept is not None and time.time() - kept[2] < settings.SCOREKEEP_STANDINGS_FRESH:
-        return kept[0], kept[1]
+        return kept[0], kept[1], _gzipped(kept)
     claimed = cache.add(claim, 1, timeout=CLAIM_SECONDS)
     if not claimed:
         if kept is not None:
-            return kept[0], kept[1]  # being computed elsewhere: the last board meanwhile
+            return kept[0], kept[1], _gzipped(kept)  # being computed elsewhere: the last board meanwhile
         deadline = time.monotonic() + WAIT_FOR_FIRST
         while time.monotonic() < deadline:  # the first board of all: wait for the one being computed
             time.sleep(0.05)
             kept = cache.get(key)
             if kept is not None:
-                return kept[0], kept[1]
+                return kept[0], kept[1], _gzipped(kept)
     try:
         version = standings.version(tournament)
         if kept is not None and kept[3] == version:
-            tag, board = kept[0], kept[1]
+            tag, board, gz = kept[0], kept[1], _gzipped(kept)
         else:
             context = _context(request, tournament, series, None, kind, etag=_TAG_HERE)
             board = render(request, f"{template}#board", context).content
             tag = _board_tag(request, tournament, kind, series, board)
             board = board.replace(_TAG_HERE.encode(), escape(tag).encode())
+            gz = gzip.compress(board, compresslevel=6, mtime=0)
         now = time.time()  # the board, and its tag alone for the polls that need no more (`_poll_from_board`)
-        cache.set_many({key: (tag, board, now, version), f"{key}:tag": (tag, now)}, timeout=BOARD_KEPT)
+        cache.set_many({key: (tag, board, now, version, gz), f"{key}:tag": (tag, now)}, timeout=BOARD_KEPT)
     finally:
         if claimed:
             cache.delete(claim)
-    return tag, board
+    return tag, board, gz
+
+
+def _gzipped(kept: tuple[Any, ...]) -> bytes | None:
+    """A kept board's gzipped HTML (None for one kept before boards were kept gzipped too)."""
+    return kept[4] if len(kept) > 4 else None
+
+
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # as Django's GZipMiddleware reads Accept-Encoding
+
+
+def _board_answer(request: HttpRequest, tag: str, board: bytes, gz: bytes | None) -> HttpResponse:
+    """A poll's board: gzipped, as compressed once when the board was computed, for a browser that takes it
+    (every browser: a phone's board of 600 entrants is some 300 KB of HTML, a tenth of it gzipped — fetched by
+    thousands of viewers after every change); as it is otherwise. Varies with Accept-Encoding either way."""
+    if gz is not None and _ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")):
+        response = HttpResponse(gz)
+        response["Content-Encoding"] = "gzip"
+    else:
+        response = HttpResponse(board)
+    patch_vary_headers(response, ["Accept-Encoding"])
+    return live.mark(response, tag)
 
 
 @login_required

@@ -1,12 +1,15 @@
 """A tournament's standings (scorekeep.tournaments.standings) and their pages: from the tables' kept standings only,
 ties and lots, withdrawals and late entries, teams, and 304 while nothing changed."""
 
+import gzip
+import re
 from fractions import Fraction
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
+from django.db.models import F
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils.html import escape
@@ -16,6 +19,7 @@ from scorekeep.nights import ledger
 from scorekeep.nights import writes as nights
 from scorekeep.rules.ranking import UNRANKED
 from scorekeep.tournaments import standing_rows, standings
+from scorekeep.web import throttle
 from tests.tournament_fixtures import draw, tournament
 
 pytestmark = pytest.mark.django_db
@@ -356,3 +360,160 @@ def test_the_standings_of_a_tournament_the_organiser_flow_made(game: str, host: 
     assert now.played == 1
     if game == "schafkopf":
         assert sum(line.total["soli_won"] for line in now.lines) == 1
+
+
+CSRF_IN_PAGE = re.compile(r'("X-CSRFToken": "|name="csrfmiddlewaretoken" value=")([^"]+)"')
+POLL = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "live-standings"}
+
+
+def csrf_tokens(page: str) -> set[str]:
+    return {found.group(2) for found in CSRF_IN_PAGE.finditer(page)}
+
+
+def without_csrf(page: str) -> str:
+    return CSRF_IN_PAGE.sub(r'\1…"', page)
+
+
+def test_a_viewer_opening_the_standings_gets_the_kept_page_without_a_query_with_a_csrf_token_of_its_own(
+        settings: Any, monkeypatch: Any) -> None:
+    settings.SCOREKEEP_STANDINGS_FRESH = 5
+    clock = [1_000_000.0]
+    monkeypatch.setattr("scorekeep.tournaments.standings_views.time.time", lambda: clock[0])
+    tour = tournament("skat", "isko", players=3)
+    (t1,) = draw(tour, 1, [[1, 2, 3]])
+    nights.enter_deal(t1, grand(0, 70))
+    for url in (f"/standings/{tour.viewer_token}/", f"/standings/{tour.viewer_token}/screen/",
+                f"/standings/{tour.viewer_token}/?series=1"):
+        first = Client().get(url)
+        assert first.status_code == 200
+        viewer = Client(enforce_csrf_checks=True)
+        with CaptureQueriesContext(connection) as queries:
+            kept = viewer.get(url)
+        assert [q["sql"] for q in queries] == []  # neither the throttle, the session nor the tournament
+        assert kept.status_code == 200 and kept["ETag"] == first["ETag"]
+        # The page as rendering it would give (the kept page not used), but for the CSRF token: the viewer's own
+        with monkeypatch.context() as rendered:
+            rendered.setattr("scorekeep.tournaments.standings_views._page_key", lambda request, key: None)
+            afresh = Client().get(url)
+        page = kept.content.decode()
+        assert without_csrf(page) == without_csrf(afresh.content.decode())
+        assert "Player 1" in page and "<html" in page
+        (token,) = csrf_tokens(page)
+        assert token not in csrf_tokens(first.content.decode())
+        switched = viewer.post("/i18n/setlang/", {"language": "de", "next": url, "csrfmiddlewaretoken": token})
+        assert switched.status_code == 302  # the token fits the viewer's CSRF cookie (403 otherwise)
+
+
+def test_a_kept_standings_page_is_never_older_than_the_window(settings: Any, monkeypatch: Any) -> None:
+    settings.SCOREKEEP_STANDINGS_FRESH = 5
+    clock = [1_000_000.0]
+    monkeypatch.setattr("scorekeep.tournaments.standings_views.time.time", lambda: clock[0])
+    tour = tournament("skat", "isko", players=3)
+    (t1,) = draw(tour, 1, [[1, 2, 3]])
+    url = f"/standings/{tour.viewer_token}/"
+
+    def rename(name: str) -> None:  # an organiser's change of what the page shows: the version moves on with it
+        Tournament.objects.filter(pk=tour.pk).update(name=name, version=F("version") + 1)
+
+    first = Client().get(url)
+    rename("Renamed open")
+    nights.enter_deal(t1, grand(0, 70))
+    clock[0] += 4  # within the window: the page kept, round the board kept
+    kept = Client().get(url)
+    assert kept["ETag"] == first["ETag"] and without_csrf(kept.content.decode()) == without_csrf(
+        first.content.decode())
+    clock[0] += 2  # the board is older than the window: computed again, and the page round it rendered again
+    later = Client().get(url)
+    assert later["ETag"] != first["ETag"] and "Renamed open" in later.content.decode()
+    # A board computed afresh by a poll after the organiser's next change: the page kept from before that
+    # change is not put round it, even though the board is fresh
+    rename("Final open")
+    clock[0] += 6
+    assert Client().get(url, **POLL).status_code == 200
+    page = Client().get(url).content.decode()
+    assert "Final open" in page and "Renamed open" not in page
+
+
+@pytest.mark.parametrize(("kind", "path"), [("phone", ""), ("screen", "screen/")])
+def test_a_kept_standings_page_is_in_the_viewer_s_language_and_never_another_s(kind: str, path: str,
+                                                                               settings: Any) -> None:
+    settings.SCOREKEEP_STANDINGS_FRESH = 60  # every page open within the window: from the kept pages
+    tour = tournament("skat", "isko", players=3)
+    draw(tour, 1, [[1, 2, 3]])
+    url = f"/standings/{tour.viewer_token}/{path}"
+    words = {"en": "Overall standings", "de": "Gesamtstand", "ja": "総合成績"}
+    for _round in range(2):  # the second time round, every language's page is kept
+        for language, word in words.items():
+            page = Client().get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+            assert f'<html lang="{language}">' in page and word in page, (kind, language)
+            assert not any(other in page for other in words.values() if other != word), (kind, language)
+
+
+def test_an_organiser_opening_the_viewer_link_gets_the_page_of_their_account(client: Client, host: User,
+                                                                             settings: Any) -> None:
+    settings.SCOREKEEP_STANDINGS_FRESH = 60
+    tour = tournament("skat", "isko", players=3, host=host)
+    draw(tour, 1, [[1, 2, 3]])
+    url = f"/standings/{tour.viewer_token}/"
+    assert "Log in" in Client().get(url).content.decode()  # an anonymous viewer's page, kept
+    client.force_login(host)
+    mine = client.get(url).content.decode()
+    assert host.get_username() in mine and "Log out" in mine
+    anonymous = Client().get(url).content.decode()
+    assert host.get_username() not in anonymous and "Log out" not in anonymous
+
+
+def test_without_a_cache_every_standings_page_is_computed_and_current(monkeypatch: Any) -> None:
+    from django.core.cache.backends.dummy import DummyCache
+
+    monkeypatch.setattr("scorekeep.tournaments.standings_views.cache", DummyCache("", {}))
+    tour = tournament("skat", "isko", players=3)
+    (t1,) = draw(tour, 1, [[1, 2, 3]])
+    url = f"/standings/{tour.viewer_token}/"
+    before = Client().get(url)
+    nights.enter_deal(t1, grand(0, 70))
+    after = Client().get(url)
+    assert before.status_code == after.status_code == 200 and after["ETag"] != before["ETag"]
+
+
+def test_a_poll_s_board_is_sent_gzipped_as_compressed_once_to_a_browser_that_takes_it(settings: Any,
+                                                                                     monkeypatch: Any) -> None:
+    settings.SCOREKEEP_STANDINGS_FRESH = 60
+    compressed = []
+    real = gzip.compress
+    monkeypatch.setattr(gzip, "compress", lambda data, **options: compressed.append(1) or real(data, **options))
+    tour = tournament("skat", "isko", players=30)
+    draw(tour, 1, [[1, 2, 3]])
+    for url in (f"/standings/{tour.viewer_token}/", f"/standings/{tour.viewer_token}/screen/"):
+        plain = Client().get(url, **POLL)
+        assert plain.status_code == 200 and "Content-Encoding" not in plain and "Player 30" in plain.content.decode()
+        for _viewer in range(3):
+            zipped = Client().get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br", **POLL)
+            assert zipped["Content-Encoding"] == "gzip" and zipped["ETag"] == plain["ETag"]
+            assert gzip.decompress(zipped.content) == plain.content and len(zipped.content) < len(plain.content) / 4
+            assert "Accept-Encoding" in zipped["Vary"] and "Accept-Encoding" in plain["Vary"]
+            assert Client().get(url, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=zipped["ETag"],
+                                **POLL).status_code == 304
+    assert len(compressed) == 2  # once a board, not once a poll
+
+
+def test_a_viewer_whose_page_came_from_the_cache_is_not_counted_by_the_throttle_when_the_board_is_renewed(
+        settings: Any, monkeypatch: Any) -> None:
+    settings.SCOREKEEP_STANDINGS_FRESH = 5
+    clock = [1_000_000.0]
+    monkeypatch.setattr("scorekeep.tournaments.standings_views.time.time", lambda: clock[0])
+    tour = tournament("skat", "isko", players=3)
+    (t1,) = draw(tour, 1, [[1, 2, 3]])
+    url = f"/standings/{tour.viewer_token}/"
+    Client().get(url)  # the first viewer: counted (and taken back), the board and the page kept
+    counted = []
+    real = throttle.count
+    monkeypatch.setattr(throttle, "count", lambda *args: counted.append(args) or real(*args))
+    viewer = Client()
+    page = viewer.get(url)  # from the cache: no session remembers the token
+    nights.enter_deal(t1, grand(0, 70))
+    clock[0] += 6  # the board is renewed by this viewer's poll
+    poll = viewer.get(url, HTTP_IF_NONE_MATCH=page["ETag"], **POLL)
+    assert poll.status_code == 200 and poll["ETag"] != page["ETag"]
+    assert counted == []  # a hall's phones behind one address would otherwise be refused past the limit
+    assert Client().get(f"/standings/{'x' * 22}/").status_code == 404 and len(counted) == 1  # a wrong one counts
