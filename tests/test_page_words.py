@@ -229,8 +229,9 @@ def test_no_template_writes_a_number_that_can_be_negative_with_floatformat() -> 
     ("de", "♣O", "♣U", "Ober"), ("en", "♣O", "♣U", "Ober"), ("ja", "♣Q", "♣J", "Q")])
 def test_the_schafkopf_counting_picker_names_ober_and_unter_as_the_play_picker_does(
         client: Client, host: Any, language: str, ober: str, unter: str, played: str) -> None:
-    """The table page's "count by tapping the cards" writes Schafkopf's Ober and Unter short (O, U; Japanese Q, J
-    as the seed page does), the play picker in full (Ober, Unter; Q, J): the same cards under the same names."""
+    """The table page's "count by tapping the cards" and the play picker write Schafkopf's Ober and Unter short
+    (O, U; Japanese Q, J as the seed page does), the picker naming them in full for a screen reader (Ober, Unter;
+    Q, J): the same cards under the same names."""
     night = nights.start_night(game="schafkopf", preset="classic", players=["Anna", "Bernd", "Clara", "Dieter"],
                                club=Club.objects.create(name="Schafkopfrunde", owner=host))
     night.host = host
@@ -240,7 +241,8 @@ def test_the_schafkopf_counting_picker_names_ober_and_unter_as_the_play_picker_d
     labels = dict(re.findall(r'value="(C[QJ])"[^>]*>\s*<span>([^<]*)</span>', table))
     assert labels == {"CQ": ober, "CJ": unter}, labels
     picker = client.get("/adjudicate/?game=schafkopf&contract=sauspiel").content.decode()
-    assert re.search(rf'data-card="CQ"[^>]*>{played}<', picker)
+    # The play picker's card shows the same short face, and says the card in full to a screen reader.
+    assert re.search(rf'data-card="CQ"[^>]*aria-label="[^"]*{played}"[^>]*>{ober}<', picker)
 
 
 @pytest.mark.parametrize(("language", "words"), [("en", "4 × the solo price"), ("de", "4 × Solotarif"),
