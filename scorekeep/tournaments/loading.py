@@ -32,12 +32,16 @@ def tournament_by_token(request: HttpRequest, token: str, viewed: str, remembere
     `remembered` tokens), as a night's link is, so its polls every few seconds are not counted again. `known`:
     the caller holds proof that the token opened its tournament lately (the standings' board kept under it,
     which a viewer whose page came from the cache has no session to say): looked up without counting, as a
-    remembered one."""
+    remembered one — unless the address is past its limit, where every new visit is refused, right or wrong
+    (a kept board must not tell a guesser which token is right)."""
+    address = f"ip:{throttle.client_address(request)}"
+    if known and throttle.waiting("token", address, throttle.TOKEN_LIMIT):
+        known = False  # counted below, and refused
     if known or token in request.session.get(viewed, ()):
         tournament = _lookup(token)
         if tournament is not None:
             return tournament
-    counted = throttle.count("token", {f"ip:{throttle.client_address(request)}": throttle.TOKEN_LIMIT})
+    counted = throttle.count("token", {address: throttle.TOKEN_LIMIT})
     tournament = _lookup(token)
     if tournament is None:  # a wrong token stays counted
         raise Http404("No such standings link.")

@@ -225,10 +225,10 @@ def _assembled(request: HttpRequest, shell: tuple[Any, ...], board: bytes) -> st
 def _open_from_board(request: HttpRequest, token: str, kind: str) -> HttpResponse | None:
     """A viewer opening the standings page (not a poll) answered from the shared cache alone while the board
     kept there is fresh and the page around it was rendered at the tournament's version the board was
-    computed at: no query, no rendering — the kept page (`_shell`) with the board and the viewer's CSRF token
-    put in. As for a poll (`_poll_from_board`), a board is kept only under a token that opened a tournament,
-    so no throttle is needed (and the session is not written: a later poll that finds no fresh board is
-    looked up and counted as any first visit). Only for an anonymous viewer (the page's header is the
+    computed at: one query (is the address past the link throttle's limit? then it is refused as any new
+    visit is), no rendering — the kept page (`_shell`) with the board and the viewer's CSRF token put in. A
+    board is kept only under a token that opened a tournament, so nothing is counted (and the session is not
+    written: a later poll that finds no fresh board is looked up as a known token, `_known`). Only for an anonymous viewer (the page's header is the
     account's otherwise). The page is never older than the board, and the board is never older than
     `SCOREKEEP_STANDINGS_FRESH` seconds (an organiser's change, a new series say, moves the tournament's
     version: the board computed after it no longer matches the kept page, which is rendered again). None for
@@ -245,6 +245,8 @@ def _open_from_board(request: HttpRequest, token: str, kind: str) -> HttpRespons
     if (kept is None or shell is None or time.time() - kept[2] >= settings.SCOREKEEP_STANDINGS_FRESH
             or shell[0] != kept[3][0]):
         return None
+    if throttle.waiting("token", f"ip:{throttle.client_address(request)}", throttle.TOKEN_LIMIT):
+        return None  # an address past its limit is refused a new visit, right token or wrong (`_by_token`)
     return live.mark(HttpResponse(_assembled(request, shell, kept[1])), kept[0])
 
 

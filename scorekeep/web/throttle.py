@@ -94,6 +94,16 @@ def count(scope: str, limits: Mapping[str, int]) -> Counted:
     return Counted(scope, tuple(limit_of), now)
 
 
+def waiting(scope: str, who: str, limit: int) -> int:
+    """Seconds until `who` may try again in `scope` (0: not over its limit), read without counting or locking:
+    for a request that needs no count but must still be refused past the limit (a page kept in the cache)."""
+    now = time.time()
+    made = Attempt.objects.filter(scope=scope, who=_storable(who)).values_list("made", flat=True).first() or []
+    recent = sorted(at for at in made if at > now - WINDOW)
+    over = len(recent) - limit
+    return int(recent[over] + WINDOW - now) + 1 if over >= 0 else 0
+
+
 def _storable(who: str) -> str:
     """`who` as the database can store it: a log-in name is counted as typed, before the form checks it, and
     PostgreSQL refuses a NUL in text (a name that differs only there is counted with its look-alike)."""
