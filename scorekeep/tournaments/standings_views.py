@@ -228,7 +228,8 @@ def _open_from_board(request: HttpRequest, token: str, kind: str) -> HttpRespons
     computed at: one query (is the address past the link throttle's limit? then it is refused as any new
     visit is), no rendering — the kept page (`_shell`) with the board and the viewer's CSRF token put in. A
     board is kept only under a token that opened a tournament, so nothing is counted (and the session is not
-    written: a later poll that finds no fresh board is looked up as a known token, `_known`). Only for an anonymous viewer (the page's header is the
+    written: a later poll that finds no fresh board is looked up as a known token, `_known`). Only for an
+    anonymous viewer (the page's header is the
     account's otherwise). The page is never older than the board, and the board is never older than
     `SCOREKEEP_STANDINGS_FRESH` seconds (an organiser's change, a new series say, moves the tournament's
     version: the board computed after it no longer matches the kept page, which is rendered again). None for
