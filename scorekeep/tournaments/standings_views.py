@@ -223,15 +223,14 @@ def _assembled(request: HttpRequest, shell: tuple[Any, ...], board: bytes) -> st
 
 
 def _open_from_board(request: HttpRequest, token: str, kind: str) -> HttpResponse | None:
-    """A viewer opening the standings page (not a poll) answered from the shared cache alone while the board
-    kept there is fresh and the page around it was rendered at the tournament's version the board was
-    computed at: one query (is the address past the link throttle's limit? then it is refused as any new
-    visit is), no rendering — the kept page (`_shell`) with the board and the viewer's CSRF token put in. A
-    board is kept only under a token that opened a tournament, so nothing is counted (and the session is not
-    written: a later poll that finds no fresh board is looked up as a known token, `_known`). Only for an
-    anonymous viewer (the page's header is the
-    account's otherwise). The page is never older than the board, and the board is never older than
-    `SCOREKEEP_STANDINGS_FRESH` seconds (an organiser's change, a new series say, moves the tournament's
+    """A viewer opening the standings page (not a poll) answered from the shared cache alone while the board kept there
+    is fresh and the page around it was rendered at the tournament's version the board was computed at: one
+    query (is the address past the link throttle's limit? then it is refused as any new visit is), no rendering
+    — the kept page (`_shell`) with the board and the viewer's CSRF token put in. A board is kept only under a
+    token that opened a tournament, so nothing is counted (and the session is not written: a later poll that
+    finds no fresh board is looked up as a known token, `_known`). Only for an anonymous viewer (the page's
+    header is the account's otherwise). The page is never older than the board, and the board is never older
+    than `SCOREKEEP_STANDINGS_FRESH` seconds (an organiser's change, a new series say, moves the tournament's
     version: the board computed after it no longer matches the kept page, which is rendered again). None for
     anything else: no board or page kept, an old board, a poll, another query."""
     if request.method != "GET" or request.htmx or not token_shaped(token):  # type: ignore[attr-defined]
