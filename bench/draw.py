@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._check import measured, need, parse  # noqa: E402
 from scorekeep.rules.draw import Conflict, Seatable, draw, pairs_of  # noqa: E402
+from tests.live_site import Database, copy_migrated  # noqa: E402
 
 
 def field(n: int) -> list[Seatable]:
@@ -48,6 +49,8 @@ def run(n: int, seed: str) -> tuple[list[float], list[dict[str, int]], int]:
 
 def service(sizes: list[int]) -> None:
     os.environ["DATABASE_URL"] = f"sqlite:///{Path(tempfile.mkdtemp()) / 'bench.sqlite3'}"
+    # A copy of the database migrated once (tests/live_site.py): its migrate below finds nothing to do.
+    copy_migrated(Database(os.environ["DATABASE_URL"]), dict(os.environ))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeep.settings")
     import django
 

@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench._check import measured, need, parse  # noqa: E402
+from tests.live_site import Database, copy_migrated  # noqa: E402
 
 
 def skat_deal(rng: random.Random) -> dict:
@@ -39,6 +40,8 @@ def main() -> None:
     need(args.deals > 0 and args.tables > 0, "no deal to save: --deals and --tables must be at least 1")
     db = Path(tempfile.mkdtemp()) / "bench.sqlite3"
     os.environ["DATABASE_URL"] = f"sqlite:///{db}"
+    # A copy of the database migrated once (tests/live_site.py): its migrate below finds nothing to do.
+    copy_migrated(Database(os.environ["DATABASE_URL"]), dict(os.environ))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeep.settings")
     import django
 

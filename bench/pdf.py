@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench._check import measured, need, parse  # noqa: E402
+from tests.live_site import Database, copy_migrated  # noqa: E402
 
 
 def session_memory(session: int) -> tuple[int, float]:
@@ -60,6 +61,8 @@ def main() -> None:
     args = parse(parser, tiny={"runs": 1, "more": 1})
     need(args.runs > 0, "nothing timed: --runs must be at least 1")
     os.environ["DATABASE_URL"] = f"sqlite:///{Path(tempfile.mkdtemp()) / 'bench.sqlite3'}"
+    # A copy of the database migrated once (tests/live_site.py): its migrate below finds nothing to do.
+    copy_migrated(Database(os.environ["DATABASE_URL"]), dict(os.environ))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeep.settings")
     import django
 

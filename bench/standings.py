@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench._check import measured, need, parse  # noqa: E402
+from tests.live_site import Database, copy_migrated  # noqa: E402
 
 
 def timed(call, repeat: int = 5) -> float:
@@ -46,6 +47,8 @@ def main() -> None:
          "no tournament to measure: --players at least 4, --series and --deals at least 1")
     db = Path(tempfile.mkdtemp()) / "bench.sqlite3"
     os.environ["DATABASE_URL"] = f"sqlite:///{db}"
+    # A copy of the database migrated once (tests/live_site.py): its migrate below finds nothing to do.
+    copy_migrated(Database(os.environ["DATABASE_URL"]), dict(os.environ))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeep.settings")
     import django
 

@@ -23,12 +23,14 @@ import os
 import pwd
 import re
 import secrets
+import select
 import shutil
 import signal
 import socket
 import ssl
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -37,8 +39,11 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from http.cookies import SimpleCookie
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
+
+if TYPE_CHECKING:
+    import psycopg
 
 REPO = Path(__file__).resolve().parent.parent
 NAMES = ["Anna", "Bernd", "Clara"]
@@ -70,23 +75,111 @@ def temp_database(directory: Path, base_url: str | None = None) -> Database:
     base_url = base_url if base_url is not None else os.environ.get("DATABASE_URL", "")
     if not base_url.startswith(("postgres://", "postgresql://")):
         return Database(f"sqlite:///{directory / 'live.sqlite3'}")
-    import psycopg
 
     parts = urlsplit(base_url)
     name = f"scorekeep_live_{secrets.token_hex(4)}"
-
-    def admin() -> psycopg.Connection[Any]:
-        # The maintenance database, as Django uses for creating its test database.
-        return psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True)
-
-    with admin() as connection:
+    with postgres_admin(base_url) as connection:
         connection.execute(f'CREATE DATABASE "{name}"')
 
     def drop() -> None:
-        with admin() as connection:
+        with postgres_admin(base_url) as connection:
             connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
     return Database(urlunsplit(parts._replace(path=f"/{name}")), drop)
+
+
+def postgres_admin(url: str) -> psycopg.Connection[Any]:
+    """A connection to the maintenance database of `url`'s server, as Django uses for creating its test database."""
+    import psycopg
+
+    return psycopg.connect(urlunsplit(urlsplit(url)._replace(path="/postgres")), autocommit=True)
+
+
+# --- what every site needs, made once: the migrated database, the collected static files -------------------
+# `manage.py migrate` on a new database costs seconds of CPU, `collectstatic` with the manifest storage (and its
+# compression) seconds more; a test run starts dozens of sites. Each is done once into a template kept for reuse
+# (by later sites, later processes and later runs), named by a hash of everything it is made from, so that a
+# changed migration or static file is never served stale: a new hash, a new template.
+TEMPLATES = Path(tempfile.gettempdir()) / "scorekeep-live-templates"
+
+
+def manage(command: str, env: dict[str, str], *args: str) -> None:
+    """`manage.py <command> --noinput args…` in a process of its own with `env`; fail with its errors."""
+    done = subprocess.run([sys.executable, "manage.py", command, "--noinput", *args], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+
+
+def made_from(*patterns: str, more: str = "") -> str:
+    """A hash of the files under REPO matching `patterns` (their names and contents), the settings, the
+    versions of the packages whose migrations and static files count too (Django's own), and `more`."""
+    from importlib.metadata import version
+
+    digest = hashlib.sha256(f"django {version('django')} whitenoise {version('whitenoise')} {more}".encode())
+    files = {REPO / "scorekeep" / "settings.py"} | {path for pattern in patterns for path in REPO.glob(pattern)}
+    for path in sorted(path for path in files if path.is_file()):
+        digest.update(str(path.relative_to(REPO)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def migrations_hash() -> str:
+    return made_from("scorekeep/**/migrations/*.py")
+
+
+def copy_migrated(database: Database, env: dict[str, str]) -> bool:
+    """Make the still empty `database` a copy of the migrated template — False when it is not empty (a site
+    migrated already, or given a database with data): then it is migrated as it is. SQLite: the template is a
+    file, copied; PostgreSQL: a database on the same server that takes no connections, copied by CREATE
+    DATABASE … TEMPLATE, made once under an advisory lock (test processes on several workers start at once)."""
+    if database.vendor == "sqlite":
+        path = Path(database.url.removeprefix("sqlite:///"))
+        if path.exists() and path.stat().st_size > 0:
+            return False
+        template = TEMPLATES / f"migrated-{migrations_hash()}.sqlite3"
+        if not template.exists():
+            TEMPLATES.mkdir(exist_ok=True)
+            building = template.with_name(f"building-{os.getpid()}-{secrets.token_hex(4)}.sqlite3")
+            manage("migrate", {**env, "DATABASE_URL": f"sqlite:///{building}"})
+            # Its last connection closed, SQLite wrote the write-ahead log back into the file (no -wal left).
+            os.replace(building, template)  # whole or not there: a process racing this one makes its own
+        shutil.copyfile(template, path)
+        return True
+    import psycopg
+
+    with psycopg.connect(database.url) as connection:
+        if connection.execute("SELECT 1 FROM pg_tables WHERE schemaname = 'public' LIMIT 1").fetchone():
+            return False
+    parts = urlsplit(database.url)
+    name = parts.path.removeprefix("/")
+    copied = f"scorekeep_migrated_{migrations_hash()}"
+    with postgres_admin(database.url) as connection:
+        connection.execute("SELECT pg_advisory_lock(hashtext(%s))", [copied])
+        made = connection.execute("SELECT datallowconn FROM pg_database WHERE datname = %s", [copied]).fetchone()
+        if made is None or made[0]:  # not there, or left half-made by a process that died migrating it
+            connection.execute(f'DROP DATABASE IF EXISTS "{copied}" WITH (FORCE)')
+            connection.execute(f'CREATE DATABASE "{copied}"')
+            manage("migrate", {**env, "DATABASE_URL": urlunsplit(parts._replace(path=f"/{copied}"))})
+            # No connection can be open while it is copied: none is ever allowed (and it marks it as whole).
+            connection.execute(f'ALTER DATABASE "{copied}" ALLOW_CONNECTIONS false')
+        connection.execute("SELECT pg_advisory_unlock(hashtext(%s))", [copied])
+        connection.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{name}" TEMPLATE "{copied}"')
+    return True
+
+
+def collected_static(env: dict[str, str]) -> Path:
+    """The static files as `manage.py collectstatic` collects them with `env`'s settings, collected once into a
+    template directory (renamed into place whole, so a racing process never copies half of it)."""
+    template = TEMPLATES / f"static-{made_from('static/**/*', more=env.get('SCOREKEEP_DEBUG', ''))}"
+    if not template.exists():
+        TEMPLATES.mkdir(exist_ok=True)
+        building = template.with_name(f"building-{os.getpid()}-{secrets.token_hex(4)}")
+        manage("collectstatic", {**env, "SCOREKEEP_STATIC_ROOT": str(building)})
+        try:
+            os.rename(building, template)
+        except OSError:  # another process put its own there meanwhile: the same files
+            shutil.rmtree(building)
+    return template
 
 
 def free_port() -> int:
@@ -131,6 +224,10 @@ class Site:
     # key, the host names allowed, the client's address from the proxy, the static files collected into the
     # site's directory (`collectstatic`, before `start`) and served with their hashed names.
     production: bool = False
+    # `django`'s process (tests/site_runner.py), the environment it was started with, and one call at a time.
+    _runner: subprocess.Popen[str] | None = field(default=None, repr=False)
+    _runner_env: dict[str, str] = field(default_factory=dict, repr=False)
+    _runner_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __post_init__(self) -> None:
         if self.production:
@@ -148,15 +245,20 @@ class Site:
         return f"http://127.0.0.1:{self.port}"
 
     def migrate(self) -> None:
-        done = subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=REPO, env=self.env,
-                              capture_output=True, text=True, timeout=120, check=False)
-        assert done.returncode == 0, done.stderr
+        """The site's database migrated: a copy of the migrated template (`copy_migrated`) when it is still
+        empty, else `manage.py migrate` on it."""
+        if not copy_migrated(self.database, self.env):
+            manage("migrate", self.env)
 
     def collectstatic(self) -> None:
-        """`manage.py collectstatic` as production runs it (the manifest storage when DEBUG is off)."""
-        done = subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput"], cwd=REPO, env=self.env,
-                              capture_output=True, text=True, timeout=120, check=False)
-        assert done.returncode == 0, done.stderr
+        """The static files as production's `manage.py collectstatic` leaves them (the manifest storage when
+        DEBUG is off) in the site's STATIC_ROOT: a copy of those collected once (`collected_static`) when it is
+        the site's own directory and still empty, else collected there."""
+        root = self.settings.get("SCOREKEEP_STATIC_ROOT")
+        if root and not (Path(root).exists() and any(Path(root).iterdir())):
+            shutil.copytree(collected_static(self.env), root, dirs_exist_ok=True)
+        else:
+            manage("collectstatic", self.env)
 
     @property
     def log(self) -> str:
@@ -164,14 +266,53 @@ class Site:
         return "".join((self.directory / f"gunicorn-{n}.log").read_text(errors="replace") for n in range(self.starts))
 
     def django(self, code: str, **values: Any) -> Any:
-        """Run `code` in a fresh Django process on the site's database: `values` arrive as the dict
-        ``ARGS``; what the code assigns to ``OUT`` comes back (as JSON)."""
-        script = ("import json, sys\nimport django\ndjango.setup()\nARGS = json.loads(sys.argv[1])\n" + code
-                  + "\nprint('\\n' + json.dumps(OUT))\n")
-        done = subprocess.run([sys.executable, "-c", script, json.dumps(values)], cwd=REPO, env=self.env,
-                              capture_output=True, text=True, timeout=120, check=False)
-        assert done.returncode == 0, done.stderr
-        return json.loads(done.stdout.strip().splitlines()[-1])
+        """Run `code` in the site's Django process (tests/site_runner.py: started at the first call, kept until
+        `stop`) on the site's database, as a fresh process would: `values` arrive as the dict ``ARGS``; what the
+        code assigns to ``OUT`` comes back (as JSON). An exception in the code fails with its traceback."""
+        with self._runner_lock:
+            runner = self._runner_started()
+            assert runner.stdin is not None and runner.stdout is not None
+            runner.stdin.write(json.dumps({"code": code, "args": values}) + "\n")
+            runner.stdin.flush()
+            ready, _, _ = select.select([runner.stdout], [], [], 120)
+            line = runner.stdout.readline() if ready else ""
+            if not line:  # no answer in time, or the process died: a fresh one for the next call
+                self._stop_runner()
+                raise AssertionError(f"the site's Django process did not answer:\n{self._runner_log()[-4000:]}")
+        answer = json.loads(line)
+        assert "error" not in answer, answer["error"]
+        return answer["out"]
+
+    def _runner_started(self) -> subprocess.Popen[str]:
+        """The site's Django process, started now if there is none or the site's environment changed since."""
+        env = self.env
+        if self._runner is not None and (self._runner.poll() is not None or self._runner_env != env):
+            self._stop_runner()
+        if self._runner is None:
+            with open(self.directory / "django.log", "ab") as log:
+                self._runner = subprocess.Popen([sys.executable, "-m", "tests.site_runner"], cwd=REPO, env=env,
+                                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+                                                text=True, encoding="utf-8")
+            self._runner_env = env
+        return self._runner
+
+    def _stop_runner(self) -> None:
+        """End the Django process: stdin closed, it exits (it holds no database connection between calls)."""
+        runner, self._runner = self._runner, None
+        if runner is None:
+            return
+        for stream in (runner.stdin, runner.stdout):
+            if stream is not None:
+                stream.close()
+        try:
+            runner.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            runner.kill()
+            runner.wait(timeout=10)
+
+    def _runner_log(self) -> str:
+        path = self.directory / "django.log"
+        return path.read_text(errors="replace") if path.exists() else ""
 
     def start(self) -> None:
         """Start gunicorn and wait until it answers. Its own process group, so `kill` reaches every worker."""
@@ -197,6 +338,9 @@ class Site:
         self.process = None
 
     def stop(self) -> None:
+        """Stop the server, and the site's Django process (started again by the next `django` call)."""
+        with self._runner_lock:
+            self._stop_runner()
         if self.process is not None and self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGTERM)
             try:
