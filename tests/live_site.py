@@ -82,8 +82,20 @@ def temp_database(directory: Path, base_url: str | None = None) -> Database:
         connection.execute(f'CREATE DATABASE "{name}"')
 
     def drop() -> None:
-        with postgres_admin(base_url) as connection:
-            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        import psycopg
+
+        # FORCE ends the sessions still on it, but a role without superuser may not end an autovacuum worker
+        # (PostgreSQL: "must be a member of the role whose process is being terminated", seen in CI once, after
+        # a bench's burst of writes). A plain DROP makes autovacuum give way; the worker is gone within moments.
+        for attempt in range(20):
+            try:
+                with postgres_admin(base_url) as connection:
+                    connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+                return
+            except (psycopg.errors.InsufficientPrivilege, psycopg.errors.ObjectInUse):
+                if attempt == 19:
+                    raise
+                time.sleep(0.25)
 
     return Database(urlunsplit(parts._replace(path=f"/{name}")), drop)
 
