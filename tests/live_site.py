@@ -490,6 +490,9 @@ defaults
 frontend site
     bind 127.0.0.1:{port}{tls}
     http-response set-header X-Served-By %[srv_name]
+    # When every server thread is busy, the tables' requests go ahead of the spectators' in haproxy's queue
+    # (a lower class first): a save waits for a free thread, not behind thousands of standings polls.
+    http-request set-priority-class int(1) if {{ path_beg /standings/ }}
     default_backend app
 backend app
     balance roundrobin
