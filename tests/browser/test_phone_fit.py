@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 def test_a_suit_of_eight_cards_is_one_row_or_two_of_four(page: Page, live_server: Any) -> None:
     page.goto(f"{live_server.url}/adjudicate/?game=schafkopf&contract=sauspiel")
     page.locator("html.js").wait_for(state="attached")
-    page.locator("#play summary").click()
+    page.locator("#play > summary").click()
     suit = page.locator(".card-picker .suit").first
     expect(suit).to_be_visible()
     cards = suit.locator("button.card")
