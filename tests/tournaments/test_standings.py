@@ -217,13 +217,25 @@ def test_the_viewer_link_polls_with_304_until_a_deal_is_entered(client: Client) 
         assert "<html" not in changed.content.decode() and "Player 1" in changed.content.decode()
 
 
+def frozen_clock(monkeypatch: Any) -> list[float]:
+    """The standings' clock, stopped at a moment the test moves by hand (``clock[0] += 6``)."""
+    clock = [1_000_000.0]
+    monkeypatch.setattr("scorekeep.tournaments.standings_views.time.time", lambda: clock[0])
+    return clock
+
+
+def three_at_one_table() -> tuple[Any, Any]:
+    """A Skat tournament (ISkO) of three players, drawn to one table for the first series."""
+    tour = tournament("skat", "isko", players=3)
+    (t1,) = draw(tour, 1, [[1, 2, 3]])
+    return tour, t1
+
+
 def test_viewers_share_one_board_for_a_few_seconds_while_the_tables_keep_changing(client: Client, settings: Any,
                                                                                  monkeypatch: Any) -> None:
     settings.SCOREKEEP_STANDINGS_FRESH = 5
-    clock = [1_000_000.0]
-    monkeypatch.setattr("scorekeep.tournaments.standings_views.time.time", lambda: clock[0])
-    tour = tournament("skat", "isko", players=3)
-    (t1,) = draw(tour, 1, [[1, 2, 3]])
+    clock = frozen_clock(monkeypatch)
+    tour, t1 = three_at_one_table()
     url, poll = f"/standings/{tour.viewer_token}/screen/", {"HTTP_HX_REQUEST": "true",
                                                             "HTTP_HX_TARGET": "live-standings"}
     first = client.get(url, **poll)
@@ -244,10 +256,8 @@ def test_viewers_share_one_board_for_a_few_seconds_while_the_tables_keep_changin
 def test_a_viewer_poll_is_answered_from_the_shared_board_with_its_own_etag_without_reading_a_table(
         client: Client, host: User, settings: Any, monkeypatch: Any) -> None:
     settings.SCOREKEEP_STANDINGS_FRESH = 5
-    clock = [1_000_000.0]
-    monkeypatch.setattr("scorekeep.tournaments.standings_views.time.time", lambda: clock[0])
-    tour = tournament("skat", "isko", players=3)
-    (t1,) = draw(tour, 1, [[1, 2, 3]])
+    clock = frozen_clock(monkeypatch)
+    tour, t1 = three_at_one_table()
     deal = nights.enter_deal(t1, grand(0, 70))
     poll = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "live-standings"}
     tags = {}
@@ -377,10 +387,8 @@ def without_csrf(page: str) -> str:
 def test_a_viewer_opening_the_standings_gets_the_kept_page_reading_only_the_throttle_with_a_csrf_token_of_its_own(
         settings: Any, monkeypatch: Any) -> None:
     settings.SCOREKEEP_STANDINGS_FRESH = 5
-    clock = [1_000_000.0]
-    monkeypatch.setattr("scorekeep.tournaments.standings_views.time.time", lambda: clock[0])
-    tour = tournament("skat", "isko", players=3)
-    (t1,) = draw(tour, 1, [[1, 2, 3]])
+    frozen_clock(monkeypatch)  # the kept page and board stay fresh
+    tour, t1 = three_at_one_table()
     nights.enter_deal(t1, grand(0, 70))
     for url in (f"/standings/{tour.viewer_token}/", f"/standings/{tour.viewer_token}/screen/",
                 f"/standings/{tour.viewer_token}/?series=1"):
@@ -408,10 +416,8 @@ def test_a_viewer_opening_the_standings_gets_the_kept_page_reading_only_the_thro
 
 def test_a_kept_standings_page_is_never_older_than_the_window(settings: Any, monkeypatch: Any) -> None:
     settings.SCOREKEEP_STANDINGS_FRESH = 5
-    clock = [1_000_000.0]
-    monkeypatch.setattr("scorekeep.tournaments.standings_views.time.time", lambda: clock[0])
-    tour = tournament("skat", "isko", players=3)
-    (t1,) = draw(tour, 1, [[1, 2, 3]])
+    clock = frozen_clock(monkeypatch)
+    tour, t1 = three_at_one_table()
     url = f"/standings/{tour.viewer_token}/"
 
     def rename(name: str) -> None:  # an organiser's change of what the page shows: the version moves on with it
@@ -502,10 +508,8 @@ def test_a_poll_s_board_is_sent_gzipped_as_compressed_once_to_a_browser_that_tak
 def test_a_viewer_whose_page_came_from_the_cache_is_not_counted_by_the_throttle_when_the_board_is_renewed(
         settings: Any, monkeypatch: Any) -> None:
     settings.SCOREKEEP_STANDINGS_FRESH = 5
-    clock = [1_000_000.0]
-    monkeypatch.setattr("scorekeep.tournaments.standings_views.time.time", lambda: clock[0])
-    tour = tournament("skat", "isko", players=3)
-    (t1,) = draw(tour, 1, [[1, 2, 3]])
+    clock = frozen_clock(monkeypatch)
+    tour, t1 = three_at_one_table()
     url = f"/standings/{tour.viewer_token}/"
     Client().get(url)  # the first viewer: counted (and taken back), the board and the page kept
     counted = []
