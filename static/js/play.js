@@ -55,6 +55,8 @@
       }
     }
   }
+  // Set when a tap puts the last trick in: the verdict that answers it is brought into view once (below).
+  var finished = false;
   function sync() {
     document.querySelectorAll(".card-picker").forEach(function (picker) {
       var input = field(picker);
@@ -77,7 +79,9 @@
       var tricks = cardsOf(input.value);
       var open = tricks.length && tricks[tricks.length - 1].length < size;
       picker.classList.toggle("started", Object.keys(typedCards).length > 0);
-      picker.classList.toggle("complete", Object.keys(typedCards).length > 0 && left < size && !open);
+      var complete = Object.keys(typedCards).length > 0 && left < size && !open;
+      if (complete && !picker.classList.contains("complete")) { finished = true; }
+      picker.classList.toggle("complete", complete);
       show(picker, input);
     });
   }
@@ -127,5 +131,19 @@
     opened = [];
   });
   document.addEventListener("htmx:afterSwap", sync);
+  // The last card's verdict comes where the eye is. Where it lands as the pack folds depends on the fonts and on
+  // the browser's scroll anchoring, so the page does not count on it: an outcome out of sight (below the screen's
+  // edge, or under the outcome bar at a phone's bottom) is brought to the top, the tricks' replay under it; one
+  // in sight stays where it is.
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!finished) { return; }
+    var outcome = document.querySelector("#verdict .outcome");
+    if (!outcome) { return; }
+    finished = false;
+    var bar = document.querySelector(".verdict-bar");
+    var bottom = bar && bar.offsetParent ? bar.getBoundingClientRect().top : window.innerHeight;
+    var rect = outcome.getBoundingClientRect();
+    if (rect.top < -1 || rect.bottom > bottom + 1) { outcome.scrollIntoView({ block: "start" }); }
+  });
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", sync); } else { sync(); }
 })();
