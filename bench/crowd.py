@@ -9,8 +9,12 @@ between polls, as a browser does) and its own cookies, speaking a small HTTP/1.1
 process started with `spawn` (not forked from a process with threads), so its interpreter lock is not the
 keepers'.
 
+A viewer polls as its browser does: the board's own address, read from the page it opened (the polled
+section's hx-get: `standings_views.viewer_board`), with its last ETag as If-None-Match.
+
 What it measures is what bench/spectators.py's threads measured: per kind of request (the standings page
-opened, a poll answered 200, a poll answered 304) the latency — from sending, including a new connection when
+opened, a poll answered 200, a poll answered 304, and each of those answered by the balancer's cache — haproxy's
+X-Cache-Hit, tests/live_site.py — which no server saw) the latency — from sending, including a new connection when
 one is needed, to the last byte of the answer — and the server's CPU time from `Server-Timing`; the polls whose
 200 carried the ETag they sent (`missed`: the board unchanged, fetched again); every error by kind (a status
 other than 200/304, no answer within the timeout, a connection refused or reset); a viewer coroutine that died
@@ -39,6 +43,7 @@ from typing import Any
 CPU = re.compile(rb"cpu;dur=([0-9.]+)")
 HTMX_POLL = {"HX-Request": "true", "HX-Target": "live-standings"}  # as the standings pages poll
 BROWSER = {"Accept-Encoding": "gzip, deflate, br"}  # as every browser sends (bodies are not decompressed here)
+POLLED = re.compile(rb'id="live-standings"[^>]*hx-get="([^"]+)"', re.S)  # the page's polled section
 NO_BODY = (204, 304)
 
 
@@ -163,10 +168,11 @@ async def viewer(host: str, port: int, source: str, path: str, opens_at: float, 
                  timeout: float, tally: Tally) -> None:
     """A phone or screen on the standings, connecting from the loopback address `source` (its own, as phones
     have: the site's throttles count per address): opens the page at `opens_at` (monotonic), then polls its
-    board every `poll` seconds with If-None-Match (its last ETag) until `until`."""
+    board every `poll` seconds with If-None-Match (its last ETag) until `until`, at the address the page polls."""
     connection = Connection(host, port, source, tally)
     cookies: dict[str, str] = {}
     etag = ""
+    board = path
     next_poll = opens_at
     try:
         while True:
@@ -176,10 +182,11 @@ async def viewer(host: str, port: int, source: str, path: str, opens_at: float, 
             next_poll += poll
             tally.requests += 1
             headers = {**BROWSER, **HTMX_POLL, "If-None-Match": etag} if etag else dict(BROWSER)
+            asked = board if etag else path
             if cookies:
                 headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
             try:
-                answer = await asyncio.wait_for(connection.request(path, headers), timeout)
+                answer = await asyncio.wait_for(connection.request(asked, headers), timeout)
             except (OSError, TimeoutError) as err:
                 connection.close()
                 tally.errors[f"standings: no answer ({type(err).__name__})"] += 1
@@ -190,13 +197,19 @@ async def viewer(host: str, port: int, source: str, path: str, opens_at: float, 
             if answer.status not in (200, 304):
                 tally.errors[f"standings: {answer.status} {answer.body.strip()[:80]!r}"] += 1
                 continue
-            kind = "standings page" if not etag else f"poll {answer.status}"
+            if not etag:
+                polled = POLLED.search(answer.body)
+                if polled is None:
+                    raise RuntimeError(f"the standings page {path} names no polled board: {answer.body[:300]!r}")
+                board = polled.group(1).decode().replace("&amp;", "&")
+            cached = answer.headers.get(b"x-cache-hit") == b"1"
+            kind = "standings page" if not etag else f"poll {answer.status}{' cached' if cached else ''}"
             tag = answer.headers.get(b"etag", b"").decode("latin-1")
             tally.ms[kind].append(answer.ms)
             found = CPU.search(answer.headers.get(b"server-timing", b""))
             if found:
                 tally.cpu[kind].append(float(found.group(1)))
-            tally.missed += kind == "poll 200" and tag == etag
+            tally.missed += kind.startswith("poll 200") and tag == etag
             etag = tag or etag
     finally:
         connection.close()

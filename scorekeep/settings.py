@@ -52,6 +52,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The viewers' standings board as a shared cache may keep it (scorekeep.web.shared): outside the session's
+    # and the language's middleware, whose Vary it takes back where the address says all.
+    "scorekeep.web.shared.SharedAnswers",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",

@@ -125,5 +125,7 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/money/", standings_views.money_page, name="tournament-money"),
     path("standings/<str:token>/", standings_views.viewer_standings, name="standings-viewer"),
     path("standings/<str:token>/screen/", standings_views.viewer_screen, name="standings-screen"),
+    path("standings/<str:token>/board/<str:kind>/<str:language>/", standings_views.viewer_board,
+         name="standings-board"),
     path("admin/", admin.site.urls),
 ]

@@ -470,7 +470,8 @@ HAPROXY_CONFIG = """
 # haproxy in front of several app servers on one database and one Redis, as README's "Several app servers" has
 # it: HTTPS ends here, the requests go round the servers, a server that stops answering its health check is
 # left out until it answers again, and the site hears the scheme and the client's address from the balancer.
-# In the foreground, its files in its directory. X-Served-By (the server's name) is the tests' only addition.
+# In the foreground, its files in its directory. X-Served-By (the server's name; empty for an answer from the
+# cache) and X-Cache-Hit are the tests' additions.
 global
     maxconn {maxconn}
 defaults
@@ -487,12 +488,14 @@ defaults
     # sent again here: the phone sends it again itself, with its idempotency key.
     retries 2
     option redispatch
-frontend site
+{cache_section}frontend site
     bind 127.0.0.1:{port}{tls}
-    http-response set-header X-Served-By %[srv_name]
-    # When every server thread is busy, the tables' requests go ahead of the spectators' in haproxy's queue
-    # (a lower class first): a save waits for a free thread, not behind thousands of standings polls.
-    http-request set-priority-class int(1) if {{ path_beg /standings/ }}
+{cache_use}    # When every server thread is busy, the tables' requests go ahead of the spectators' in haproxy's queue
+    # (a lower class first): a save waits for a free thread, not behind thousands of standings polls. Of the
+    # spectators', a board the cache lacks goes before a page opened: it is kept for everyone once answered.
+    http-request set-priority-class int(2) if {{ path_beg /standings/ }}
+{board_first}
+{cache_store}    http-response set-header X-Served-By %[srv_name]
     default_backend app
 backend app
     balance roundrobin
@@ -503,6 +506,24 @@ backend app
     timeout check 5s
     default-server inter 1s fall 2 rise 1 observe layer4 error-limit 1 on-error mark-down
 {servers}
+"""
+
+# README's cache of the viewers' standings boards (issue 32: scorekeep.web.shared). What the tests add: each
+# answer says whether the cache gave it (X-Cache-Hit: 1), and one from the cache drops the Server-Timing of the
+# server that computed it (bench/spectators.py counts the servers' CPU per request).
+HAPROXY_CACHE = """cache boards
+    total-max-size 256
+    max-object-size 4194304
+    max-age 60
+    process-vary on
+"""
+HAPROXY_CACHE_USE = """    acl board path_reg ^/standings/[^/]+/board/
+    http-request cache-use boards if board
+    http-request del-header If-None-Match if board
+"""
+HAPROXY_CACHE_STORE = """    http-response cache-store boards
+    http-response set-header X-Cache-Hit %[res.cache_hit]
+    http-response del-header Server-Timing if { res.cache_hit }
 """
 
 
@@ -518,6 +539,7 @@ class Balancer:
     process: subprocess.Popen[bytes] | None = None
     tls: bool = True  # False: plain HTTP on loopback (bench/spectators.py: the app's cost, not the handshakes)
     maxconn: int = 2048  # connections at once (bench/spectators.py: one per viewer, each kept alive)
+    cache: bool = True  # README's cache of the viewers' boards (False: every poll goes to a server)
 
     @property
     def url(self) -> str:
@@ -546,8 +568,11 @@ class Balancer:
         # Behind TLS the site hears it was HTTPS; plain, it is told nothing (it then needs SCOREKEEP_SSL_REDIRECT=0).
         tls = (f" ssl crt {self.directory}/site.pem\n    http-request set-header X-Forwarded-Proto https" if self.tls
                else "")
-        config.write_text(HAPROXY_CONFIG.format(directory=self.directory, port=self.port, servers=servers, tls=tls,
-                                                maxconn=self.maxconn))
+        config.write_text(HAPROXY_CONFIG.format(
+            directory=self.directory, port=self.port, servers=servers, tls=tls, maxconn=self.maxconn,
+            cache_section=HAPROXY_CACHE if self.cache else "", cache_use=HAPROXY_CACHE_USE if self.cache else "",
+            cache_store=HAPROXY_CACHE_STORE if self.cache else "",
+            board_first="    http-request set-priority-class int(1) if board\n" if self.cache else ""))
         log = open(self.directory / "haproxy.log", "wb")  # noqa: SIM115 - haproxy writes it
         self.process = subprocess.Popen([haproxy, "-db", "-f", str(config)], stdout=log, stderr=subprocess.STDOUT,
                                         start_new_session=True)

@@ -126,6 +126,7 @@ ACCESS: dict[str, tuple[str, str]] = {
     "tournament-money": (CLUB_HOST, CLUB_HOST),
     "standings-viewer": (PUBLIC, NONE),
     "standings-screen": (PUBLIC, NONE),
+    "standings-board": (PUBLIC, NONE),  # the board alone, as the two pages above poll it (issue 32)
     # Issue 31: a table's result from its paper list (the organiser's), the CSV exports, and by the viewer link
     # the read-only results page and its CSVs.
     "tournament-table-paper": (CLUB_HOST, CLUB_HOST),
@@ -282,7 +283,7 @@ def url_of(name: str, world: World, night_id: int | None = None) -> str:
               "uidb64": "MQ", "game": "skat", "club_id": world.night.club_id, "user_id": world.cohost.pk,
               "season_id": Season.objects.filter(club_id=world.night.club_id).values_list("pk", flat=True).first(),
               "tournament_id": Tournament.objects.filter(club_id=world.night.club_id).values_list("pk", flat=True)
-              .first(), "series_number": 1}
+              .first(), "series_number": 1, "kind": "phone", "language": "en"}
     kwargs = {}
     for arg in re.findall(r"<(?:\w+:)?(\w+)>", route):
         assert arg in values, f"no value for <{arg}> of URL {name}: add one to url_of"

@@ -24,7 +24,7 @@ def _lookup(token: str) -> Tournament | None:
 
 
 def tournament_by_token(request: HttpRequest, token: str, viewed: str, remembered: int,
-                        known: bool = False) -> Tournament:
+                        known: bool = False, remember: bool = True) -> Tournament:
     """The tournament a viewer link opens (the standings, the big screen, the results page). Wrong tokens are
     throttled as a night's links are (`access_views.join`): each attempt is counted against the address before
     the token is looked up, and a right one is taken back; past the limit `throttle.Throttled`, right token or
@@ -33,11 +33,12 @@ def tournament_by_token(request: HttpRequest, token: str, viewed: str, remembere
     the caller holds proof that the token opened its tournament lately (the standings' board kept under it,
     which a viewer whose page came from the cache has no session to say): looked up without counting, as a
     remembered one — unless the address is past its limit, where every new visit is refused, right or wrong
-    (a kept board must not tell a guesser which token is right)."""
+    (a kept board must not tell a guesser which token is right). `remember` False: the session is neither read
+    nor written (an answer that a shared cache may keep for everyone, `standings_views.viewer_board`)."""
     address = f"ip:{throttle.client_address(request)}"
     if known and throttle.waiting("token", address, throttle.TOKEN_LIMIT):
         known = False  # counted below, and refused
-    if known or token in request.session.get(viewed, ()):
+    if known or (remember and token in request.session.get(viewed, ())):
         tournament = _lookup(token)
         if tournament is not None:
             return tournament
@@ -46,5 +47,7 @@ def tournament_by_token(request: HttpRequest, token: str, viewed: str, remembere
     if tournament is None:  # a wrong token stays counted
         raise Http404("No such standings link.")
     counted.undo()
+    if not remember:
+        return tournament
     request.session[viewed] = [*request.session.get(viewed, [])[-(remembered - 1):], token]
     return tournament

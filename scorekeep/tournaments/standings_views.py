@@ -28,13 +28,14 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, HttpResponseRedirect
 from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.template import engines
 from django.template.context_processors import csrf
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
@@ -46,7 +47,7 @@ from scorekeep.tournaments import money as tournament_money
 from scorekeep.tournaments import standing_rows, standings
 from scorekeep.tournaments.forms import MoneyForm
 from scorekeep.tournaments.loading import tournament_by_token, tournament_of
-from scorekeep.web import live, throttle
+from scorekeep.web import live, shared, throttle
 from scorekeep.words.labels import GAME_LABELS, listed
 
 LIVE = "live-standings"  # the id of the polled standings section
@@ -56,8 +57,8 @@ REMEMBERED = 20  # of them, the latest
 SCREEN_ROWS = 12  # rows on one page of the big screen (they fill a 16:9 screen at the type size set)
 
 
-def _by_token(request: HttpRequest, token: str, known: bool = False) -> Tournament:
-    return tournament_by_token(request, token, VIEWED, REMEMBERED, known)
+def _by_token(request: HttpRequest, token: str, known: bool = False, remember: bool = True) -> Tournament:
+    return tournament_by_token(request, token, VIEWED, REMEMBERED, known, remember)
 
 
 def _known(request: HttpRequest, token: str, kind: str) -> bool:
@@ -129,6 +130,7 @@ def _context(request: HttpRequest, tournament: Tournament, series: int | None, e
         "stage": standing_rows.stage(now),
         "series_numbers": list(tournament.series_set.values_list("number", flat=True)),
         "etag": etag or _tag(request, tournament, kind, series), "live_id": LIVE, "poll": POLL,
+        "poll_url": _poll_url(request, tournament, kind, series),
         "screen_rows": SCREEN_ROWS, "scope": now.scope,
         "viewer_url": reverse("standings-viewer", args=[tournament.viewer_token]),
         "screen_url": reverse("standings-screen", args=[tournament.viewer_token]),
@@ -136,10 +138,20 @@ def _context(request: HttpRequest, tournament: Tournament, series: int | None, e
     }
 
 
+def _poll_url(request: HttpRequest, tournament: Tournament, kind: str, series: int | None) -> str:
+    """Where the board polls: the organiser's page itself; a viewers' page its board's own address, the same
+    for every viewer of the page in a language (`viewer_board`)."""
+    if kind == "host":
+        url = request.path
+    else:
+        url = reverse("standings-board", args=[tournament.viewer_token, kind, request.LANGUAGE_CODE])
+    return f"{url}?series={series}" if series else url
+
+
 def _page(request: HttpRequest, tournament: Tournament, template: str, kind: str) -> HttpResponse:
     series, error = _series_asked(request, tournament)
     if kind != "host" and error is None:
-        tag, board, gz = _viewer_board(request, tournament, template, kind, series)
+        tag, board, gz, _at = _viewer_board(request, tournament, template, kind, series)
         if live.polled(request, LIVE):
             return live.not_modified(request, LIVE, tag) or _board_answer(request, tag, board, gz)
         context = {"tournament": tournament, "game_label": GAME_LABELS[tournament.game], "series": series,
@@ -165,13 +177,15 @@ def _board_key(token: str, kind: str, series: int | None, language: str) -> str:
     return f"standings:{token}:{kind}:{series or 0}:{language}"
 
 
-def _poll_from_board(request: HttpRequest, token: str, kind: str) -> HttpResponse | None:
+def _poll_from_board(request: HttpRequest, token: str, kind: str, board_url: bool = False) -> HttpResponse | None:
     """A viewer's poll answered from the shared cache alone while the board kept there is fresh: 304 when the
     poll has its ETag (only the board's tag is read), else the board. No query at all — neither the session nor
     the tournament is read: a board is kept only under a token that opened a tournament, so a poll that finds
     one needs no throttle, and the token is at most `SCOREKEEP_STANDINGS_FRESH` seconds from being looked up
-    again. None (the usual way) for anything else: no board kept, an old one, not a poll."""
-    if not live.polled(request, LIVE) or not token_shaped(token):
+    again. None (the usual way) for anything else: no board kept, an old one, not a poll. `board_url`: asked at the
+    board's own address (`viewer_board`), where every request is a poll, and the answer may be kept by a shared
+    cache for as long as the board stays fresh."""
+    if not (board_url or live.polled(request, LIVE)) or not token_shaped(token):
         return None
     raw = request.GET.get("series", "").strip()
     if raw not in ("", "overall") and not raw.isdigit():
@@ -180,13 +194,14 @@ def _poll_from_board(request: HttpRequest, token: str, kind: str) -> HttpRespons
     mark = cache.get(f"{key}:tag")
     if mark is None or time.time() - mark[1] >= settings.SCOREKEEP_STANDINGS_FRESH:
         return None
-    unchanged = live.not_modified(request, LIVE, mark[0])
+    unchanged = _unchanged(request, mark[0]) if board_url else live.not_modified(request, LIVE, mark[0])
     if unchanged is not None:
-        return unchanged
+        return _shared(unchanged, mark[1]) if board_url else unchanged
     kept = cache.get(key)
     if kept is None or kept[0] != mark[0]:
         return None
-    return _board_answer(request, kept[0], kept[1], _gzipped(kept))
+    answer = _board_answer(request, kept[0], kept[1], _gzipped(kept))
+    return _shared(answer, kept[2]) if board_url else answer
 
 
 def _page_key(request: HttpRequest, board_key: str) -> str | None:
@@ -256,9 +271,10 @@ WAIT_FOR_FIRST = 5.0  # seconds a viewer waits for a board another server is com
 
 
 def _viewer_board(request: HttpRequest, tournament: Tournament, template: str, kind: str,
-                  series: int | None) -> tuple[str, bytes, bytes | None]:
-    """The viewers' standings board (its ETag, HTML, and the HTML gzipped) as computed for every viewer of the
-    same page and language, kept in the cache with the tournament's version it was computed at.
+                  series: int | None) -> tuple[str, bytes, bytes | None, float]:
+    """The viewers' standings board (its ETag, HTML, the HTML gzipped, and when it was computed or found
+    unchanged) as computed for every viewer of the same page and language, kept in the cache with the
+    tournament's version it was computed at.
 
     While the kept board is younger than `SCOREKEEP_STANDINGS_FRESH` seconds it is served as it is: no query
     on the tables. Older, one request on one server (the one that takes the board's claim, an atomic `add` in
@@ -273,17 +289,17 @@ def _viewer_board(request: HttpRequest, tournament: Tournament, template: str, k
     claim = f"{key}:claim"
     kept = cache.get(key)
     if kept is not None and time.time() - kept[2] < settings.SCOREKEEP_STANDINGS_FRESH:
-        return kept[0], kept[1], _gzipped(kept)
+        return kept[0], kept[1], _gzipped(kept), kept[2]
     claimed = cache.add(claim, 1, timeout=CLAIM_SECONDS)
     if not claimed:
         if kept is not None:
-            return kept[0], kept[1], _gzipped(kept)  # being computed elsewhere: the last board meanwhile
+            return kept[0], kept[1], _gzipped(kept), kept[2]  # being computed elsewhere: the last board meanwhile
         deadline = time.monotonic() + WAIT_FOR_FIRST
         while time.monotonic() < deadline:  # the first board of all: wait for the one being computed
             time.sleep(0.05)
             kept = cache.get(key)
             if kept is not None:
-                return kept[0], kept[1], _gzipped(kept)
+                return kept[0], kept[1], _gzipped(kept), kept[2]
     try:
         version = standings.version(tournament)
         if kept is not None and kept[3] == version:
@@ -299,7 +315,7 @@ def _viewer_board(request: HttpRequest, tournament: Tournament, template: str, k
     finally:
         if claimed:
             cache.delete(claim)
-    return tag, board, gz
+    return tag, board, gz, now
 
 
 def _gzipped(kept: tuple[Any, ...]) -> bytes | None:
@@ -341,6 +357,63 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> HttpRespon
         query = "" if not scope.startswith("series-") else "?series=" + scope.removeprefix("series-")
         return HttpResponseRedirect(reverse("tournament-standings", args=[tournament.pk]) + query, status=303)
     return _page(request, tournament, "tournaments/standings.html", "host")
+
+
+BOARD_TEMPLATES = {"phone": "tournaments/standings.html", "screen": "tournaments/standings_screen.html"}
+
+
+@require_http_methods(["GET", "HEAD"])
+def viewer_board(request: HttpRequest, token: str, kind: str, language: str) -> HttpResponse:
+    """The viewers' board alone, at the address their pages poll (issue 32: `_poll_url`). Everything the answer
+    depends on is in the address — the token, the page (phones or the big screen), the language, the series in
+    the query — and nothing of the asker is read or written (not the session, not the language cookie, no CSRF
+    token): the same answer for everyone who asks it. So while the board is fresh a balancer's cache may keep it
+    (`Cache-Control: public, s-maxage` for what is left of its window, scorekeep.web.shared) and answer the
+    thousands of polls itself, 304 to a poll whose If-None-Match is the board's tag (README: haproxy's cache). Without
+    such a cache it is the poll it always was: 304 or the board from the shared cache, no query while fresh. A
+    token with no board kept is looked up as any new visit, counted by the link throttle."""
+    template = BOARD_TEMPLATES.get(kind)
+    if template is None or language not in dict(settings.LANGUAGES):
+        raise Http404("No such standings board.")
+    request.LANGUAGE_CODE = language  # the board's key and its polls' address (`_board_key`, `_poll_url`)
+    with translation.override(language):
+        response = _poll_from_board(request, token, kind, board_url=True) or _board_asked(request, token, kind,
+                                                                                       template)
+    response["Content-Language"] = language
+    return response
+
+
+def _board_asked(request: HttpRequest, token: str, kind: str, template: str) -> HttpResponse:
+    """`viewer_board` when no fresh board is kept: the tournament looked up (throttled, the session left
+    alone), the board computed or found unchanged."""
+    try:
+        tournament = _by_token(request, token, _known(request, token, kind), remember=False)
+    except throttle.Throttled as refused:
+        return HttpResponse(throttle.wait_message(refused.wait), status=429, content_type="text/plain; charset=utf-8")
+    series, error = _series_asked(request, tournament)
+    if error is not None:
+        return HttpResponse(error, status=400, content_type="text/plain; charset=utf-8")
+    tag, board, gz, at = _viewer_board(request, tournament, template, kind, series)
+    return _shared(_unchanged(request, tag) or _board_answer(request, tag, board, gz), at)
+
+
+def _unchanged(request: HttpRequest, tag: str) -> HttpResponse | None:
+    """304 for a request whose If-None-Match is `tag` (the board's address: every request there is a poll)."""
+    if request.headers.get("If-None-Match") != tag:
+        return None
+    response = HttpResponseNotModified()
+    response["ETag"] = tag
+    return response
+
+
+def _shared(response: HttpResponse, at: float) -> HttpResponse:
+    """A board's answer, to be kept by a shared cache for what is left of the board's window (computed or
+    found unchanged at `at`), in whole seconds and one at least: a board is then never more than a second past
+    its window, and the last board, served while another server computes the next, is kept that second too —
+    so that a balancer's cache is not emptied while the servers are busiest (thousands of polls would all go
+    to them at once)."""
+    shared.allow(response, max(1, int(settings.SCOREKEEP_STANDINGS_FRESH - (time.time() - at))))
+    return response
 
 
 @require_http_methods(["GET", "HEAD"])

@@ -12,7 +12,9 @@ answered, and the site answered throughout Redis's absence.
 
 from __future__ import annotations
 
+import html
 import os
+import re
 import secrets
 import shutil
 import threading
@@ -92,9 +94,10 @@ def pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pair]:
     database = temp_database(directory)
     redis = RedisServer(directory)
     # What the servers share besides the database: the secret key, the static files, the cache. A short window
-    # for the standings board, so that the faults' few seconds see it computed again.
+    # for the standings board, so that the faults' few seconds see it computed again (and the balancer's cache
+    # keeps a board for what is left of it: whole seconds).
     shared = {"SCOREKEEP_SECRET_KEY": secrets.token_urlsafe(50), "SCOREKEEP_STATIC_ROOT": str(directory / "static"),
-              "SCOREKEEP_REDIS_URL": redis.url, "SCOREKEEP_STANDINGS_FRESH": "1"}
+              "SCOREKEEP_REDIS_URL": redis.url, "SCOREKEEP_STANDINGS_FRESH": "3"}
     sites = []
     for n in (1, 2):
         (directory / f"app{n}").mkdir()
@@ -201,10 +204,23 @@ class Screen:
     phase: str = "start"
 
 
+BOARD_URL = re.compile(r'id="live-standings"[^>]*hx-get="([^"]+)"', re.S)
+
+
+def board_url(page: str) -> str:
+    """Where a viewers' page polls its board (the section's hx-get), as the browser reads it."""
+    found = BOARD_URL.search(page)
+    assert found is not None, page[:500]
+    return html.unescape(found.group(1))
+
+
 def screen(pair: Pair, viewer: str, seen: Screen, stop: threading.Event) -> None:
+    """The big screen as its browser polls: the page opened, then its board's own address (answered by the
+    balancer's cache while the board is fresh) with the last ETag."""
     phone = pair.phone(timeout=10)
-    url = f"/standings/{viewer}/screen/"
-    tag = ""
+    opened = phone.request("GET", f"/standings/{viewer}/screen/")
+    assert opened.status == 200, opened.status
+    url, tag = board_url(opened.body), header(opened, "ETag")
     while not stop.is_set():
         try:
             answer = phone.request("GET", url, headers={**POLL, "If-None-Match": tag})
@@ -214,6 +230,34 @@ def screen(pair: Pair, viewer: str, seen: Screen, stop: threading.Event) -> None
             seen.answers[(seen.phase, answer.status)] += 1
             tag = header(answer, "ETag") or tag
         time.sleep(0.1)
+
+
+def test_the_viewers_polls_are_answered_by_the_balancer_s_cache_while_the_board_is_fresh(pair: Pair) -> None:
+    """README's recipe: haproxy's cache keeps a viewers' board for what is left of its window (the app says how
+    long), and answers the polls itself: 304 to those that have it, the board to those that do not."""
+    viewer = pair.sites[0].django(TOURNAMENT)["standings"]
+    page = pair.phone().request("GET", f"/standings/{viewer}/")
+    url = board_url(page.body)
+    assert url == f"/standings/{viewer}/board/phone/en/", url
+    for _attempt in range(20):  # a board the cache may keep a second at least (its window: 3 s)
+        fresh = pair.phone().request("GET", url)
+        if fresh.status == 200 and header(fresh, "Cache-Control") in ("public, s-maxage=2", "public, s-maxage=3"):
+            break
+        time.sleep(0.5)
+    else:
+        pytest.fail(f"no board the cache could keep: {header(fresh, 'Cache-Control')!r}")
+    assert header(fresh, "X-Served-By") in ("app1", "app2") and "Player 1" in fresh.body
+    tag = header(fresh, "ETag")
+    # Other phones, at once: answered by the balancer, no server asked (X-Served-By names none)
+    unchanged = pair.phone().request("GET", url, headers={**POLL, "If-None-Match": tag})
+    assert (unchanged.status, header(unchanged, "X-Cache-Hit"), header(unchanged, "X-Served-By")) == (304, "1", "")
+    new_phone = pair.phone().request("GET", url, headers=POLL)
+    assert (new_phone.status, header(new_phone, "X-Cache-Hit")) == (200, "1") and new_phone.body == fresh.body
+    assert header(new_phone, "ETag") == tag and "Set-Cookie" not in {key.title() for key in new_phone.headers}
+    # The page itself, and the organiser's, are never kept there
+    assert header(pair.phone().request("GET", f"/standings/{viewer}/"), "X-Served-By") in ("app1", "app2")
+    german = pair.phone().request("GET", f"/standings/{viewer}/board/phone/de/")  # another entry, in German
+    assert german.status == 200 and "Gesamtstand" in german.body and header(german, "X-Cache-Hit") == "0"
 
 
 def test_one_server_killed_and_redis_stopped_mid_night_lose_no_deal(pair: Pair) -> None:

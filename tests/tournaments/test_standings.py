@@ -523,3 +523,71 @@ def test_a_viewer_whose_page_came_from_the_cache_is_not_counted_by_the_throttle_
     assert poll.status_code == 200 and poll["ETag"] != page["ETag"]
     assert counted == []  # a hall's phones behind one address would otherwise be refused past the limit
     assert Client().get(f"/standings/{'x' * 22}/").status_code == 404 and len(counted) == 1  # a wrong one counts
+
+
+POLL_URL = re.compile(r'id="live-standings"[^>]*hx-get="([^"]+)"', re.S)
+
+
+def poll_url(page: str) -> str:
+    """Where a viewers' page polls its board (the section's hx-get), as the browser reads it."""
+    found = POLL_URL.search(page)
+    assert found is not None, page[:500]
+    return found.group(1).replace("&amp;", "&")
+
+
+@pytest.mark.parametrize(("kind", "path"), [("phone", ""), ("screen", "screen/")])
+def test_viewers_poll_their_board_at_an_address_that_says_all_so_a_shared_cache_may_keep_it(
+        kind: str, path: str, settings: Any, monkeypatch: Any) -> None:
+    """Issue 32: the board's address names the token, the page, the language and the series; its answer reads
+    nothing of the asker, so a balancer's cache may answer every viewer's poll while the board is fresh."""
+    settings.SCOREKEEP_STANDINGS_FRESH = 5
+    clock = frozen_clock(monkeypatch)
+    tour, t1 = three_at_one_table()
+    viewer = Client(HTTP_ACCEPT_LANGUAGE="ja")  # a Japanese phone …
+    viewer.cookies["django_language"] = "de"  # … whose reader chose German
+    page = viewer.get(f"/standings/{tour.viewer_token}/{path}")
+    url = poll_url(page.content.decode())
+    assert url == f"/standings/{tour.viewer_token}/board/{kind}/de/"
+    clock[0] += 3
+    board = Client().get(url)  # anyone asking it, any language of their own: the German board
+    assert board.status_code == 200 and board["ETag"] == page["ETag"] and board["Content-Language"] == "de"
+    text = board.content.decode()
+    assert "<html" not in text and "Player 1" in text and poll_url(text) == url
+    assert "Gesamtstand" in text and "Overall standings" not in text
+    # Kept by a shared cache for what is left of the board's window, revalidated by a browser every time; it
+    # varies with nothing but the compression, and sets no cookie (the session is not read)
+    assert board["Cache-Control"] == "public, s-maxage=2" and board["Vary"] == "Accept-Encoding"
+    assert not board.cookies and "sessionid" not in board.cookies
+    unchanged = Client().get(url, HTTP_IF_NONE_MATCH=board["ETag"])  # no htmx headers needed: a board's address
+    assert unchanged.status_code == 304 and unchanged["Cache-Control"] == "public, s-maxage=2"
+    # A deal, and the window over: a new board, kept for a whole window again
+    nights.enter_deal(t1, grand(0, 70))
+    clock[0] += 3
+    renewed = Client().get(url, HTTP_IF_NONE_MATCH=board["ETag"])
+    assert renewed.status_code == 200 and renewed["ETag"] != board["ETag"]
+    assert renewed["Cache-Control"] == "public, s-maxage=5"
+    # A series' board polls its own address
+    series = Client().get(f"/standings/{tour.viewer_token}/{path}?series=1")
+    assert poll_url(series.content.decode()) == f"/standings/{tour.viewer_token}/board/{kind}/en/?series=1"
+
+
+def test_the_board_address_refuses_what_it_cannot_answer_and_never_lets_a_refusal_be_kept(
+        settings: Any, monkeypatch: Any) -> None:
+    tour, _t1 = three_at_one_table()
+    token = tour.viewer_token
+    board = f"/standings/{token}/board/phone/en/"
+    assert Client().get(f"/standings/{token}/board/phone/fr/").status_code == 404  # not a language of the site
+    assert Client().get(f"/standings/{token}/board/organiser/en/").status_code == 404
+    wrong_series = Client().get(board + "?series=7")
+    assert wrong_series.status_code == 400 and "series" in wrong_series.content.decode()
+    assert "public" not in wrong_series.get("Cache-Control", "")
+    counted = []
+    real = throttle.count
+    monkeypatch.setattr(throttle, "count", lambda *args: counted.append(args) or real(*args))
+    wrong = Client().get(f"/standings/{'x' * 22}/board/phone/en/")  # a wrong token counts, as any new visit
+    assert wrong.status_code == 404 and len(counted) == 1 and "public" not in wrong.get("Cache-Control", "")
+    settings.SCOREKEEP_STANDINGS_FRESH = 0  # no board fresh: every request looks the token up
+    for _ in range(throttle.TOKEN_LIMIT):
+        Client().get(f"/standings/{'y' * 22}/board/phone/en/")
+    refused = Client().get(board)  # past the limit, the right token is refused too
+    assert refused.status_code == 429 and "public" not in refused.get("Cache-Control", "")

@@ -332,20 +332,25 @@ def test_the_twenty_first_wrong_token_is_refused_and_then_the_right_one_too(worl
     assert Client(REMOTE_ADDR="192.0.2.8").get(reverse("join", args=[world.night.scorer_token])).status_code == 303
 
 
+def token_url(name: str, token: str) -> str:
+    """A link's address with `token` in it (the standings' board has the page and the language after it)."""
+    return reverse(name, args=[token, "phone", "en"] if name == "standings-board" else [token])
+
+
 @pytest.mark.django_db
-@pytest.mark.parametrize("name", ["standings-viewer", "standings-screen"])
+@pytest.mark.parametrize("name", ["standings-viewer", "standings-screen", "standings-board"])
 def test_wrong_tournament_viewer_tokens_are_throttled_like_a_nights_links(world: World, name: str) -> None:
     right = Tournament.objects.get(club=world.night.club).viewer_token
     client = Client()
     for attempt in range(TOKEN_LIMIT):
-        assert client.get(reverse(name, args=[f"guess{attempt:04d}"])).status_code == 404, attempt
+        assert client.get(token_url(name, f"guess{attempt:04d}")).status_code == 404, attempt
     for token in ("guess-again", right):
-        response = client.get(reverse(name, args=[token]))
+        response = client.get(token_url(name, token))
         assert response.status_code == 429, token
         assert "Too many attempts" in response.content.decode()
     # Night links and tournament links are one count per address: the night's link is refused too.
     assert client.get(reverse("join", args=[world.night.viewer_token])).status_code == 429
-    assert Client(REMOTE_ADDR="192.0.2.8").get(reverse(name, args=[right])).status_code == 200
+    assert Client(REMOTE_ADDR="192.0.2.8").get(token_url(name, right)).status_code == 200
 
 
 @pytest.mark.django_db
@@ -382,7 +387,7 @@ def test_the_throttle_counts_a_name_with_a_nul_as_the_database_can_store_it() ->
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("name", ["join", "club-join", "standings-viewer", "standings-screen"])
+@pytest.mark.parametrize("name", ["join", "club-join", "standings-viewer", "standings-screen", "standings-board"])
 def test_a_link_token_that_cannot_be_one_is_not_looked_up(world: World, name: str,
                                                           django_assert_max_num_queries: Any) -> None:
     """A token with a NUL (PostgreSQL refuses to compare it) or any character no token has: wrong at once,
@@ -390,10 +395,10 @@ def test_a_link_token_that_cannot_be_one_is_not_looked_up(world: World, name: st
     client = world.clients[HOST]
     for token in ("a\u202eb", "x" * 65, "a%b", "é"):
         with django_assert_max_num_queries(12) as queries:
-            response = client.get(reverse(name, args=[token]))
+            response = client.get(token_url(name, token))
         assert response.status_code == 404, token
         assert not any(token in query["sql"] for query in queries.captured_queries), token
-    assert client.get(reverse(name, args=["a\x00b"])).status_code == 400
+    assert client.get(token_url(name, "a\x00b")).status_code == 400
 
 
 @pytest.mark.django_db
