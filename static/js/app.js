@@ -17,6 +17,14 @@
     if (etag) { event.detail.headers["If-None-Match"] = etag; }
   });
   function isPoll(event) { return Boolean(event.detail.elt.dataset && event.detail.elt.dataset.etag); }
+  // A poll answered 200 with the very version the section shows (a shared cache refilling itself asks the
+  // server without the version, README's haproxy) swaps nothing either: the big screen keeps its page.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var xhr = event.detail.xhr;
+    if (isPoll(event) && xhr && xhr.status === 200 && xhr.getResponseHeader("ETag") === event.detail.elt.dataset.etag) {
+      event.detail.shouldSwap = false;
+    }
+  });
   document.addEventListener("htmx:sendError", function (event) { show(isPoll(event) ? "live" : "offline"); });
   document.addEventListener("htmx:responseError", function (event) { show(isPoll(event) ? "live" : "failed"); });
   document.addEventListener("htmx:afterRequest", function (event) {

@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scorekeep.nights import writes as nights
+from scorekeep.tournaments import standings_views
 from tests.tournament_fixtures import draw, tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -63,3 +64,30 @@ def test_the_phone_s_standings_and_the_money_page_do_not_scroll_sideways(page: P
         expect(page.locator("h1")).to_contain_text(tour.name)
         width = page.evaluate(WIDTH_JS)
         assert width["scroll"] <= width["client"], f"{url} scrolls sideways: {width}"
+
+
+def test_a_poll_answered_with_the_board_it_shows_swaps_nothing_and_a_new_board_is_shown(
+        page: Page, live_server: Any, settings: Any, monkeypatch: Any) -> None:
+    """README's haproxy refills its cache of a board by asking a server without the poll's If-None-Match: the
+    screen then gets a 200 with the version it shows, which must not be swapped in (the big screen would go
+    back to its first page every poll); a new board still is."""
+    settings.SCOREKEEP_STANDINGS_FRESH = 1
+    monkeypatch.setattr(standings_views, "POLL", "every 1s")  # the test's patience, not the screens' pace
+    tour = tournament("skat", "isko", players=3)
+    (t1,) = draw(tour, 1, [[1, 2, 3]])
+    answers: list[int] = []
+    page.on("response", lambda answer: answers.append(answer.status) if "/board/" in answer.url else None)
+    page.route("**/board/**", lambda route: route.continue_(headers={
+        name: value for name, value in route.request.headers.items() if name.lower() != "if-none-match"}))
+    page.goto(f"{live_server.url}/standings/{tour.viewer_token}/screen/")
+    section = page.locator("#live-standings")
+    page.evaluate("document.querySelector('#live-standings').dataset.mark = 'as opened'")
+    deadline = 40  # half-seconds for the first three polls
+    while len(answers) < 3 and deadline:
+        page.wait_for_timeout(500)
+        deadline -= 1
+    assert answers[:3] == [200, 200, 200]
+    assert section.get_attribute("data-mark") == "as opened"  # the same section: nothing swapped
+    nights.enter_deal(t1, {"contract": "grand", "declarer": 1, "bid": 18, "matadors": -1, "card_points": 70})
+    expect(page.locator(".bigscreen-table tbody tr").first.locator("th")).to_contain_text("Player 2")
+    assert section.get_attribute("data-mark") is None  # the new board swapped in
