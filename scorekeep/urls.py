@@ -1,6 +1,8 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import set_language
 
 from scorekeep.api import views as api
 from scorekeep.clubs import season_views, stats_views
@@ -28,6 +30,10 @@ urlpatterns = [
     path("api/games", api.games, name="api-games"),
     path("sw.js", offline.service_worker, name="service-worker"),  # scope "/": the whole site works offline
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the language switch on every page
+    # The same switch on the pages kept alike for every viewer (a tournament's standings by its link: issue 32),
+    # which carry no CSRF token: choosing a language sets a cookie and stores nothing, so a forged switch can
+    # do no more than change a visitor's language.
+    path("i18n/setlang/shared/", csrf_exempt(set_language), name="set-language-shared"),
     # Hosts' accounts (Django's auth views; the log-in is throttled).
     path("accounts/signup/", access_views.signup, name="signup"),
     path("accounts/login/", access_views.ThrottledLoginView.as_view(), name="login"),

@@ -53,6 +53,7 @@ ACCESS: dict[str, tuple[str, str]] = {
     "glossary": (PUBLIC, READS),
     "glossary-game": (PUBLIC, READS),
     "set_language": (PUBLIC, PUBLIC),  # Django's language switch: a cookie, nothing stored
+    "set-language-shared": (PUBLIC, PUBLIC),  # the same, without a CSRF token (the standings kept for everyone)
     "signup": (NO_ACCOUNT, NO_ACCOUNT),
     "login": (NO_ACCOUNT, NO_ACCOUNT),
     "logout": (NONE, PUBLIC),

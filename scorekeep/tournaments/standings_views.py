@@ -29,7 +29,6 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, HttpResponseRedirect
-from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.template import engines
 from django.template.context_processors import csrf
@@ -160,9 +159,14 @@ def _page(request: HttpRequest, tournament: Tournament, template: str, kind: str
         if page_key is None or request.user.is_authenticated:
             context["board_html"] = mark_safe(board.decode())  # noqa: S308 - our own rendering of the board
             return live.mark(render(request, template, context), tag)
-        shell = _shell(request, template, context, tournament.version)
-        cache.set(page_key, shell, timeout=BOARD_KEPT)
-        return live.mark(HttpResponse(_assembled(request, shell, board)), tag)
+        shell = cache.get(f"{page_key}:shell")
+        if shell is None or shell[0] != tournament.version:
+            shell = _shell(request, template, context, tournament.version)
+            cache.set(f"{page_key}:shell", shell, timeout=BOARD_KEPT)
+        plain, zipped = _whole_page(shell, board)
+        cache.set_many({page_key: (tag, shell[0], plain), f"{page_key}:gz": (tag, shell[0], zipped)},
+                       timeout=BOARD_KEPT)
+        return _page_answer(tag, zipped if _takes_gzip(request) else plain, _takes_gzip(request))
     tag = _tag(request, tournament, kind, series)
     unchanged = live.not_modified(request, LIVE, tag)
     if unchanged is not None:
@@ -216,38 +220,54 @@ def _page_key(request: HttpRequest, board_key: str) -> str | None:
 
 
 def _shell(request: HttpRequest, template: str, context: dict[str, Any], own_version: int) -> tuple[Any, ...]:
-    """The viewers' page as every anonymous viewer of it sees it, with two marks for what is not the same for
-    all of them: the board (kept apart, computed once per window) and the viewer's CSRF token (the language
-    form's). Rendered as `render` would (the context processors' values, the request), but the CSRF token
-    given as a mark: random per rendering, so that no name in the page can be mistaken for it. Kept in the
-    cache with the tournament's own version it was rendered at (`_open_from_board`)."""
-    board_mark, csrf_mark = secrets.token_hex(16), secrets.token_hex(16)
+    """The viewers' page as every anonymous viewer of it sees it, with a mark where the board goes (kept apart,
+    computed once per window): the same for all of them — no CSRF token (`shared_page`: the page posts nothing
+    but the language switch, which takes none) — rendered as `render` would (the context processors' values,
+    the request) but for the CSRF token, which is not made (no cookie set). The mark is random per rendering,
+    so that no name in the page can be mistaken for it. Kept in the cache with the tournament's own version it
+    was rendered at."""
+    board_mark = secrets.token_hex(16)
     shared: dict[str, Any] = {}
     for processor in engines["django"].engine.template_context_processors:  # type: ignore[attr-defined]
         if processor is not csrf:
             shared.update(processor(request))
-    html = render_to_string(template, {**shared, **context, "board_html": board_mark, "csrf_token": csrf_mark})
-    return own_version, html, board_mark, csrf_mark
+    html = render_to_string(template, {**shared, **context, "board_html": board_mark, "shared_page": True})
+    return own_version, html, board_mark
 
 
-def _assembled(request: HttpRequest, shell: tuple[Any, ...], board: bytes) -> str:
-    """A kept page (`_shell`) with this viewer's CSRF token (and its cookie, as rendering it would) and the
-    board in it: the token first, so that nothing in the board is taken for its mark."""
-    _version, html, board_mark, csrf_mark = shell
-    return str(html.replace(csrf_mark, get_token(request)).replace(board_mark, board.decode()))
+def _whole_page(shell: tuple[Any, ...], board: bytes) -> tuple[bytes, bytes]:
+    """A kept page (`_shell`) with the board in it, as it is and gzipped: made once per board and window, then
+    sent to every viewer opening the page as it is kept (`_open_from_board`) — some 300 KB of HTML at 600
+    entrants, a tenth of it gzipped."""
+    _version, html, board_mark = shell[:3]
+    plain = html.replace(board_mark, board.decode()).encode()
+    return plain, gzip.compress(plain, compresslevel=6, mtime=0)
+
+
+def _takes_gzip(request: HttpRequest) -> bool:
+    return bool(_ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")))
+
+
+def _page_answer(tag: str, body: bytes, zipped: bool) -> HttpResponse:
+    """A viewers' page as kept (`_whole_page`): gzipped to a browser that takes it, as it is otherwise."""
+    response = HttpResponse(body)
+    if zipped:
+        response["Content-Encoding"] = "gzip"
+    patch_vary_headers(response, ["Accept-Encoding"])
+    return live.mark(response, tag)
 
 
 def _open_from_board(request: HttpRequest, token: str, kind: str) -> HttpResponse | None:
     """A viewer opening the standings page (not a poll) answered from the shared cache alone while the board kept there
-    is fresh and the page around it was rendered at the tournament's version the board was computed at: one
-    query (is the address past the link throttle's limit? then it is refused as any new visit is), no rendering
-    — the kept page (`_shell`) with the board and the viewer's CSRF token put in. A board is kept only under a
-    token that opened a tournament, so nothing is counted (and the session is not written: a later poll that
-    finds no fresh board is looked up as a known token, `_known`). Only for an anonymous viewer (the page's
-    header is the account's otherwise). The page is never older than the board, and the board is never older
-    than `SCOREKEEP_STANDINGS_FRESH` seconds (an organiser's change, a new series say, moves the tournament's
-    version: the board computed after it no longer matches the kept page, which is rendered again). None for
-    anything else: no board or page kept, an old board, a poll, another query."""
+    is fresh and the page kept with it (`_whole_page`) was rendered at the tournament's version the board was
+    computed at: one query (is the address past the link throttle's limit? then it is refused as any new visit
+    is), no rendering, no compressing — the kept page as it is, gzipped to a browser that takes it. A board is
+    kept only under a token that opened a tournament, so nothing is counted (and the session is not written: a
+    later poll that finds no fresh board is looked up as a known token, `_known`). Only for an anonymous viewer
+    (the page's header is the account's otherwise). The page is never older than the board, and the board is
+    never older than `SCOREKEEP_STANDINGS_FRESH` seconds (an organiser's change, a new series say, moves the
+    tournament's version: the board computed after it no longer matches the kept page, which is rendered
+    again). None for anything else: no board or page kept, an old board, a poll, another query."""
     if request.method != "GET" or request.htmx or not token_shaped(token):  # type: ignore[attr-defined]
         return None
     raw = request.GET.get("series", "").strip()
@@ -255,14 +275,15 @@ def _open_from_board(request: HttpRequest, token: str, kind: str) -> HttpRespons
     page_key = _page_key(request, key)
     if page_key is None or request.user.is_authenticated:
         return None
-    found = cache.get_many([key, page_key])
-    kept, shell = found.get(key), found.get(page_key)
-    if (kept is None or shell is None or time.time() - kept[2] >= settings.SCOREKEEP_STANDINGS_FRESH
-            or shell[0] != kept[3][0]):
+    zipped = _takes_gzip(request)
+    found = cache.get_many([f"{key}:tag", f"{page_key}:gz" if zipped else page_key])
+    mark, page = found.get(f"{key}:tag"), found.get(f"{page_key}:gz" if zipped else page_key)
+    if (mark is None or page is None or len(mark) < 3 or time.time() - mark[1] >= settings.SCOREKEEP_STANDINGS_FRESH
+            or page[0] != mark[0] or page[1] != mark[2]):
         return None
     if throttle.waiting("token", f"ip:{throttle.client_address(request)}", throttle.TOKEN_LIMIT):
         return None  # an address past its limit is refused a new visit, right token or wrong (`_by_token`)
-    return live.mark(HttpResponse(_assembled(request, shell, kept[1])), kept[0])
+    return _page_answer(page[0], page[2], zipped)
 
 
 BOARD_KEPT = 3600  # seconds a board nobody asked for stays in the cache
@@ -310,8 +331,10 @@ def _viewer_board(request: HttpRequest, tournament: Tournament, template: str, k
             tag = _board_tag(request, tournament, kind, series, board)
             board = board.replace(_TAG_HERE.encode(), escape(tag).encode())
             gz = gzip.compress(board, compresslevel=6, mtime=0)
-        now = time.time()  # the board, and its tag alone for the polls that need no more (`_poll_from_board`)
-        cache.set_many({key: (tag, board, now, version, gz), f"{key}:tag": (tag, now)}, timeout=BOARD_KEPT)
+        now = time.time()  # the board, and its tag alone for the polls that need no more (`_poll_from_board`), with
+        # the tournament's own version it was computed at (the kept page's must be the same: `_open_from_board`)
+        cache.set_many({key: (tag, board, now, version, gz), f"{key}:tag": (tag, now, version[0])},
+                       timeout=BOARD_KEPT)
     finally:
         if claimed:
             cache.delete(claim)

@@ -384,7 +384,16 @@ def without_csrf(page: str) -> str:
     return CSRF_IN_PAGE.sub(r'\1…"', page)
 
 
-def test_a_viewer_opening_the_standings_gets_the_kept_page_reading_only_the_throttle_with_a_csrf_token_of_its_own(
+def as_kept(page: str) -> str:
+    """A viewers' page rendered for one viewer, as the page kept for all of them has it: no CSRF token (neither
+    htmx's header nor the language form's), the language form posting to the switch that takes none."""
+    page = page.replace("""<body hx-headers='{"X-CSRFToken": \"""", "<body data-csrf=\"")
+    page = re.sub(r'<body data-csrf="[^"]+"}\'>', "<body>", page)
+    page = re.sub(r'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]+">', "", page)
+    return page.replace('action="/i18n/setlang/"', 'action="/i18n/setlang/shared/"')
+
+
+def test_a_viewer_opening_the_standings_gets_the_page_kept_for_everyone_reading_only_the_throttle(
         settings: Any, monkeypatch: Any) -> None:
     settings.SCOREKEEP_STANDINGS_FRESH = 5
     frozen_clock(monkeypatch)  # the kept page and board stay fresh
@@ -401,17 +410,23 @@ def test_a_viewer_opening_the_standings_gets_the_kept_page_reading_only_the_thro
         # the session, not the tournament, no count.
         assert len(queries) == 1 and "scorekeep_attempt" in queries[0]["sql"], [q["sql"] for q in queries]
         assert kept.status_code == 200 and kept["ETag"] == first["ETag"]
-        # The page as rendering it would give (the kept page not used), but for the CSRF token: the viewer's own
+        # The same page for every viewer: no CSRF token in it, no cookie set
+        assert kept.content == first.content and not kept.cookies
+        page = kept.content.decode()
+        assert "Player 1" in page and "<html" in page and not csrf_tokens(page) and "X-CSRFToken" not in page
+        # … and as rendering it for this viewer would give, but for the CSRF token
         with monkeypatch.context() as rendered:
             rendered.setattr("scorekeep.tournaments.standings_views._page_key", lambda request, key: None)
             afresh = Client().get(url)
-        page = kept.content.decode()
-        assert without_csrf(page) == without_csrf(afresh.content.decode())
-        assert "Player 1" in page and "<html" in page
-        (token,) = csrf_tokens(page)
-        assert token not in csrf_tokens(first.content.decode())
-        switched = viewer.post("/i18n/setlang/", {"language": "de", "next": url, "csrfmiddlewaretoken": token})
-        assert switched.status_code == 302  # the token fits the viewer's CSRF cookie (403 otherwise)
+        assert page == as_kept(afresh.content.decode())
+        # Kept gzipped too, for every browser (they all take it): compressed once, not once a viewer
+        zipped = Client().get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+        assert zipped["Content-Encoding"] == "gzip" and "Accept-Encoding" in zipped["Vary"]
+        assert gzip.decompress(zipped.content) == kept.content
+        # The language switch takes no token here, and the page follows it
+        switched = viewer.post("/i18n/setlang/shared/", {"language": "de", "next": url})
+        assert switched.status_code == 302 and switched["Location"] == url
+        assert "Gesamtstand" in viewer.get(url).content.decode() or "?series=" in url
 
 
 def test_a_kept_standings_page_is_never_older_than_the_window(settings: Any, monkeypatch: Any) -> None:

@@ -460,7 +460,10 @@ def test_every_post_form_carries_a_csrf_token(name: str, world: World) -> None:
         assert 'name="csrfmiddlewaretoken"' in form, (name, form[:200])
 
 
-CSRF_CHECKED = [name for name in SITE_NAMES if ACCESS[name][1] not in (NONE, READS) and name != "api-adjudicate"]
+# The API (JSON, no cookie) and the language switch of the pages kept alike for every viewer (a cookie, nothing
+# stored: scorekeep.urls) take no CSRF token; every other POST needs one.
+CSRF_FREE = ("api-adjudicate", "set-language-shared")
+CSRF_CHECKED = [name for name in SITE_NAMES if ACCESS[name][1] not in (NONE, READS) and name not in CSRF_FREE]
 
 
 @pytest.mark.django_db
@@ -501,6 +504,19 @@ def test_the_api_is_the_one_post_without_csrf_and_it_stores_nothing(db: None) ->
         '"bid": 23, "declarer_tricks": 0}}', content_type="application/json")
     assert response.status_code == 200 and response.json()["ok"] is True
     assert stored() == before
+
+
+def test_the_shared_pages_language_switch_takes_no_token_sets_only_the_language_and_stores_nothing(
+        db: None) -> None:
+    before = stored(), User.objects.count()
+    client = Client(enforce_csrf_checks=True)
+    response = client.post(reverse("set-language-shared"), {"language": "ja", "next": "/glossary/"})
+    assert response.status_code == 302 and response["Location"] == "/glossary/"
+    assert client.cookies["django_language"].value == "ja" and set(client.cookies) == {"django_language"}
+    assert (stored(), User.objects.count()) == before
+    # Nowhere but the site itself: a forged switch cannot send the visitor on elsewhere
+    away = client.post(reverse("set-language-shared"), {"language": "de", "next": "https://evil.example/"})
+    assert away.status_code == 302 and away["Location"] == "/"
 
 
 @pytest.mark.django_db
