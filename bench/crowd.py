@@ -28,6 +28,7 @@ went stale); every other failure is an error. `reconnects` counts those, `connec
 from __future__ import annotations
 
 import asyncio
+import gzip
 import multiprocessing
 import random
 import re
@@ -197,8 +198,11 @@ async def viewer(host: str, port: int, source: str, path: str, opens_at: float, 
             if answer.status not in (200, 304):
                 tally.errors[f"standings: {answer.status} {answer.body.strip()[:80]!r}"] += 1
                 continue
-            if not etag:
-                polled = POLLED.search(answer.body)
+            if not etag:  # the page opened: where its board is polled (gzipped, as the page now comes to a browser)
+                page = answer.body
+                if answer.headers.get(b"content-encoding") == b"gzip":
+                    page = gzip.decompress(page)
+                polled = POLLED.search(page)
                 if polled is None:
                     raise RuntimeError(f"the standings page {path} names no polled board: {answer.body[:300]!r}")
                 board = polled.group(1).decode().replace("&amp;", "&")

@@ -272,6 +272,12 @@ def main() -> int:
     settled = [ms for at, ms in results.answered_at if at - started >= args.arrive]
     print(f"saves answered after the viewers' arrivals (the first {args.arrive:g} s): {len(settled)}, latency "
           f"{percentiles(settled)}")
+    slice_seconds = max(args.arrive, 1.0)
+    for first in range(0, int(elapsed // slice_seconds) + 1):
+        inside = [ms for at, ms in results.answered_at if first <= (at - started) / slice_seconds < first + 1]
+        if inside:
+            print(f"  saves answered {first * slice_seconds:g}–{(first + 1) * slice_seconds:g} s: {len(inside)}, "
+                  f"latency {percentiles(inside)}")
     print(f"polls answered 304: {answered_304} of {polls} ({answered_304 / max(polls, 1):.0%}); of the polls whose "
           f"board had not changed: {answered_304} of {unchanged} ({answered_304 / max(unchanged, 1):.0%}); "
           f"answered by the balancer's cache: {cached} ({cached / max(polls, 1):.0%})")
