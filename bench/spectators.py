@@ -47,6 +47,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import statistics
 import sys
 import tempfile
@@ -234,6 +235,7 @@ def main() -> int:
             site.stop()
         redis.stop()
         database.drop()
+        shutil.rmtree(directory, ignore_errors=True)  # the servers' logs: what a failure needs of them is printed
 
     # Empty when the viewers' process died (`workers.check` says so below).
     seen = crowd.result if crowd is not None else {}
