@@ -166,7 +166,8 @@ def _page(request: HttpRequest, tournament: Tournament, template: str, kind: str
         plain, zipped = _whole_page(shell, board)
         cache.set_many({page_key: (tag, shell[0], plain), f"{page_key}:gz": (tag, shell[0], zipped)},
                        timeout=BOARD_KEPT)
-        return _page_answer(tag, zipped if _takes_gzip(request) else plain, _takes_gzip(request))
+        takes_gzip = _takes_gzip(request)
+        return _page_answer(tag, zipped if takes_gzip else plain, takes_gzip)
     tag = _tag(request, tournament, kind, series)
     unchanged = live.not_modified(request, LIVE, tag)
     if unchanged is not None:
@@ -276,8 +277,9 @@ def _open_from_board(request: HttpRequest, token: str, kind: str) -> HttpRespons
     if page_key is None or request.user.is_authenticated:
         return None
     zipped = _takes_gzip(request)
-    found = cache.get_many([f"{key}:tag", f"{page_key}:gz" if zipped else page_key])
-    mark, page = found.get(f"{key}:tag"), found.get(f"{page_key}:gz" if zipped else page_key)
+    page_asked = f"{page_key}:gz" if zipped else page_key
+    found = cache.get_many([f"{key}:tag", page_asked])
+    mark, page = found.get(f"{key}:tag"), found.get(page_asked)
     if (mark is None or page is None or len(mark) < 3 or time.time() - mark[1] >= settings.SCOREKEEP_STANDINGS_FRESH
             or page[0] != mark[0] or page[1] != mark[2]):
         return None

@@ -81,9 +81,7 @@ def count(scope: str, limits: Mapping[str, int]) -> Counted:
         wait = 0
         for row in rows:
             row.made = [at for at in row.made if at > now - WINDOW]
-            over = len(row.made) - limit_of[row.who]
-            if over >= 0:  # allowed again once the oldest attempts beyond the limit leave the window
-                wait = max(wait, int(sorted(row.made)[over] + WINDOW - now) + 1)
+            wait = max(wait, _wait(row.made, limit_of[row.who], now))
         if wait:
             raise Throttled(wait)  # nothing counted: the transaction is rolled back
         for row in rows:
@@ -97,8 +95,13 @@ def count(scope: str, limits: Mapping[str, int]) -> Counted:
 def waiting(scope: str, who: str, limit: int) -> int:
     """Seconds until `who` may try again in `scope` (0: not over its limit), read without counting or locking:
     for a request that needs no count but must still be refused past the limit (a page kept in the cache)."""
-    now = time.time()
     made = Attempt.objects.filter(scope=scope, who=_storable(who)).values_list("made", flat=True).first() or []
+    return _wait(made, limit, time.time())
+
+
+def _wait(made: list[float], limit: int, now: float) -> int:
+    """Seconds until one more attempt is allowed after the attempts `made` (0: now): once the oldest attempts
+    beyond the limit have left the window."""
     recent = sorted(at for at in made if at > now - WINDOW)
     over = len(recent) - limit
     return int(recent[over] + WINDOW - now) + 1 if over >= 0 else 0
