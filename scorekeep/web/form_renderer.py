@@ -31,7 +31,7 @@ def _escaped(text: str) -> str:
     return str(text.__html__()) if hasattr(text, "__html__") else html.escape(text)
 
 
-def _shown(value: Any) -> str:
+def shown(value: Any) -> str:
     """``{{ value }}``: localized (numbers and dates in the page's language) and escaped unless safe."""
     if type(value) is not str:
         value = localize(template_localtime(value))
@@ -50,7 +50,7 @@ def _formatted(value: Any) -> str:
 
 def _attrs(attrs: Mapping[str, Any]) -> str:
     """``attrs.html``: each attribute but those set to False; True as a bare name."""
-    return "".join(f" {_shown(name)}" if value is True else f' {_shown(name)}="{_formatted(value)}"'
+    return "".join(f" {shown(name)}" if value is True else f' {shown(name)}="{_formatted(value)}"'
                    for name, value in attrs.items() if value is not False)
 
 
@@ -58,29 +58,29 @@ def _input(widget: Mapping[str, Any]) -> str:
     """``input.html`` (and text.html, number.html, checkbox.html …, which only include it), without the
     newline the file ends with (the renderer strips it; an including template keeps it)."""
     value = widget["value"]
-    shown = f' value="{_formatted(value)}"' if value != None else ""  # noqa: E711 - the template's own test
-    return f'<input type="{_shown(widget["type"])}" name="{_shown(widget["name"])}"{shown}{_attrs(widget["attrs"])}>'
+    given = f' value="{_formatted(value)}"' if value != None else ""  # noqa: E711 - the template's own test
+    return f'<input type="{shown(widget["type"])}" name="{shown(widget["name"])}"{given}{_attrs(widget["attrs"])}>'
 
 
 def _input_option(widget: Mapping[str, Any]) -> str:
     """``input_option.html`` (radio_option.html, checkbox_option.html): the input, or it in its label."""
     if not widget["wrap_label"]:
         return _input(widget)
-    label_for = f' for="{_shown(widget["attrs"]["id"])}"' if widget["attrs"].get("id") else ""
-    return f'<label{label_for}>{_input(widget)}\n {_shown(widget["label"])}</label>'
+    label_for = f' for="{shown(widget["attrs"]["id"])}"' if widget["attrs"].get("id") else ""
+    return f'<label{label_for}>{_input(widget)}\n {shown(widget["label"])}</label>'
 
 
 def _select_option(widget: Mapping[str, Any]) -> str:
     """``select_option.html``."""
-    return f'<option value="{_formatted(widget["value"])}"{_attrs(widget["attrs"])}>{_shown(widget["label"])}</option>'
+    return f'<option value="{_formatted(widget["value"])}"{_attrs(widget["attrs"])}>{shown(widget["label"])}</option>'
 
 
 def _select(widget: Mapping[str, Any]) -> str | None:
     """``select.html`` with its options (None: an option with a template of its own; the template renders it)."""
-    parts = [f'<select name="{_shown(widget["name"])}"{_attrs(widget["attrs"])}>']
+    parts = [f'<select name="{shown(widget["name"])}"{_attrs(widget["attrs"])}>']
     for group_name, group_choices, _index in widget["optgroups"]:
         if group_name:
-            parts.append(f'\n  <optgroup label="{_shown(group_name)}">')
+            parts.append(f'\n  <optgroup label="{shown(group_name)}">')
         for option in group_choices:
             if option["template_name"] != SELECT_OPTION:
                 return None

@@ -96,6 +96,79 @@ def test_any_attributes_and_value_are_written_alike(attrs: dict[str, Any], value
         assert widget.render("n", value, renderer=OURS) == widget.render("n", value, renderer=DJANGO)
 
 
+# The entry form's rows of taps as the template wrote them before `{% taps %}` (scorekeep.templatetags.entry_tags).
+TAP_LOOPS = {
+    "row": '{% for field in fields %}{% for choice in field %}{% if not common or forloop.counter <= common %}'
+           '<label class="tap" for="{{ choice.id_for_label }}">{{ choice.tag }}<span>{{ choice.choice_label }}</span>'
+           '</label>{% endif %}{% endfor %}{% endfor %}',
+    "folded": '{% for choice in field %}{% if forloop.counter > common %}'
+              '<label class="tap" for="{{ choice.id_for_label }}">{{ choice.tag }}'
+              '<span>{{ choice.choice_label }}</span></label>{% endif %}{% endfor %}',
+    "cards": '{% for choice in field %}<label class="card-tap suit-{{ choice.data.value|slice:":1" }}" '
+             'for="{{ choice.id_for_label }}">{{ choice.tag }}<span>{{ choice.choice_label }}</span></label>'
+             '{% endfor %}',
+}
+TAPS = {"row": "{% taps fields common %}", "folded": "{% taps field common folded=True %}",
+        "cards": "{% taps field cards=True %}"}
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("data", DATA, ids=["unbound", "bound", "invalid"])
+@pytest.mark.parametrize("common", [0, 1, 2, 9])
+def test_the_rows_of_taps_are_written_as_the_templates_loop_wrote_them(
+        data: dict[str, Any] | None, language: str, common: int) -> None:
+    from django.template import Context, Template
+
+    form = Everything(data, renderer=OURS)
+    for name in ("radios", "grouped", "checks"):
+        field = form[name]
+        context = {"fields": [field, form["radios"]], "field": field, "common": common}
+        with translation.override(language):
+            for kind, loop in TAP_LOOPS.items():
+                if kind == "folded" and not common:
+                    continue  # the template asks for the folded choices only where a question has common ones
+                ours = Template("{% load entry_tags %}" + TAPS[kind]).render(Context(context))
+                assert ours == Template(loop).render(Context(context)), (name, kind)
+                assert ours.count("<label") >= (1 if kind != "folded" or common < 4 else 0)
+
+
+GRID_LOOPS = {  # the grid of players and games as the template wrote it before `{% grid_taps %}`
+    True: '{% for cell in cells %}<label class="tap{% if cell.sign %} sign{% endif %}{% if cell.red %} red{% endif %}" '
+          'for="{{ cell.id }}"><input type="radio" name="contract" value="{{ cell.value }}" id="{{ cell.id }}"'
+          '{% if cell.checked %} checked{% endif %}{% if grid.invalid %} aria-invalid="true"{% endif %} '
+          'aria-describedby="{{ grid.described_by }}"{% for name, value in grid.swap.items %} {{ name }}="{{ value }}"'
+          '{% endfor %}><span aria-hidden="true">{{ cell.shown }}</span><span class="visually-hidden">{{ cell.label }}'
+          '</span></label>{% endfor %}',
+    False: '{% for cell in cells %}<label class="tap" for="{{ cell.id }}"><input type="radio" name="contract" '
+           'value="{{ cell.value }}" id="{{ cell.id }}"{% if cell.checked %} checked{% endif %}{% if grid.invalid %} '
+           'aria-invalid="true"{% endif %} aria-describedby="{{ grid.described_by }}"{% for name, value in '
+           'grid.swap.items %} {{ name }}="{{ value }}"{% endfor %}><span>{{ cell.shown }}</span></label>{% endfor %}',
+}
+
+
+@pytest.mark.parametrize("invalid", [False, True])
+@pytest.mark.parametrize("spoken", [False, True])
+def test_the_grid_of_players_and_games_is_written_as_the_templates_loop_wrote_it(invalid: bool, spoken: bool) -> None:
+    from types import SimpleNamespace
+
+    from django.template import Context, Template
+
+    from scorekeep.nights.entry import GridCell
+
+    cells = [GridCell("hearts@1", "id_c_1", "♥", 'Bernd "B" <&>: Hearts', checked=False, sign=True, red=True),
+             GridCell("grand@2", "id_c_2", gettext_lazy("Game"), "Clara: Grand", checked=True, sign=False),
+             GridCell("ramsch", "id<x>", mark_safe("<b>R</b>"), HTML_HEAVY, checked=False, sign=True)]
+    grid = SimpleNamespace(invalid=invalid, described_by="err-contract err-declarer",
+                           swap={"hx-get": "/nights/1/tables/1/deals/new/?a=1&b=2", "hx-vals": '{"x": "<y>"}'})
+    context = {"cells": cells, "grid": grid}
+    for language in ("en", "de"):
+        with translation.override(language):
+            ours = Template("{% load entry_tags %}{% grid_taps cells grid spoken=spoken %}").render(
+                Context({**context, "spoken": spoken}))
+            assert ours == Template(GRID_LOOPS[spoken]).render(Context(context))
+            assert ours.count("<label") == 3 and ("visually-hidden" in ours) == spoken
+
+
 # What differs from one rendering to the next: the forms' idempotency keys and the CSRF tokens.
 KEYS = re.compile(r'(name="(?:key|csrfmiddlewaretoken|change_key)" value=")[^"]*"|("X-CSRFToken": ")[^"]*"')
 
