@@ -134,16 +134,21 @@
   // The last card's verdict comes where the eye is. Where it lands as the pack folds depends on the fonts and on
   // the browser's scroll anchoring, so the page does not count on it: an outcome out of sight (below the screen's
   // edge, or under the outcome bar at a phone's bottom) is brought to the top, the tricks' replay under it; one
-  // in sight stays where it is.
-  document.addEventListener("htmx:afterSettle", function () {
-    if (!finished) { return; }
+  // in sight stays where it is. Measured two frames after the swap settled: the folding pack, the fonts and the
+  // scroll anchoring still move the page in the frame after it (CI's machine once left the outcome 29 px under
+  // the bar, measured too early).
+  function inSight() {
     var outcome = document.querySelector("#verdict .outcome");
     if (!outcome) { return; }
-    finished = false;
     var bar = document.querySelector(".verdict-bar");
     var bottom = bar && bar.offsetParent ? bar.getBoundingClientRect().top : window.innerHeight;
     var rect = outcome.getBoundingClientRect();
     if (rect.top < -1 || rect.bottom > bottom + 1) { outcome.scrollIntoView({ block: "start" }); }
+  }
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!finished || !document.querySelector("#verdict .outcome")) { return; }
+    finished = false;
+    requestAnimationFrame(function () { requestAnimationFrame(inSight); });
   });
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", sync); } else { sync(); }
 })();

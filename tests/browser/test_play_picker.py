@@ -68,6 +68,12 @@ def test_a_whole_skat_deal_from_the_picker_fits_three_phone_screens_with_the_ver
     # that keeps the outcome in sight at the bottom of a phone's screen (app.css .verdict-bar), no scrolling.
     # Where the folding pack leaves it depends on the fonts and on scroll anchoring (CI's machine put it under
     # the bar once), so play.js brings an outcome out of sight to the top.
+    # The page brings it there two frames after the verdict settled (play.js): waited for, as an eye would.
+    page.wait_for_function("""() => {
+        const outcome = document.querySelector('#verdict .outcome').getBoundingClientRect();
+        const bar = document.querySelector('.verdict-bar').getBoundingClientRect();
+        return outcome.top >= 0 && outcome.bottom <= bar.top;
+    }""", timeout=5000)
     outcome = verdict.locator(".outcome").bounding_box()
     bar = page.locator(".verdict-bar").bounding_box()
     assert outcome is not None and bar is not None
