@@ -24,6 +24,36 @@
     if (isPoll(event) && xhr && xhr.status === 200 && xhr.getResponseHeader("ETag") === event.detail.elt.dataset.etag) {
       event.detail.shouldSwap = false;
     }
+    if (xhr && xhr.scorekeepPosts !== undefined && xhr.scorekeepPosts !== posts) { event.detail.shouldSwap = false; }
+  });
+  // An answer asked before a save (or an Undo, any htmx POST) was sent describes the page as it was before it,
+  // and must not land after the save's answer: a preview asked while typing brings every message slot of the
+  // form out of band, by id, and emptied the refused save's "entered meanwhile on another phone" (found under
+  // load: the preview's 400 ms wait ended while the save was on its way). So each POST is counted, an answer
+  // asked before the last one swaps nothing, and the form asks nothing while a POST is on its way.
+  var posts = 0;
+  var posting = 0;
+  function verb(event) { return ((event.detail.requestConfig || {}).verb || "").toLowerCase(); }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    if (!elt || verb(event) === "post") { return; }
+    // A form's element the save's answer took off the page (a preview's timer running out after it) asks
+    // nothing either.
+    if (elt.isConnected === false || (posting && elt.closest && elt.closest("form"))) { event.preventDefault(); }
+  });
+  document.addEventListener("htmx:beforeSend", function (event) {
+    var xhr = event.detail.xhr;
+    if (!xhr) { return; }
+    if (verb(event) === "post") {
+      posts += 1;
+      posting += 1;
+      xhr.scorekeepPost = true;
+    } else {
+      xhr.scorekeepPosts = posts;
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail.xhr && event.detail.xhr.scorekeepPost) { posting = Math.max(0, posting - 1); }
   });
   document.addEventListener("htmx:sendError", function (event) { show(isPoll(event) ? "live" : "offline"); });
   document.addEventListener("htmx:responseError", function (event) { show(isPoll(event) ? "live" : "failed"); });

@@ -11,6 +11,7 @@ revoked link locks the phone out.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -93,6 +94,40 @@ def test_two_scorers_and_a_viewer_stay_in_step(phones: list[Page], live_server: 
     expect(second.locator("#table-region .saved")).to_contain_text("Deal 2 saved: ")
     expect(viewer.locator(LIVE)).to_have_count(2)
     expect(first.locator(LIVE)).to_have_count(2)
+
+
+def test_a_preview_answered_after_a_refused_save_leaves_the_refusal_in_place(phones: list[Page],
+                                                                             live_server: Any) -> None:
+    """Found under load in CI: the preview asked while typing (400 ms after the last key) was answered after
+    the save that overtook it, and its message slots (sent out of band, by id) emptied the refusal's "entered
+    meanwhile on another phone". Here every preview is held 1.5 s on its way, so that it would land after the
+    save's answer whichever was sent first (static/js/app.js: an answer asked before a save swaps nothing)."""
+    night = nights.start_night(game="schafkopf", preset="classic", players=list(PLAYERS))
+    phone = phones[0]
+    open_link(phone, live_server, night.scorer_token)
+    # Another phone's deal 1, stored after this phone's form for deal 1 was opened.
+    nights.enter_deal(night.tables.get(), {"contract": "sauspiel", "declarer": 0, "partner": 2, "card_points": 70},
+                      by="Anna")
+    held: list[str] = []
+
+    def hold_previews(route: Any) -> None:
+        if route.request.method == "GET" and route.request.headers.get("hx-target") == "preview":
+            held.append(route.request.url)
+            time.sleep(1.5)
+        route.continue_()
+
+    phone.route(re.compile(r"/deals/new/"), hold_previews)
+    show_scorer(phone)
+    phone.get_by_label("Your name").fill("Bernd")
+    fill_deal(phone, SAUSPIEL)
+    with replaced(phone, "#table-region"):
+        phone.get_by_role("button", name="Save deal").click()
+    refusal = "Deal 1 was entered meanwhile on another phone by Anna"
+    expect(phone.locator("#err-top")).to_contain_text(refusal)
+    phone.wait_for_timeout(2500)  # a preview held on its way has landed by now
+    expect(phone.locator("#err-top")).to_contain_text(refusal)
+    expect(phone.locator("#id_card_points")).to_have_value("70")  # what was typed is kept
+    assert Deal.objects.filter(table__night=night).count() == 1
 
 
 def test_a_retried_request_stores_one_deal(phones: list[Page], live_server: Any) -> None:
