@@ -96,6 +96,13 @@ OUT_OF_REACH = """([tappable, fold]) => {
   });
 }""".replace("CONTROLS_FN", CONTROLS)
 
+# The drafts static/js/offline.js keeps in IndexedDB ("draft <table's form address>"), forgotten.
+FORGET_DRAFTS = """async () => {
+  const kv = window.idbKeyval;
+  if (!kv) return;
+  for (const key of await kv.keys()) { if (String(key).startsWith("draft ")) await kv.del(key); }
+}"""
+
 # Where the page stands when nothing was scrolled: a tap that Playwright scrolled to is undone, so each
 # control is judged from the page a scorer sees without scrolling.
 TOP = "() => window.scrollTo(0, 0)"
@@ -159,7 +166,11 @@ def run(games: list[str], langs: list[str], warm: int, shots: Path | None = None
                     url = f"{site.url}/nights/{made[game]['night']}/tables/1/"
                     page.goto(url)
                     for input_id in page.evaluate(CONTRACTS):
-                        # A new page each time: a reload would get back the radios the last one had ticked.
+                        # A new page each time: a reload would get back the radios the last one had ticked. The
+                        # last contract's taps are kept on the phone as a draft too (static/js/offline.js), which
+                        # a new page restores by swapping its entry in outside htmx (IDLE does not see it): the
+                        # measures raced with that swap (a tap's label measured while another took its place).
+                        page.evaluate(FORGET_DRAFTS)
                         page.close()
                         page = context.new_page()
                         page.set_default_timeout(TIMEOUT_MS)
