@@ -24,7 +24,6 @@
     if (isPoll(event) && xhr && xhr.status === 200 && xhr.getResponseHeader("ETag") === event.detail.elt.dataset.etag) {
       event.detail.shouldSwap = false;
     }
-    if (xhr && xhr.scorekeepPosts !== undefined && xhr.scorekeepPosts !== posts) { event.detail.shouldSwap = false; }
   });
   // An answer asked before a save (or an Undo, any htmx POST) was sent describes the page as it was before it,
   // and must not land after the save's answer: a preview asked while typing brings every message slot of the
@@ -54,6 +53,10 @@
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     if (event.detail.xhr && event.detail.xhr.scorekeepPost) { posting = Math.max(0, posting - 1); }
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var xhr = event.detail.xhr;
+    if (xhr && xhr.scorekeepPosts !== undefined && xhr.scorekeepPosts !== posts) { event.detail.shouldSwap = false; }
   });
   document.addEventListener("htmx:sendError", function (event) { show(isPoll(event) ? "live" : "offline"); });
   document.addEventListener("htmx:responseError", function (event) { show(isPoll(event) ? "live" : "failed"); });
