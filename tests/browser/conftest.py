@@ -24,6 +24,31 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 # ceilings, high enough for a busy 2-core machine running two workers, each with a browser and a server.
 TIMEOUT_MS = 20_000
 
+# What the test knows of the live preview, kept by the page (an init script: before the site's own scripts and
+# outside its Content-Security-Policy): the inputs typed or tapped in the entry form, and how many of them the
+# latest preview that settled on the page was asked after. steps.preview_current() waits on it in the page:
+# Playwright's own waits poll ever more slowly (0, 20, 50, 100, 100 ms, then every 500 ms), so a preview
+# answered 450 ms after the last tap was seen at 770 ms, a third of a second lost for each deal entered.
+PREVIEW_TRACKER = """(() => {
+  const state = { inputs: 0, lastInput: 0, settled: 0, inFlight: 0 };
+  window.scorekeepPreview = state;
+  document.addEventListener('input', (event) => {
+    if (event.target.closest && event.target.closest('#entry')) { state.inputs++; state.lastInput = performance.now(); }
+  }, true);
+  document.addEventListener('htmx:beforeRequest', (event) => {
+    if (event.detail.target && event.detail.target.id === 'preview') {
+      event.detail.xhr.scorekeepInputs = state.inputs; state.inFlight++;
+    }
+  });
+  document.addEventListener('htmx:afterRequest', (event) => {
+    if (event.detail.xhr && event.detail.xhr.scorekeepInputs !== undefined) state.inFlight--;
+  });
+  document.addEventListener('htmx:afterSettle', (event) => {
+    const asked = event.detail.xhr && event.detail.xhr.scorekeepInputs;
+    if (asked !== undefined) state.settled = Math.max(state.settled, asked);
+  });
+})();"""
+
 
 @pytest.fixture(scope="session")
 def browser(request: pytest.FixtureRequest) -> Iterator[object]:
@@ -63,6 +88,7 @@ def page(browser: object, request: pytest.FixtureRequest) -> Iterator[object]:
     """A phone-sized page (390 × 844, touch) with JavaScript on, logged in as the site owner."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,  # type: ignore[attr-defined]
                                   is_mobile=True, has_touch=True)
+    context.add_init_script(PREVIEW_TRACKER)  # type: ignore[attr-defined]
     _log_in(context, request)
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)

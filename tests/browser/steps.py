@@ -277,8 +277,10 @@ def replaced(page: Page, selector: str) -> Iterator[None]:
         document.body.addEventListener('htmx:afterSettle', settled);
         setTimeout(() => resolve(false), ceiling); }); }""", [selector, TIMEOUT_MS])
     yield
+    # The promise first: it resolves on htmx's own event, where an expectation polls (0.5 s apart after 0.3 s).
+    settled = page.evaluate("() => window.scorekeepSettled")
     expect(page.locator(f"{selector}:not([data-stale])")).to_have_count(1)
-    assert page.evaluate("() => window.scorekeepSettled"), f"htmx swapped {selector} but never settled it"
+    assert settled, f"htmx swapped {selector} but never settled it"
 
 
 def start_night(page: Page, live_server: Any, *, game: str, preset: str, series: str = "",
@@ -397,7 +399,27 @@ def fill_deal(page: Page, facts: Facts) -> None:
             field.press_sequentially(str(facts[key]))
     # The scorer closes the phone's keyboard and reads the preview before tapping Save.
     page.locator("#entry input:focus").evaluate_all("inputs => inputs.forEach((input) => input.blur())")
+    preview_current(page)
     expect(page.locator("#entry.htmx-request")).to_have_count(0)
+
+
+def preview_current(page: Page) -> str:
+    """Wait, in the page, until the preview shown was asked after the last input of the entry form, or until
+    nothing is on its way 0.7 s after that input (an input that asks no preview). It only ends the wait sooner
+    than the expectations that follow, which still decide: without the tracker (conftest.PREVIEW_TRACKER) it
+    returns at once. Returns why it returned: "current", "quiet", "untracked" or "ceiling"."""
+    return str(page.evaluate("""(ceiling) => new Promise((resolve) => {
+        const state = window.scorekeepPreview, start = performance.now();
+        const check = () => {
+            const now = performance.now();
+            if (!state) resolve("untracked");
+            else if (state.settled >= state.inputs) resolve("current");
+            else if (state.inFlight === 0 && now - state.lastInput > 700) resolve("quiet");
+            else if (now - start > ceiling) resolve("ceiling");
+            else setTimeout(check, 10);
+        };
+        check();
+    })""", TIMEOUT_MS))
 
 
 def fill_ramsch(page: Page, facts: Facts) -> None:
