@@ -67,6 +67,8 @@ from tests.live_site import Answer, Balancer, Site, temp_database  # noqa: E402
 from tests.redis_server import RedisServer  # noqa: E402
 
 CPU = re.compile(r"cpu;dur=([0-9.]+)")
+APP = re.compile(r"app;dur=([0-9.]+)")
+DB = re.compile(r"db;dur=([0-9.]+)")
 KINDS = ("save", "standings page", "poll 200", "poll 304", "poll 200 cached", "poll 304 cached")
 
 
@@ -84,13 +86,20 @@ class Kinds:
 
     ms: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     cpu: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    app: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))  # the time inside the app
+    db: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))  # of it, in database queries
     missed: int = 0
 
     def add(self, kind: str, answer: Answer) -> None:
         self.ms[kind].append(answer.ms)
-        found = CPU.search(header(answer, "Server-Timing"))
+        timing = header(answer, "Server-Timing")
+        found, inside, queries = CPU.search(timing), APP.search(timing), DB.search(timing)
+        if queries:
+            self.db[kind].append(float(queries.group(1)))
         if found:
             self.cpu[kind].append(float(found.group(1)))
+        if inside:
+            self.app[kind].append(float(inside.group(1)))
 
 
 def header(answer: Answer, name: str) -> str:
@@ -270,6 +279,10 @@ def main() -> int:
         cpu_p95 = statistics.quantiles(cpu, n=20)[18] if len(cpu) >= 2 else (cpu[0] if cpu else 0.0)
         print(f"{kind:<15} {len(kinds.ms.get(kind, [])):>7} {statistics.fmean(cpu) if cpu else 0:>7.2f}ms "
               f"{cpu_p95:>6.2f}ms  {percentiles(kinds.ms.get(kind, []))}")
+    for kind in ("save", "standings page", "poll 200"):
+        if kinds.app.get(kind):
+            print(f"{kind}: time inside the app (its CPU and its waits there) {percentiles(kinds.app[kind])}, of it "
+                  f"in database queries {percentiles(kinds.db[kind])}")
     cached = len(kinds.ms["poll 200 cached"]) + len(kinds.ms["poll 304 cached"])
     settled = [ms for at, ms in results.answered_at if at - started >= args.arrive]
     print(f"saves answered after the viewers' arrivals (the first {args.arrive:g} s): {len(settled)}, latency "
