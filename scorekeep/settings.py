@@ -69,7 +69,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
-# The benchmarks' measure of a request's CPU time on the server (scorekeep.web.timing), around everything else.
+# The benchmarks' measures of a request: its CPU, its time in the app and in queries (scorekeep.web.timing).
 if env_bool("SCOREKEEP_SERVER_TIMING", False):
     MIDDLEWARE.insert(0, "scorekeep.web.timing.ServerTiming")
 
