@@ -422,6 +422,22 @@ def preview_current(page: Page) -> str:
     })""", TIMEOUT_MS))
 
 
+def until(page: Page, predicate: str, ceiling_ms: int = TIMEOUT_MS) -> bool:
+    """Wait until `predicate` (a JavaScript function of no arguments, as source) is true on the page, checked
+    every frame in the page itself — not page.wait_for_function, which runs its predicate through eval, refused
+    by the site's CSP when the first check comes too early. False when `ceiling_ms` passed first: the assertion
+    that follows decides."""
+    return bool(page.evaluate(f"""(ceiling) => new Promise((resolve) => {{
+        const predicate = {predicate}, start = performance.now();
+        const check = () => {{
+            if (predicate()) resolve(true);
+            else if (performance.now() - start > ceiling) resolve(false);
+            else requestAnimationFrame(check);
+        }};
+        check();
+    }})""", ceiling_ms))
+
+
 def fill_ramsch(page: Page, facts: Facts) -> None:
     """A Ramsch as the page asks it: a tap on each player who took no trick, or on the one who took every
     trick; the card points of the others typed, the last of them left empty (he has the rest)."""

@@ -6,6 +6,8 @@ import pytest
 from django.utils import translation
 from playwright.sync_api import Page, expect
 
+from .steps import until
+
 pytestmark = pytest.mark.browser
 
 KOP_TRICKS = [["S10", "HJ", "SQ", "SA"], ["DQ", "H10", "SJ", "HA"], ["DA", "HQ", "D10", "CQ"],
@@ -55,7 +57,7 @@ def test_a_whole_skat_deal_from_the_picker_fits_three_phone_screens_with_the_ver
     picker = page.locator(".card-picker")
     expect(picker).to_be_visible()
     # Opening the cards brings them to the top of the screen (play.js), as a person would scroll to them.
-    page.wait_for_function("Math.abs(document.querySelector('#play').getBoundingClientRect().top) < 20")
+    assert until(page, "() => Math.abs(document.querySelector('#play').getBoundingClientRect().top) < 20")
     for number, trick in enumerate(SPADES, 1):
         for card in trick:
             picker.locator(f'button[data-card="{card}"]').click()
@@ -69,11 +71,11 @@ def test_a_whole_skat_deal_from_the_picker_fits_three_phone_screens_with_the_ver
     # Where the folding pack leaves it depends on the fonts and on scroll anchoring (CI's machine put it under
     # the bar once), so play.js brings an outcome out of sight to the top.
     # The page brings it there two frames after the verdict settled (play.js): waited for, as an eye would.
-    page.wait_for_function("""() => {
+    until(page, """() => {
         const outcome = document.querySelector('#verdict .outcome').getBoundingClientRect();
         const bar = document.querySelector('.verdict-bar').getBoundingClientRect();
         return outcome.top >= 0 && outcome.bottom <= bar.top;
-    }""", timeout=5000)
+    }""", 5000)
     outcome = verdict.locator(".outcome").bounding_box()
     bar = page.locator(".verdict-bar").bounding_box()
     assert outcome is not None and bar is not None
