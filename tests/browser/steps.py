@@ -403,23 +403,16 @@ def fill_deal(page: Page, facts: Facts) -> None:
     expect(page.locator("#entry.htmx-request")).to_have_count(0)
 
 
-def preview_current(page: Page) -> str:
+def preview_current(page: Page) -> None:
     """Wait, in the page, until the preview shown was asked after the last input of the entry form, or until
     nothing is on its way 0.7 s after that input (an input that asks no preview). It only ends the wait sooner
     than the expectations that follow, which still decide: without the tracker (conftest.PREVIEW_TRACKER) it
-    returns at once. Returns why it returned: "current", "quiet", "untracked" or "ceiling"."""
-    return str(page.evaluate("""(ceiling) => new Promise((resolve) => {
-        const state = window.scorekeepPreview, start = performance.now();
-        const check = () => {
-            const now = performance.now();
-            if (!state) resolve("untracked");
-            else if (state.settled >= state.inputs) resolve("current");
-            else if (state.inFlight === 0 && now - state.lastInput > 700) resolve("quiet");
-            else if (now - start > ceiling) resolve("ceiling");
-            else setTimeout(check, 10);
-        };
-        check();
-    })""", TIMEOUT_MS))
+    returns at once."""
+    until(page, """() => {
+        const state = window.scorekeepPreview;
+        return !state || state.settled >= state.inputs
+            || (state.inFlight === 0 && performance.now() - state.lastInput > 700);
+    }""")
 
 
 def until(page: Page, predicate: str, ceiling_ms: int = TIMEOUT_MS) -> bool:
