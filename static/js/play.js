@@ -55,8 +55,9 @@
       }
     }
   }
-  // Set when a tap puts the last trick in: the verdict that answers it is brought into view once (below).
-  var finished = false;
+  // Set when a tap puts the last trick in (to the tricks' field): the verdict that answers it is brought into view
+  // once (below).
+  var finished = null;
   function sync() {
     document.querySelectorAll(".card-picker").forEach(function (picker) {
       var input = field(picker);
@@ -80,7 +81,7 @@
       var open = tricks.length && tricks[tricks.length - 1].length < size;
       picker.classList.toggle("started", Object.keys(typedCards).length > 0);
       var complete = Object.keys(typedCards).length > 0 && left < size && !open;
-      if (complete && !picker.classList.contains("complete")) { finished = true; }
+      if (complete && !picker.classList.contains("complete")) { finished = input; }
       picker.classList.toggle("complete", complete);
       show(picker, input);
     });
@@ -134,9 +135,11 @@
   // The last card's verdict comes where the eye is. Where it lands as the pack folds depends on the fonts and on
   // the browser's scroll anchoring, so the page does not count on it: an outcome out of sight (below the screen's
   // edge, or under the outcome bar at a phone's bottom) is brought to the top, the tricks' replay under it; one
-  // in sight stays where it is. Measured two frames after the swap settled: the folding pack, the fonts and the
-  // scroll anchoring still move the page in the frame after it (CI's machine once left the outcome 29 px under
-  // the bar, measured too early).
+  // in sight stays where it is. Checked every frame for a short while after the swap settled: the folding pack,
+  // the fonts and the scroll anchoring still move the page in the frames after it (CI's machine once left the
+  // outcome 29 px under the bar, measured too early). A touch, a wheel or a key ends the watch: the page is the
+  // person's again.
+  var WATCH_MS = 600;
   function inSight() {
     var outcome = document.querySelector("#verdict .outcome");
     if (!outcome) { return; }
@@ -145,10 +148,32 @@
     var rect = outcome.getBoundingClientRect();
     if (rect.top < -1 || rect.bottom > bottom + 1) { outcome.scrollIntoView({ block: "start" }); }
   }
-  document.addEventListener("htmx:afterSettle", function () {
-    if (!finished || !document.querySelector("#verdict .outcome")) { return; }
-    finished = false;
-    requestAnimationFrame(function () { requestAnimationFrame(inSight); });
+  var watching = 0;
+  ["touchstart", "wheel", "keydown"].forEach(function (kind) {
+    window.addEventListener(kind, function () { watching += 1; }, { passive: true });
+  });
+  function watch() {
+    var until = performance.now() + WATCH_MS, id = ++watching;
+    (function frame() {
+      if (id !== watching) { return; }
+      inSight();
+      if (performance.now() < until) { requestAnimationFrame(frame); }
+    })();
+  }
+  function words(text) { return (text || "").split(/\s+/).filter(Boolean).join(" "); }
+  // Each tap asks for a verdict: one request is out, the last tap's waits behind it (hx-sync "queue last"), so the
+  // verdict for a tap before the last still settles after it. Only the one asked with every trick in is brought
+  // into view (the request's URL carries the tricks' field).
+  function answersFinished(detail) {
+    var path = detail && detail.pathInfo && detail.pathInfo.finalRequestPath;
+    if (!path) { return true; }
+    var asked = new URL(path, window.location.href).searchParams.get(finished.name);
+    return asked !== null && words(asked) === words(finished.value);
+  }
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (!finished || !document.querySelector("#verdict .outcome") || !answersFinished(event.detail)) { return; }
+    finished = null;
+    requestAnimationFrame(watch);
   });
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", sync); } else { sync(); }
 })();
