@@ -73,7 +73,8 @@ def test_a_whole_skat_deal_from_the_picker_fits_three_phone_screens_with_the_ver
     # that keeps the outcome in sight at the bottom of a phone's screen (app.css .verdict-bar), no scrolling.
     # Where the folding pack leaves it depends on the fonts and on scroll anchoring (CI's machine put it under
     # the bar once), so play.js brings an outcome out of sight to the top.
-    # The page brings it there in the frames after the last tap's verdict settled (play.js): waited for, as an eye would.
+    # The page brings it there in the frames after the last tap's verdict settled (play.js): waited for, as an eye
+    # would.
     until(page, """() => {
         const outcome = document.querySelector('#verdict .outcome').getBoundingClientRect();
         const bar = document.querySelector('.verdict-bar').getBoundingClientRect();
@@ -96,7 +97,9 @@ def test_the_verdict_brought_into_view_is_the_last_taps_even_when_earlier_answer
     page.goto(f"{live_server.url}/adjudicate/?game=skat&preset=isko&contract=spades&declarer=0&bid=18")  # type: ignore[attr-defined]
     page.locator("html.js").wait_for(state="attached")
     page.evaluate("""window.verdicts = 0;
-        document.addEventListener('htmx:afterSettle', (e) => { if (e.target.id === 'verdict') window.verdicts += 1; });""")
+        document.addEventListener('htmx:afterSettle', (e) => {
+            if (e.target.id === 'verdict') window.verdicts += 1;
+        });""")
     held: list[Route] = []
     holding = [True]
     page.route(lambda url: "/adjudicate/?" in url, lambda route: held.append(route)
