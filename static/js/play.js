@@ -144,7 +144,9 @@
     var outcome = document.querySelector("#verdict .outcome");
     if (!outcome) { return; }
     var bar = document.querySelector(".verdict-bar");
-    var bottom = bar && bar.offsetParent ? bar.getBoundingClientRect().top : window.innerHeight;
+    // The bar is fixed at the bottom of a phone's screen and hidden on a wide one: shown when it has a box
+    // (offsetParent is null for every fixed element, shown or not, so it cannot tell).
+    var bottom = bar && bar.getClientRects().length ? bar.getBoundingClientRect().top : window.innerHeight;
     var rect = outcome.getBoundingClientRect();
     if (rect.top < -1 || rect.bottom > bottom + 1) { outcome.scrollIntoView({ block: "start" }); }
   }
