@@ -136,9 +136,8 @@
   // the browser's scroll anchoring, so the page does not count on it: an outcome out of sight (below the screen's
   // edge, or under the outcome bar at a phone's bottom) is brought to the top, the tricks' replay under it; one
   // in sight stays where it is. Checked every frame for a short while after the swap settled: the folding pack,
-  // the fonts and the scroll anchoring still move the page in the frames after it (CI's machine once left the
-  // outcome 29 px under the bar, measured too early). A touch, a wheel or a key ends the watch: the page is the
-  // person's again.
+  // the fonts and the scroll anchoring still move the page in the frames after it. A touch, a wheel or a key ends
+  // the watch: the page is the person's again.
   var WATCH_MS = 600;
   function inSight() {
     var outcome = document.querySelector("#verdict .outcome");
