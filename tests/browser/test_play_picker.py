@@ -97,9 +97,8 @@ def test_the_verdict_brought_into_view_is_the_last_taps_even_when_earlier_answer
         page: Page, live_server: object, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each tap asks for a verdict and the requests queue, so on a slow server an answer to a tap before the last
     still lands after it. The page brings the last tap's verdict into view, wherever the page stands when it
-    lands — not the first answer that happens to come after the last tap (CI's machine once left the outcome
-    under the bar that way). The live server (this process) holds its answers here: the first tap's until every
-    card is tapped, the last tap's until the page is scrolled away."""
+    lands — not the first answer that happens to come after the last tap. The live server (this process) holds
+    its answers here: the first tap's until every card is tapped, the last tap's until the page is scrolled away."""
     asked: list[list[str]] = []
     first_in, last_in, first_go, last_go = (threading.Event() for _ in range(4))
     render = views.render_page
