@@ -47,6 +47,12 @@ def test_tapping_the_cards_of_each_trick_gives_the_replay_and_the_verdict(page: 
 SPADES = [["CJ", "DJ", "S9"], ["SJ", "SK", "S8"], ["HJ", "SQ", "S7"], ["CA", "CK", "C9"], ["C10", "CQ", "C8"],
           ["HA", "HK", "H9"], ["H10", "HQ", "H8"], ["DA", "DK", "D9"], ["D10", "DQ", "D8"], ["C7", "H7", "D7"]]
 SCREEN = 844
+# The verdict's outcome on the screen, above the bar that keeps it in sight at a phone's bottom (app.css).
+OUTCOME_IN_SIGHT = """() => {
+    const outcome = document.querySelector('#verdict .outcome').getBoundingClientRect();
+    const bar = document.querySelector('.verdict-bar').getBoundingClientRect();
+    return outcome.top >= 0 && outcome.bottom <= bar.top;
+}"""
 
 
 # German labels are the longest, Japanese lines break otherwise: each language must fit, not only English.
@@ -80,11 +86,7 @@ def test_a_whole_skat_deal_from_the_picker_fits_three_phone_screens_with_the_ver
     # outcome out of sight, or under the bar, to the top.
     # The page brings it there in the frames after the last tap's verdict settled (play.js): waited for, as an eye
     # would.
-    until(page, """() => {
-        const outcome = document.querySelector('#verdict .outcome').getBoundingClientRect();
-        const bar = document.querySelector('.verdict-bar').getBoundingClientRect();
-        return outcome.top >= 0 && outcome.bottom <= bar.top;
-    }""", 5000)
+    until(page, OUTCOME_IN_SIGHT, 5000)
     outcome = verdict.locator(".outcome").bounding_box()
     bar = page.locator(".verdict-bar").bounding_box()
     assert outcome is not None and bar is not None
@@ -136,11 +138,7 @@ def test_the_verdict_brought_into_view_is_the_last_taps_even_when_earlier_answer
         assert page.evaluate("document.querySelector('#verdict .outcome').getBoundingClientRect().top") > SCREEN
         last_go.set()
         expect(page.locator("#verdict ol.replay li")).to_have_count(10)
-        assert until(page, """() => {
-            const outcome = document.querySelector('#verdict .outcome').getBoundingClientRect();
-            const bar = document.querySelector('.verdict-bar').getBoundingClientRect();
-            return outcome.top >= 0 && outcome.bottom <= bar.top;
-        }""", 5000), "the last tap's verdict was not brought into view"
+        assert until(page, OUTCOME_IN_SIGHT, 5000), "the last tap's verdict was not brought into view"
     finally:
         first_go.set()
         last_go.set()
