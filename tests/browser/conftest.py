@@ -50,6 +50,64 @@ PREVIEW_TRACKER = """(() => {
 })();"""
 
 
+# What the page did, kept in the page for a failed test's report (`told_on_failure`): the htmx requests and their
+# answers (which element asked, for which target, whether the answer was swapped), the inputs, and what the
+# form's top message slot said after each change. A flaky failure in CI then says which request did what.
+EVENT_LOG = """(() => {
+  const log = [];
+  window.scorekeepLog = log;
+  const start = performance.now();
+  const say = (text) => { if (log.length < 600) { log.push(Math.round(performance.now() - start) + " ms " + text); } };
+  const name = (element) => element ? (element.id || element.name || element.tagName || "?") : "-";
+  for (const kind of ["beforeRequest", "beforeSend", "afterRequest", "beforeSwap", "afterSettle", "sendError",
+                      "sendAbort", "responseError"]) {
+    document.addEventListener("htmx:" + kind, (event) => {
+      const detail = event.detail || {};
+      const xhr = detail.xhr;
+      const config = detail.requestConfig || {};
+      const path = detail.pathInfo ? " " + detail.pathInfo.finalRequestPath.slice(0, 80) : "";
+      say(kind + " " + (config.verb || "") + " by " + name(detail.elt) + " into " + name(detail.target)
+          + (xhr && xhr.status ? " status " + xhr.status : "")
+          + (kind === "beforeSwap" ? " swap " + detail.shouldSwap : "")
+          + (event.defaultPrevented ? " prevented" : "") + path);
+    }, true);
+  }
+  document.addEventListener("input", (event) => say("input " + name(event.target)), true);
+  let top = null;
+  new MutationObserver(() => {
+    const slot = document.getElementById("err-top");
+    const now = slot ? slot.textContent.trim().slice(0, 70) : null;
+    if (now !== top) { top = now; say("top message: " + JSON.stringify(now)); }
+  }).observe(document, { subtree: true, childList: true, characterData: true });
+  window.addEventListener("online", () => say("online"));
+  window.addEventListener("offline", () => say("offline"));
+})();"""
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[pytest.TestReport]:
+    report = yield
+    if report.when == "call":
+        item.stash[CALL_FAILED] = report.failed
+    return report
+
+
+CALL_FAILED = pytest.StashKey[bool]()
+
+
+def told_on_failure(request: pytest.FixtureRequest, pages: list[object]) -> None:
+    """After a failed test, print what each page did (EVENT_LOG): pytest shows it under the failure."""
+    if not request.node.stash.get(CALL_FAILED, False):
+        return
+    for number, page in enumerate(pages, start=1):
+        try:
+            lines = page.evaluate("window.scorekeepLog || []")  # type: ignore[attr-defined]
+        except Exception as error:  # a closed page, a page crashed: say so, the failure itself stands
+            lines = [f"(no log: {error.__class__.__name__})"]
+        print(f"\n--- page {number} ({page.url}), what it did:")  # type: ignore[attr-defined]
+        print("\n".join(lines))
+
+
 @pytest.fixture(scope="session")
 def browser(request: pytest.FixtureRequest) -> Iterator[object]:
     if not CHROMIUM.exists():
@@ -89,10 +147,12 @@ def page(browser: object, request: pytest.FixtureRequest) -> Iterator[object]:
     context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,  # type: ignore[attr-defined]
                                   is_mobile=True, has_touch=True)
     context.add_init_script(PREVIEW_TRACKER)  # type: ignore[attr-defined]
+    context.add_init_script(EVENT_LOG)  # type: ignore[attr-defined]
     _log_in(context, request)
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     yield page
+    told_on_failure(request, context.pages)  # type: ignore[attr-defined]
     context.close()
     wait_until_answered()  # its last fetches, before the test's database is emptied
 

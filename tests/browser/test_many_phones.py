@@ -22,7 +22,7 @@ from scorekeep.models import CardNight, Deal
 from scorekeep.nights import writes as nights
 from scorekeep.web import access
 
-from .conftest import TIMEOUT_MS
+from .conftest import EVENT_LOG, TIMEOUT_MS, told_on_failure
 from .steps import PLAYERS, fill_deal, judged, replaced, show_scorer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -32,16 +32,18 @@ LIVE = "#latest table.latest-deals tbody tr.deal-row"
 
 
 @pytest.fixture
-def phones(browser: Any) -> Iterator[list[Page]]:
+def phones(browser: Any, request: pytest.FixtureRequest) -> Iterator[list[Page]]:
     """Three phones with JavaScript on, none logged in."""
     contexts = [browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
                 for _ in range(3)]
     pages = []
     for context in contexts:
+        context.add_init_script(EVENT_LOG)
         page = context.new_page()
         page.set_default_timeout(TIMEOUT_MS)
         pages.append(page)
     yield pages
+    told_on_failure(request, [page for context in contexts for page in context.pages])
     for context in contexts:
         context.close()
 

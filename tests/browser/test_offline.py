@@ -21,7 +21,7 @@ from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from tests.live_site import Site, table_path, temp_database
 
-from .conftest import TIMEOUT_MS
+from .conftest import EVENT_LOG, TIMEOUT_MS, told_on_failure
 from .steps import fill_deal, show_scorer
 
 pytestmark = pytest.mark.browser
@@ -57,11 +57,14 @@ def site(tmp_path: Path) -> Iterator[Site]:
 
 
 @pytest.fixture
-def contexts(browser: Any) -> Iterator[list[BrowserContext]]:
+def contexts(browser: Any, request: pytest.FixtureRequest) -> Iterator[list[BrowserContext]]:
     """Two phones, each with its own cookies, service worker and IndexedDB."""
     made = [browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
             for _ in range(2)]
+    for context in made:
+        context.add_init_script(EVENT_LOG)
     yield made
+    told_on_failure(request, [page for context in made for page in context.pages])
     for context in made:
         context.close()
 
