@@ -13,6 +13,9 @@ one warm-up:
   it after a load (``deals/new/?contract=…`` with HX-Target ``entry``, each game once, however many taps of
   the grid of players and games send it), one after the other: the time of all of them and the bytes kept in
   IndexedDB;
+- ``entries at once``: what offline.js asks since stop 41, one request for every seating's blank entry and every
+  seating's entry of each game (``deals/new/?want=dealer:game&…``; here every dealer, an upper bound: the page
+  asks once per seating that differs), and the entries it answers;
 - ``description``: the engine's input description of the table (``/api/games?game=…&players=…&rules=…``);
 - ``sw.js``: the service worker (rendered with a digest of the shell's files on every request).
 
@@ -79,8 +82,9 @@ def run(args: argparse.Namespace) -> None:
     print(f"the shell the worker keeps: {len(shell)} files, {sum(shell.values()) / 1024:.0f} KiB "
           f"(offline.js {shell['js/offline.js'] / 1024:.1f} KiB, idb-keyval "
           f"{shell['vendor/idb-keyval/idb-keyval.umd.js'] / 1024:.1f} KiB)")
-    print("| game | page | entry × n (all) | entry bytes (all) | description | description bytes | sw.js |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print("| game | page | entry × n (all) | entry bytes (all) | entries at once | their bytes | description "
+          "| description bytes | sw.js |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     contracts = 0
     for game in args.games:
         row, asked = measure(game, args.repeat)
@@ -123,6 +127,15 @@ def measure(game: str, repeat: int) -> tuple[str, int]:
             size += len(form)
         return size
 
+    seats = range(len(TABLES[game]))
+    wants = [f"{dealer}:" for dealer in seats] + [f"{dealer}:{contract}" for dealer in seats for contract in contracts]
+
+    def at_once() -> int:
+        answer = json_of(client.get(f"{table}deals/new/", {"want": wants, "by": "Anna"}, **entry), "the entries")
+        kept = [item for item in answer["entries"] if 'id="entry"' in item[2]]
+        need(len(kept) == len(wants), f"{len(kept)} of the {len(wants)} entries asked at once are ones the page keeps")
+        return sum(len(item[2].encode()) for item in kept)
+
     def description() -> int:
         return len(answered(client.get(described), "the description"))
 
@@ -131,12 +144,13 @@ def measure(game: str, repeat: int) -> tuple[str, int]:
 
     cells = []
     sizes = []
-    for request in (whole_page, entries, description, worker):
+    for request in (whole_page, entries, at_once, description, worker):
         times, size = timed(repeat, request)
         cells.append(f"{min(times):.1f} / {statistics.median(times):.1f}")
         sizes.append(size)
     return (f"| {game} | {cells[0]} | {cells[1]} ({len(contracts)} contracts) | {sizes[1] / 1024:.0f} KiB | "
-            f"{cells[2]} | {sizes[2] / 1024:.1f} KiB | {cells[3]} |"), len(contracts)
+            f"{cells[2]} ({len(wants)} entries) | {sizes[2] / 1024:.0f} KiB | "
+            f"{cells[3]} | {sizes[3] / 1024:.1f} KiB | {cells[4]} |"), len(contracts)
 
 
 def answered(response: Any, what: str) -> bytes:
@@ -145,8 +159,8 @@ def answered(response: Any, what: str) -> bytes:
     return bytes(response.content)
 
 
-def json_of(response: Any) -> Any:
-    return json.loads(answered(response, "the description"))
+def json_of(response: Any, what: str = "the description") -> Any:
+    return json.loads(answered(response, what))
 
 
 def main() -> None:

@@ -781,16 +781,25 @@
       if (dealer !== own) { wanted.push([dealer, null]); }
       contracts.forEach(function (contract) { wanted.push([dealer, contract]); });
     });
-    wanted.reduce(function (chain, want) {
-      var key = entryKey(want[0], want[1]);
-      return chain.then(function () { return kv.get(key); }).then(function (kept) {
-        if (kept) { return; }  // fetched on an earlier visit
-        var params = new URLSearchParams(base.concat([["dealer", String(want[0])]], want[1] ? [["contract", want[1]]] : []));
-        return fetch(ACTION + "?" + params, { headers: { "HX-Request": "true", "HX-Target": "entry" } })
-          .then(function (r) { return r.ok ? r.text() : null; })
-          .then(function (html) { if (html && html.indexOf('id="entry"') >= 0) { return kv.set(key, html); } });
-      });
-    }, Promise.all([describeInputs(), pageKept])).catch(function () { /* kept what could be fetched */ })
+    // The ones not kept on an earlier visit, asked in one request (the server renders each as its own request
+    // for it would: table_views._offline_entries), each kept under its seating and game.
+    Promise.all([describeInputs(), pageKept]).then(function () {
+      return Promise.all(wanted.map(function (want) { return kv.get(entryKey(want[0], want[1])); }));
+    }).then(function (kept) {
+      var missing = wanted.filter(function (want, i) { return !kept[i]; });
+      if (!missing.length) { return; }
+      var params = new URLSearchParams(base.concat(missing.map(function (want) {
+        return ["want", want[0] + ":" + (want[1] || "")];
+      })));
+      return fetch(ACTION + "?" + params, { headers: { "HX-Request": "true", "HX-Target": "entry" } })
+        .then(function (r) { return r.ok ? r.json() : { entries: [] }; })
+        .then(function (answer) {
+          return Promise.all(answer.entries.map(function (entry) {
+            var html = entry[2];
+            if (html && html.indexOf('id="entry"') >= 0) { return kv.set(entryKey(entry[0], entry[1] || null), html); }
+          }));
+        });
+    }).catch(function () { /* kept what could be fetched */ })
       .then(function () { box.dataset.ready = "offline"; });  // all a reload without a connection needs
   }
 

@@ -140,6 +140,40 @@ def test_choosing_another_game_re_renders_the_entry(client: Client, skat: CardNi
     assert 'name="points-1"' in page and 'name="declarer"' not in page and 'name="points-0"' not in page
 
 
+def test_the_entries_a_phone_keeps_offline_come_in_one_request_each_as_its_own_request_answers(
+        client: Client, skat: CardNight) -> None:
+    """static/js/offline.js keeps an entry for each seating and game; asked at once, each is the very entry the
+    phone would get asking for it alone (what was typed so far goes into every one)."""
+    nights.enter_deal(table_of(skat), GRAND)  # Bernd deals deal 2: a seating other than the first
+    typed = {"inputs_for": "grand", "bid": "18", "card_points": "", "by": "Clara"}
+    wants = ["1:", "1:grand", "2:ramsch", "3:null", "0:clubs"]
+    batch = client.get(url(skat, "deals/new/"), {**typed, "want": wants}, headers={**HX, "HX-Target": "entry"})
+    assert batch.status_code == 200 and batch["Content-Type"] == "application/json"
+    entries = batch.json()["entries"]
+    assert [(dealer, contract) for dealer, contract, _html in entries] == [(1, ""), (1, "grand"), (2, "ramsch"),
+                                                                            (3, "null"), (0, "clubs")]
+    for dealer, contract, entry in entries:
+        alone = client.get(url(skat, "deals/new/"), {**typed, "dealer": dealer, **({"contract": contract} if contract
+                                                                                  else {})},
+                           headers={**HX, "HX-Target": "entry"})
+        assert entry == html(alone)
+        assert entry.lstrip().startswith('<div id="entry"')
+    assert 'name="points-' in entries[2][2] and 'name="points-' not in entries[1][2]  # the Ramsch asks each player
+
+
+@pytest.mark.parametrize("want", ["4:grand", "x:grand", "1-grand", "1:gr and", "1:" + "a" * 41])
+def test_an_entry_wanted_for_a_seat_the_table_lacks_or_malformed_is_refused_naming_the_field(
+        client: Client, skat: CardNight, want: str) -> None:
+    response = client.get(url(skat, "deals/new/"), {"want": ["1:grand", want]}, headers={**HX, "HX-Target": "entry"})
+    assert response.status_code == 400
+    assert response.json()["error"].startswith("want: up to 80 entries, each a dealer's seat (0 to 3)")
+
+
+def test_at_most_80_entries_are_asked_at_once(client: Client, skat: CardNight) -> None:
+    response = client.get(url(skat, "deals/new/"), {"want": ["1:grand"] * 81}, headers={**HX, "HX-Target": "entry"})
+    assert response.status_code == 400
+
+
 def test_a_ramsch_is_saved_from_two_numbers_and_the_preview_says_the_rest(client: Client, skat: CardNight) -> None:
     # Anna deals and sits out: Bernd, Clara and Dieter play. Dieter took no trick.
     typing = {"contract": "ramsch", "points-1": "30", "points-2": "", "points-3": "", "no_trick": "3"}
