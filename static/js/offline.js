@@ -236,8 +236,11 @@
   }
 
   // A form made the deal's that `turnDealer` deals in turn (or `chosen`, "Someone else dealt?"): its head,
-  // and the dealer's select, whose empty choice is the rotation's dealer.
-  function fit(f, turnDealer, chosen) {
+  // and the dealer's select, whose empty choice is the rotation's dealer. A form that is `fresh` (put in for the
+  // next deal) starts with "Who dealt, who enters" folded; the form on the page keeps the fold as the scorer left
+  // it (refit runs as the page's outbox is read and after each sync: it shut a fold just opened, CI saw "Your
+  // name" hidden again between the tap that opened it and the typing).
+  function fit(f, turnDealer, chosen, fresh) {
     if (!f || !plan) { return; }
     var dealer = chosen === null ? turnDealer : chosen;
     f.dataset.turn = String(turnDealer);
@@ -249,7 +252,7 @@
       select.value = chosen === null ? "" : String(chosen);
     }
     var fold = f.querySelector("#entry details.dealer");
-    if (fold && chosen === null) { fold.open = false; }
+    if (fold && chosen === null && fresh) { fold.open = false; }
   }
 
   // Puts a kept entry in place of the form's, for deal `turnDealer` deals in turn, with `values` in it.
@@ -265,7 +268,7 @@
     // The copy kept may be another game's form: what was typed goes back only into the inputs that mean the
     // same in it (the server does the same when it answers: entry.DealForm).
     restore(fresh, values.filter(function (p) { return sameMeaning(fresh, meant, p[0]); }));
-    fit(form(), turnDealer, chosenOf(values));
+    fit(form(), turnDealer, chosenOf(values), true);
     processed(fresh);
     return true;
   }
@@ -424,7 +427,7 @@
       var next = turn();
       setHidden(f, "expected", next.n);
       if (turnOf(f) !== next.dealer && !typed) { return nextForm(); }
-      fit(f, turnOf(f), chosenOf(pairs(f)));
+      fit(f, turnOf(f), chosenOf(pairs(f)), false);
     }
     showTurn();
     return Promise.resolve();
@@ -477,7 +480,7 @@
     return kv.get(entryKey(next.dealer)).then(function (html) {
       if (!install(html, next.dealer, values)) {
         f.reset();
-        fit(f, next.dealer, null);
+        fit(f, next.dealer, null, true);
         var preview = byId("preview");  // no entry kept for this deal's players: say so, never offer others
         if (preview && shown !== entryKey(next.dealer)) {
           preview.replaceChildren(element("p", "outcome rejected", box.dataset.noForm));

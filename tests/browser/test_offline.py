@@ -136,6 +136,27 @@ def test_five_deals_offline_survive_a_reload_and_are_stored_once_in_order(contex
     assert all([r["kind"] for r in deal["revisions"]] == ["created"] for deal in deals)
 
 
+def test_who_dealt_and_who_enters_stays_open_while_the_outbox_is_sent(contexts: list[BrowserContext],
+                                                                     site: Site) -> None:
+    """The page fits its form to the deals the outbox sent (their numbers, the dealer next): it left "Who dealt,
+    who enters" as the scorer had it only since stop 41. Before, each fitting folded it shut, and CI saw "Your
+    name" hidden again between the tap that opened it and the typing (the page had just read its outbox)."""
+    night = site.night()
+    context = contexts[0]
+    page = open_table(context, site, night)
+    context.set_offline(True)
+    save_offline(page, FIVE[0], 1)
+    show_scorer(page)  # on the next deal's form, while deal 1 waits
+    page.get_by_label("Your name").fill("Clara")
+
+    context.set_offline(False)
+    expect(page.locator(PENDING)).to_have_count(0)
+    expect(page.locator("table.latest-deals tbody tr.deal-row th.number")).to_have_text(["1"])  # the sync's ledger
+    expect(page.get_by_label("Your name")).to_be_visible()
+    expect(page.get_by_label("Your name")).to_have_value("Clara")
+    assert [deal["sequence"] for deal in stored(site, night)] == [1]
+
+
 def test_typing_survives_a_reload_offline(contexts: list[BrowserContext], site: Site) -> None:
     night = site.night()
     context = contexts[0]
