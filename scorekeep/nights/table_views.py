@@ -51,7 +51,7 @@ from scorekeep.nights.entry import (
     refusal,
 )
 from scorekeep.nights.record import Record
-from scorekeep.rules import IllegalDeal, Verdict
+from scorekeep.rules import GAMES, IllegalDeal, Verdict
 from scorekeep.rules import play as played
 from scorekeep.rules.seating import rotation
 from scorekeep.rules.verdict import explained
@@ -411,21 +411,21 @@ def deal_new(request: NightRequest, night_id: int, table_number: int) -> HttpRes
 # for each of them on its own, ~31 requests one after the other at a table of four Skat players: the table was
 # ready for a Wi-Fi drop only seconds after it opened, and each request read the table again.
 WANT = "want"
-MOST_WANTED = 80  # a table of seven Schafkopf players with every game of the richest preset stays well below
 WANTED = re.compile(r"(\d{1,2}):([A-Za-z0-9_-]{0,40})")
 
 
 def _offline_entries(request: HttpRequest, loaded: Loaded) -> HttpResponse:
     """JSON: {"entries": [[dealer, contract, html], …]}, each html the very answer of the entry's own request (the
     base values typed so far, with `dealer` and `contract`; HX-Target "entry"). A want that is malformed, or names
-    a seat the table does not have, is refused with the field and what is allowed."""
+    a seat the table does not have, is refused with the field and what is allowed. At most each seat's blank entry
+    and its entry of every game the game has (any rule set): a table of seven Schafkopf players, 105."""
     wants = request.GET.getlist(WANT)
     parsed = [WANTED.fullmatch(want) for want in wants]
     seats = len(loaded.names)
-    if len(wants) > MOST_WANTED or not all(match and int(match.group(1)) < seats for match in parsed):
+    most = seats * (len(GAMES[loaded.night.game].CONTRACTS) + 1)
+    if len(wants) > most or not all(match and int(match.group(1)) < seats for match in parsed):
         return JsonResponse({"error": gettext("want: up to %(most)s entries, each a dealer's seat (0 to %(last)s), a "
-                                              "colon and a game, e.g. 0:grand.") % {"most": MOST_WANTED,
-                                                                                    "last": seats - 1}},
+                                              "colon and a game, e.g. 0:grand.") % {"most": most, "last": seats - 1}},
                             status=400)
     entries = []
     for match in parsed:
