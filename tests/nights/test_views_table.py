@@ -1,5 +1,7 @@
 """The table page (deal entry and ledger) and a deal's page (verdict, history, corrections)."""
 
+import gzip
+import json
 import re
 from typing import Any
 
@@ -160,6 +162,17 @@ def test_the_entries_a_phone_keeps_offline_come_in_one_request_each_as_its_own_r
         assert entry == html(alone)
         assert entry.lstrip().startswith('<div id="entry"')
     assert 'name="points-' in entries[2][2] and 'name="points-' not in entries[1][2]  # the Ramsch asks each player
+
+
+def test_the_entries_go_gzipped_to_a_phone_that_takes_it(client: Client, skat: CardNight) -> None:
+    wants = {"want": ["0:", "0:grand", "1:null", "2:clubs"]}
+    plain = client.get(url(skat, "deals/new/"), wants, headers={**HX, "HX-Target": "entry"})
+    zipped = client.get(url(skat, "deals/new/"), wants,
+                        headers={**HX, "HX-Target": "entry", "Accept-Encoding": "br, gzip, deflate"})
+    assert "Content-Encoding" not in plain and zipped["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in zipped["Vary"]
+    assert json.loads(gzip.decompress(zipped.content)) == plain.json()
+    assert len(zipped.content) * 5 < len(plain.content)
 
 
 @pytest.mark.parametrize("want", ["4:grand", "x:grand", "1-grand", "1:gr and", "1:" + "a" * 41])
