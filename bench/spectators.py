@@ -3,15 +3,16 @@ the standings every 10 s — through haproxy onto two app servers on one Postgre
 
     .venv/bin/python bench/spectators.py [--players 600] [--every 60] [--viewers 5000] [--poll 10]
                                          [--arrive 30] [--quiet 30] [--seconds 120] [--servers 2]
-                                         [--workers 2] [--threads 8] [--fresh 5] [--timeout 60]
+                                         [--workers 4] [--threads 2] [--at-once 4] [--fresh 5] [--timeout 60]
                                          [--database-url postgres://…] [--no-balancer-cache]
 
 Run by hand, never by the test suite; results go to docs/PERFORMANCE.md. The script makes a throw-away database
 (a temporary PostgreSQL database on the server of --database-url or DATABASE_URL; a SQLite file when neither is
 PostgreSQL, which is not how several servers are run), a Redis of its own on a free port, `--servers` gunicorn
 servers (DEBUG off, as in production, each `--workers` × `--threads`) sharing both, and haproxy in front sending
-the requests round them (plain HTTP on loopback: the app's cost is measured, not the handshakes; room for one
-connection per viewer), with README's cache of the viewers' boards (haproxy's: a board kept while it is fresh
+the requests round them, `--at-once` at a time to each server (its `maxconn`; by default one a worker, as in
+README's recipe), the saves first in its queue (plain HTTP on loopback: the app's cost is measured, not the
+handshakes; room for one connection per viewer), with README's cache of the viewers' boards (haproxy's: a board kept while it is fresh
 answers the polls without a server) unless `--no-balancer-cache`. It sets the tournament up as
 bench/tournament.py does (`--players` entrants drawn into tables of four), then for `--seconds`:
 
@@ -176,8 +177,12 @@ def main() -> int:
                         help="seconds the viewers keep polling after the tables stop (the board unchanged): more "
                              "than --fresh and a poll's interval, so that every viewer polls an unchanged board")
     parser.add_argument("--servers", type=int, default=2)
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per server")
-    parser.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker")
+    # README's recipe: two workers a core, each given one request at a time by haproxy (its second thread
+    # answers the health checks), the rest waiting in haproxy's queue, where the saves go first.
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers per server")
+    parser.add_argument("--threads", type=int, default=2, help="threads per gunicorn worker")
+    parser.add_argument("--at-once", type=int, default=None,
+                        help="requests haproxy gives a server at once (its maxconn; default: its workers)")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds a viewer waits for an answer")
     parser.add_argument("--fresh", type=float, default=5.0, help="SCOREKEEP_STANDINGS_FRESH on the servers")
     parser.add_argument("--database-url", default=None, help="a PostgreSQL server to make the database on")
@@ -203,7 +208,7 @@ def main() -> int:
                           production=True, settings=dict(shared), keep_alive=10))
     # Each viewer keeps a connection to the balancer; the keepers open one a save.
     balancer = Balancer(sites, directory / "haproxy", tls=False, maxconn=args.viewers + 2 * len(sites) + 1024,
-                        cache=args.balancer_cache)
+                        cache=args.balancer_cache, at_once=args.at_once or args.workers)
     crowd: Crowd | None = None
     try:
         redis.start()

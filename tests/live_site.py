@@ -491,9 +491,11 @@ defaults
 {cache_section}frontend site
     bind 127.0.0.1:{port}{tls}
 {cache_use}    # When every server thread is busy, the tables' requests go ahead of the spectators' in haproxy's queue
-    # (a lower class first): a save waits for a free thread, not behind thousands of standings polls. Of the
-    # spectators', a board the cache lacks goes before a page opened: it is kept for everyone once answered.
+    # (a lower class first): a save waits for a free thread, not behind thousands of standings polls; and a
+    # save or a correction (a POST) ahead of a page opened. Of the spectators', a board the cache lacks goes
+    # before a page opened: it is kept for everyone once answered.
     http-request set-priority-class int(2) if {{ path_beg /standings/ }}
+    http-request set-priority-class int(-1) if METH_POST
 {board_first}
 {cache_store}    http-response set-header X-Served-By %[srv_name]
     default_backend app
@@ -540,6 +542,7 @@ class Balancer:
     tls: bool = True  # False: plain HTTP on loopback (bench/spectators.py: the app's cost, not the handshakes)
     maxconn: int = 2048  # connections at once (bench/spectators.py: one per viewer, each kept alive)
     cache: bool = True  # README's cache of the viewers' boards (False: every poll goes to a server)
+    at_once: int | None = None  # requests a server is given at once (None: its workers × threads)
 
     @property
     def url(self) -> str:
@@ -562,7 +565,7 @@ class Balancer:
             (self.directory / "site.pem").write_bytes(self.cert.read_bytes() + key)  # haproxy: one file
         # Each server gets at most as many requests at once as it has threads; the rest wait in haproxy's queue
         # (and the health checks, which do not queue, still reach a busy server).
-        servers = "\n".join(f"    server app{n} 127.0.0.1:{site.port} check maxconn {site.workers * site.threads}"
+        servers = "\n".join(f"    server app{n} 127.0.0.1:{site.port} check maxconn {self.at_once or site.workers * site.threads}"
                              for n, site in enumerate(self.sites, 1))
         config = self.directory / "haproxy.cfg"
         # Behind TLS the site hears it was HTTPS; plain, it is told nothing (it then needs SCOREKEEP_SSL_REDIRECT=0).
