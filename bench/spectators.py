@@ -12,9 +12,9 @@ PostgreSQL, which is not how several servers are run), a Redis of its own on a f
 servers (DEBUG off, as in production, each `--workers` × `--threads`) sharing both, and haproxy in front sending
 the requests round them, `--at-once` at a time to each server (its `maxconn`; by default one a worker, as in
 README's recipe), the saves first in its queue (plain HTTP on loopback: the app's cost is measured, not the
-handshakes; room for one connection per viewer), with README's cache of the viewers' boards (haproxy's: a board kept while it is fresh
-answers the polls without a server) unless `--no-balancer-cache`. It sets the tournament up as
-bench/tournament.py does (`--players` entrants drawn into tables of four), then for `--seconds`:
+handshakes; room for one connection per viewer), with README's cache of the viewers' boards (haproxy's: a
+board kept while it is fresh answers the polls without a server) unless `--no-balancer-cache`. It sets the
+tournament up as bench/tournament.py does (`--players` entrants drawn into tables of four), then for `--seconds`:
 
 - one list keeper per table (bench/tournament.py's `keeper`, a thread: its own session from the table's scorer
   link, a valid deal about every `--every` seconds, the first after a random part of it; resent with its key

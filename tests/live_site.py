@@ -563,10 +563,10 @@ class Balancer:
                            capture_output=True, check=True)
             key = (self.directory / "key.pem").read_bytes()
             (self.directory / "site.pem").write_bytes(self.cert.read_bytes() + key)  # haproxy: one file
-        # Each server gets at most as many requests at once as it has threads; the rest wait in haproxy's queue
-        # (and the health checks, which do not queue, still reach a busy server).
-        servers = "\n".join(f"    server app{n} 127.0.0.1:{site.port} check maxconn {self.at_once or site.workers * site.threads}"
-                             for n, site in enumerate(self.sites, 1))
+        # Each server gets at most as many requests at once as it has threads (or `at_once`); the rest wait in
+        # haproxy's queue (and the health checks, which do not queue, still reach a busy server).
+        servers = "\n".join(f"    server app{n} 127.0.0.1:{site.port} check maxconn "
+                             f"{self.at_once or site.workers * site.threads}" for n, site in enumerate(self.sites, 1))
         config = self.directory / "haproxy.cfg"
         # Behind TLS the site hears it was HTTPS; plain, it is told nothing (it then needs SCOREKEEP_SSL_REDIRECT=0).
         tls = (f" ssl crt {self.directory}/site.pem\n    http-request set-header X-Forwarded-Proto https" if self.tls
