@@ -316,8 +316,12 @@ def tap_choice(page: Page, key: str, label: str) -> None:
 
 
 def tap_folded(page: Page, key: str, value: str) -> None:
-    """Tap `value` of question `key`, opening "Other" first where it is folded away."""
+    """Tap `value` of question `key`, opening "Other" first where it is folded away. Not while the preview of an
+    earlier input is on its way: its answer, swapped in between Playwright's last look at the tap and the click
+    (which lands on the tap's place on the screen), moved the tap away and the click hit nothing (a CI run's page
+    log: no input for the question)."""
     choice = page.locator(f"#q-{key} input[value='{value}']")
+    preview_current(page)
     if not choice.is_visible():
         page.locator(f"#q-{key} details.more-choices > summary").click()
     tap_choice(page, key, value)
