@@ -99,7 +99,7 @@ OUT_OF_REACH = """([tappable, fold]) => {
 # The drafts static/js/offline.js keeps in IndexedDB ("draft <table's form address>"), forgotten.
 FORGET_DRAFTS = """async () => {
   const kv = window.idbKeyval;
-  if (!kv) return;
+  if (!kv) throw new Error("idb-keyval is not on the page: the drafts cannot be forgotten");
   for (const key of await kv.keys()) { if (String(key).startsWith("draft ")) await kv.del(key); }
 }"""
 
@@ -170,10 +170,15 @@ def run(games: list[str], langs: list[str], warm: int, shots: Path | None = None
                         # last contract's taps are kept on the phone as a draft too (static/js/offline.js), which
                         # a new page restores by swapping its entry in outside htmx (IDLE does not see it): the
                         # measures raced with that swap (a tap's label measured while another took its place).
-                        page.evaluate(FORGET_DRAFTS)
+                        # The page writes its draft again as it closes (pagehide), so the drafts are forgotten
+                        # after it closed, from a page of the site without an entry form (a CI run under load:
+                        # forgotten before the close, the draft came back and the fourth contract was measured
+                        # mid-swap).
                         page.close()
                         page = context.new_page()
                         page.set_default_timeout(TIMEOUT_MS)
+                        page.goto(f"{site.url}/adjudicate/")
+                        page.evaluate(FORGET_DRAFTS)
                         page.goto(url)
                         page.locator("html.js").wait_for(state="attached")
                         page.wait_for_function(IDLE)
