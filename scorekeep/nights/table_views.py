@@ -60,6 +60,7 @@ from scorekeep.web import live
 from scorekeep.web.access import SCORE, SCORER, VIEW, NightRequest, allows, night_access, role_of
 from scorekeep.web.flash import later
 from scorekeep.web.htmx import render_page
+from scorekeep.web.shared import takes_gzip
 from scorekeep.words.labels import in_game, page_words, table_names
 
 # Which partial answers an htmx request, by the id of the element it swaps (HX-Target): the dealer
@@ -412,7 +413,6 @@ def deal_new(request: NightRequest, night_id: int, table_number: int) -> HttpRes
 # for each of them on its own, ~31 requests one after the other at a table of four Skat players: the table was
 # ready for a Wi-Fi drop only seconds after it opened, and each request read the table again.
 WANT = "want"
-ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # as Django's GZipMiddleware reads Accept-Encoding
 WANTED = re.compile(r"(\d{1,2}):([A-Za-z0-9_-]{0,40})")
 
 
@@ -447,7 +447,7 @@ def _offline_entries(request: HttpRequest, loaded: Loaded) -> HttpResponse:
     # Gzipped here for a phone that takes it: ~30 entries of a few dozen KiB, mostly the same markup (a tenth of
     # it gzipped). One at a time they were HTML, which a proxy gzips by default (Debian's nginx: text/html only);
     # JSON it would send whole. No secret is in an entry (the CSRF token and the key are outside it).
-    if ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")):
+    if takes_gzip(request):
         response.content = compress_string(response.content)
         response["Content-Encoding"] = "gzip"
     patch_vary_headers(response, ("HX-Request", "HX-Target", "Accept-Encoding"))

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import re
 import secrets
 import time
 from typing import Any
@@ -166,8 +165,8 @@ def _page(request: HttpRequest, tournament: Tournament, template: str, kind: str
         plain, zipped = _whole_page(shell, board)
         cache.set_many({page_key: (tag, shell[0], plain), f"{page_key}:gz": (tag, shell[0], zipped)},
                        timeout=BOARD_KEPT)
-        takes_gzip = _takes_gzip(request)
-        return _page_answer(tag, zipped if takes_gzip else plain, takes_gzip)
+        gzipped = shared.takes_gzip(request)
+        return _page_answer(tag, zipped if gzipped else plain, gzipped)
     tag = _tag(request, tournament, kind, series)
     unchanged = live.not_modified(request, LIVE, tag)
     if unchanged is not None:
@@ -245,10 +244,6 @@ def _whole_page(shell: tuple[Any, ...], board: bytes) -> tuple[bytes, bytes]:
     return plain, gzip.compress(plain, compresslevel=6, mtime=0)
 
 
-def _takes_gzip(request: HttpRequest) -> bool:
-    return bool(_ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")))
-
-
 def _page_answer(tag: str, body: bytes, zipped: bool) -> HttpResponse:
     """A viewers' page as kept (`_whole_page`): gzipped to a browser that takes it, as it is otherwise."""
     response = HttpResponse(body)
@@ -276,7 +271,7 @@ def _open_from_board(request: HttpRequest, token: str, kind: str) -> HttpRespons
     page_key = _page_key(request, key)
     if page_key is None or request.user.is_authenticated:
         return None
-    zipped = _takes_gzip(request)
+    zipped = shared.takes_gzip(request)
     page_asked = f"{page_key}:gz" if zipped else page_key
     found = cache.get_many([f"{key}:tag", page_asked])
     mark, page = found.get(f"{key}:tag"), found.get(page_asked)
@@ -348,14 +343,11 @@ def _gzipped(kept: tuple[Any, ...]) -> bytes | None:
     return kept[4] if len(kept) > 4 else None
 
 
-_ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # as Django's GZipMiddleware reads Accept-Encoding
-
-
 def _board_answer(request: HttpRequest, tag: str, board: bytes, gz: bytes | None) -> HttpResponse:
     """A poll's board: gzipped, as compressed once when the board was computed, for a browser that takes it
     (every browser: a phone's board of 600 entrants is some 300 KB of HTML, a tenth of it gzipped — fetched by
     thousands of viewers after every change); as it is otherwise. Varies with Accept-Encoding either way."""
-    if gz is not None and _ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")):
+    if gz is not None and shared.takes_gzip(request):
         response = HttpResponse(gz)
         response["Content-Encoding"] = "gzip"
     else:

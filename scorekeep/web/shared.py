@@ -13,12 +13,19 @@ Vary: Cookie had the session been read. An answer whose view read the session, s
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_vary_headers
 
 _SHARED = "_scorekeep_shared_for"
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # as Django's GZipMiddleware reads Accept-Encoding
+
+
+def takes_gzip(request: HttpRequest) -> bool:
+    """Whether the asker takes a gzipped answer (its Accept-Encoding names gzip); the answer then varies on it."""
+    return bool(_ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")))
 
 
 def allow(response: HttpResponse, seconds: int) -> None:
