@@ -50,6 +50,7 @@ from scorekeep.nights.settlement import (
 from scorekeep.rules import DEFAULT_GAME, GAMES, IllegalDeal, bock, standing
 from scorekeep.rules.games import Game
 from scorekeep.web.fields import HouseRule, HouseRulesMixin, as_json, engine_message, peek
+from scorekeep.words.cells import DATE_FORMAT
 from scorekeep.words.labels import (
     CHOICE_LABELS,
     CONTRACT_LABELS,
@@ -415,7 +416,8 @@ class SettingsFields(HouseRulesMixin, QuietForm):
         self.url = url
         self.game = game
         self.module: Game = GAMES[game]
-        self.fields["date"] = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+        self.fields["date"] = forms.DateField(label=_("Date"),
+                                             widget=forms.DateInput(attrs={"type": "date"}, format=DATE_FORMAT))
         self.fields["place"] = forms.CharField(label=_("Place"), max_length=100, required=False,
                                                help_text=_("optional, e.g. the club's room or a host's kitchen"))
         data.setdefault("date", timezone.localdate().isoformat())

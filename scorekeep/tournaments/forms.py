@@ -17,6 +17,7 @@ from scorekeep.rules import GAMES, IllegalDeal
 from scorekeep.tournaments import money as tournament_money
 from scorekeep.tournaments import writes as tournaments
 from scorekeep.web.fields import HouseRule
+from scorekeep.words.cells import DATE_FORMAT
 from scorekeep.words.labels import GAME_LABELS, OPTION_LABELS, listed, page_words
 from scorekeep.words.money import CURRENCY, currency_exponent
 
@@ -113,7 +114,9 @@ class TournamentForm(MoneyFields):
 
     club: forms.ModelChoiceField[Any] = forms.ModelChoiceField(label=_("Club"), queryset=None, empty_label=None)
     name = forms.CharField(label=_("Name"), max_length=100)
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    # The ISO format whatever the language: a browser's date input reads no other, and a German "30.11.2026" in it
+    # showed an empty date that had to be picked again.
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format=DATE_FORMAT))
     place = forms.CharField(label=_("Place"), max_length=100, required=False)
     rules = forms.ChoiceField(label=_("Game and rule set"), choices=preset_choices)
     series_count = forms.IntegerField(label=_("Number of series (Kop: rounds)"), min_value=1,

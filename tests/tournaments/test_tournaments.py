@@ -5,12 +5,14 @@ next draw, the organiser's correction after a series closed, and only the club's
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from scorekeep.clubs import clubs
 from scorekeep.models import CardNight, Club, DealRevision, Series, Tournament, TournamentRevision
@@ -243,6 +245,20 @@ def test_the_new_tournament_page_refuses_bad_input_at_its_field(host_client: Cli
     tournament = Tournament.objects.get()
     assert tournament.entry_fee == 1050 and tournament.prizes["places"] == [10000, 5000]
     assert tournament.lost_game_money == [{"from": 1, "amount": 50}, {"from": 4, "amount": 100}]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "de", "ja"])
+def test_the_date_a_new_tournament_night_or_season_starts_with_is_one_a_date_input_reads(
+        host_client: Client, club: Club, language: str) -> None:
+    """A browser's date input takes the ISO date only: a German "30.11.2026" in it showed an empty date."""
+    host_client.cookies["django_language"] = language
+    today = timezone.localdate().isoformat()
+    for url in (reverse("tournament-new"), "/nights/new/", reverse("season-new", args=[club.pk])):
+        page = host_client.get(url).content.decode()
+        dates = re.findall(r'<input type="date" name="(\w+)" value="([^"]*)"', page)
+        assert dates and all(re.fullmatch(r"\d{4}-\d\d-\d\d", value) for _name, value in dates), (url, dates)
+        assert today in dict(dates).values() or url.endswith("/seasons/new/"), (url, dates)
 
 
 @pytest.mark.django_db
