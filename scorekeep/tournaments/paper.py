@@ -11,12 +11,15 @@ in for the table later replace it once there are as many as the paper list shows
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django import forms
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -27,6 +30,7 @@ from scorekeep.rules.explain import in_words
 from scorekeep.rules.tournament import PaperColumn, check_paper, format_of, paper_seeger_fabian, series_length_at
 from scorekeep.tournaments import money as tournament_money
 from scorekeep.words.labels import page_words, translated
+from scorekeep.words.numbers import signed
 
 KEPT = ("total", "won", "lost", "soli_won")  # what a paper result keeps of its columns: the standing's figures
 
@@ -59,6 +63,39 @@ def standing_of(table: CardTable, players: int | None = None) -> tuple[ledger.Ta
     if counts(table, kept):
         return as_standing(table.night, table.paper), True
     return kept, False
+
+
+@dataclass(frozen=True, slots=True)
+class Foot:
+    """A paper result as a printout shows it: the foot of the table's paper list as typed, in words."""
+
+    deals: int
+    heads: list[str]  # the game's paper columns, in words
+    rows: list[tuple[str, list[str]]]  # per player: the name and the figures, as the form shows them
+    by: str
+    at: datetime | None
+
+
+def foot(tournament: Tournament, table: CardTable) -> Foot | None:
+    """The table's paper result as its printed list shows it, when the standings count it (None: they count
+    the deals typed in). Its figures are those the organiser typed (`PaperForm.of`), money in the currency."""
+    if not standing_of(table)[1]:
+        return None
+    initial = PaperForm.of(tournament, table).initial
+    money = bool(GAMES[tournament.game].MONEY)
+    rows = []
+    for position, place in enumerate(table.places.all()):
+        cells = []
+        for column in columns(tournament):
+            value = initial.get(f"{column.key}_{position}", "")
+            if column.key == "total" and money:
+                cells.append(tournament_money.text(table.paper["rows"][position]["total"], tournament, plus=True))
+            else:  # the signed points as the lists write them ("+94", "−48"), the games as counted
+                cells.append(signed(value) if column.key in ("total", "performance") else str(value))
+        rows.append((place.player.name, cells))
+    at = table.paper.get("at")
+    return Foot(int(table.paper["deals"]), [capfirst(translated(column.label)) for column in columns(tournament)], rows,
+                str(table.paper.get("by", "")), datetime.fromisoformat(at) if at else None)
 
 
 def typed_deals(table: CardTable) -> int:

@@ -40,7 +40,7 @@ from scorekeep.printing import pdf
 from scorekeep.printing.lists import PRINT_CSS, PrintTable, list_template, paper_list, tick_heads
 from scorekeep.printing.refusals import pdf_busy, pdf_unavailable
 from scorekeep.tournaments import money as tournament_money
-from scorekeep.tournaments import standing_rows, standings
+from scorekeep.tournaments import paper, standing_rows, standings
 from scorekeep.tournaments import writes as tournaments
 from scorekeep.tournaments.loading import tournament_of
 from scorekeep.web.qr import qr_svg
@@ -124,6 +124,7 @@ class TableList:
     night: CardNight
     signers: list[str]
     problems: list[str]  # what the table's closing check misses, in words (empty: the list is complete)
+    foot: paper.Foot | None = None  # the standings count the table's paper list, not the deals typed in
 
     @property
     def template(self) -> str:
@@ -143,7 +144,8 @@ def table_lists(series: Series, tables: list[CardTable]) -> list[TableList]:
         book = books[table.pk]
         # The list alone, as the game lays it out (no chart: the tournament's list is what its table signs).
         item = paper_list(table.night, table, book, records[table.pk])
-        out.append(TableList(item, table.night, book.names, checks[table.pk].problems_in_words()))
+        out.append(TableList(item, table.night, book.names, checks[table.pk].problems_in_words(),
+                             paper.foot(series.tournament, table)))
     return out
 
 

@@ -1,11 +1,13 @@
 """A table without a phone (issue 31): its series result typed from the paper list counts in the standings and
 the money exactly as the same deals entered one by one; the paper list's checks; deals typed in replace it."""
 
+import re
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from scorekeep.models import CardTable, Series, Tournament
@@ -14,6 +16,7 @@ from scorekeep.nights import writes as nights
 from scorekeep.tournaments import money as tournament_money
 from scorekeep.tournaments import standing_rows, standings
 from scorekeep.words.labels import unit_text
+from scorekeep.words.numbers import signed
 from tests.tournament_fixtures import draw, tournament
 
 TIERS = [{"from": 1, "amount": 50}, {"from": 3, "amount": 100}]
@@ -98,6 +101,36 @@ def test_a_paper_list_counts_exactly_as_the_same_deals_entered_one_by_one(client
     overview = client.get(f"/tournaments/{b.pk}/").content.decode()
     assert "from a paper list" in overview, overview[overview.find("series-tables"):][:1500]
     assert "✓ list complete" in overview  # the table's closing check passes
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("game", "preset", "deals"), [("skat", "isko", SKAT_DEALS),
+                                                        ("schafkopf", None, SCHAFKOPF_DEALS)])
+def test_the_printed_list_of_a_paper_table_is_the_foot_typed_not_an_empty_list(
+        client: Client, host: User, game: str, preset: str | None, deals: list[dict[str, Any]]) -> None:
+    """The list a table signs: a table typed from its paper list printed "no deals yet", totals 0 and
+    "list complete · 0 deals entered" — against the standings that counted its figures."""
+    a, b, a1, b1 = two_tournaments(game, preset or "", host)
+    for facts in deals:
+        nights.enter_deal(a1, facts)
+    figures = paper_figures(a1, game == "schafkopf")
+    assert client.post(f"/tournaments/{b.pk}/series/1/tables/1/paper/", figures).status_code == 303
+    page = client.get(reverse("tournament-print-lists", args=[b.pk, 1])).content.decode()
+    table = page[page.find('id="list-table-1"'):]
+    table = table[:table.find("</section>")]
+    assert "from a paper list" in table and "8 deals played" in table
+    assert "deals entered" not in table and "No deals yet" not in table
+    foot = re.findall(r"<tr><th scope=\"row\">([^<]+)</th>((?:<td class=\"num\">[^<]*</td>)+)</tr>", table)
+    cells = {name: re.findall(r">([^<]*)</td>", tds) for name, tds in foot}
+    kept = ledger.TableStanding.of(a1)
+    names = [place.player.name for place in b1.places.all()]
+    assert list(cells) == names
+    for p, name in enumerate(names):
+        total = tournament_money.text(kept.totals[p], b, plus=True) if game == "schafkopf" else signed(kept.totals[p])
+        assert cells[name][:3] == [total, str(kept.won[p]), str(kept.lost[p])], (name, cells[name])
+        if game == "skat":
+            assert cells[name][3] == signed(kept.performance[p])
+    assert 'data-check="complete"' in table
 
 
 @pytest.mark.django_db
