@@ -54,7 +54,9 @@ def outdated_draws(tournament: Tournament) -> list[Outdated]:
 
 def _when(at: datetime) -> str:
     local = timezone.localtime(at)
-    return gettext("%(day)s, %(time)s") % {"day": date_format(local, "j M"), "time": date_format(local, "H:i")}
+    # The language's own day and month ("30. November", "November 30", "11月30日"), not "30 Nov" everywhere.
+    return gettext("%(day)s, %(time)s") % {"day": date_format(local, "MONTH_DAY_FORMAT"),
+                                           "time": date_format(local, "H:i")}
 
 
 def _entrant_words(value: Any) -> str:
@@ -113,7 +115,12 @@ def _revision_words(game: str, rev: TournamentRevision) -> str:
         return gettext("a lot drawn for a tie")
     if rev.kind == "money":
         return gettext("the money settings changed")
-    return rev.kind
+    if rev.kind == "paper":
+        old = rev.old if isinstance(rev.old, dict) else {}
+        return (gettext("%(part)s, table %(table)s: the result from the paper list changed") if old.get("paper")
+                else gettext("%(part)s, table %(table)s: the result from the paper list entered")) % {
+            "part": part, "table": new.get("table", "")}
+    return rev.kind  # none left: every kind `writes` and `paper` record is written out above
 
 
 def _line(what: str, by: str, at: datetime, reason: str) -> str:

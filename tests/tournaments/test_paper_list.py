@@ -101,6 +101,8 @@ def test_a_paper_list_counts_exactly_as_the_same_deals_entered_one_by_one(client
     overview = client.get(f"/tournaments/{b.pk}/").content.decode()
     assert "from a paper list" in overview, overview[overview.find("series-tables"):][:1500]
     assert "✓ list complete" in overview  # the table's closing check passes
+    # Its history in words ("…: paper" was the record's code word).
+    assert f"{unit_text(game, 'in_text', 1)}, table 1: the result from the paper list entered" in overview
 
 
 @pytest.mark.django_db

@@ -154,6 +154,9 @@ def test_the_money_page_saves_the_settings_and_names_the_field_of_a_mistake(clie
     assert "from 0 to 100 with at most one decimal" in body and "not “200”" in body
     tour.refresh_from_db()
     assert tour.entry_fee == 1000  # nothing stored
+    client.cookies["django_language"] = "de"
+    prizes = client.get(url).content.decode()
+    assert '<th scope="col">Platz</th><th scope="col">Gewinner</th>' in prizes  # the rank, not "Ort" (a location)
 
 
 @pytest.mark.django_db
