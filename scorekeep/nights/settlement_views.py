@@ -53,7 +53,7 @@ from scorekeep.nights.settlement import (
 )
 from scorekeep.nights.settlement import settle_as_stored as settle
 from scorekeep.web import access
-from scorekeep.web.access import HOST, SCORER, VIEW, NightRequest, night_access
+from scorekeep.web.access import HOST, VIEW, NightRequest, night_access
 from scorekeep.web.flash import later
 from scorekeep.web.htmx import HttpResponseSeeOther
 from scorekeep.words.labels import GAME_LABELS
@@ -140,7 +140,7 @@ def night_settlement(request: NightRequest, night_id: int) -> HttpResponse:
             raise PermissionDenied
         form = SettlementForm(request.POST, night=night)
         if form.is_valid():
-            by = " ".join(str(request.session.get(SCORER, "")).split())
+            by = access.recorded_by(request, access.scorer(request, night))
             try:
                 nights.change_settings(night, by=by, **form.changes)
             except OperationalError:

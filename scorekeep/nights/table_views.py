@@ -56,8 +56,8 @@ from scorekeep.rules import GAMES, IllegalDeal, Verdict
 from scorekeep.rules import play as played
 from scorekeep.rules.seating import rotation
 from scorekeep.rules.verdict import explained
-from scorekeep.web import live
-from scorekeep.web.access import SCORE, SCORER, VIEW, NightRequest, allows, night_access, role_of
+from scorekeep.web import access, live
+from scorekeep.web.access import SCORE, VIEW, NightRequest, allows, night_access, role_of
 from scorekeep.web.flash import later
 from scorekeep.web.htmx import render_page
 from scorekeep.web.shared import takes_gzip
@@ -145,24 +145,19 @@ def _deal(loaded: Loaded, sequence: int) -> Deal:
     return get_object_or_404(Deal, table=loaded.table, sequence=sequence)
 
 
-def _scorer(request: HttpRequest) -> str:
-    return str(request.session.get(SCORER, ""))
+def _scorer(request: HttpRequest, night: CardNight) -> str:
+    return access.scorer(request, night)
 
 
 def _changed_by(request: HttpRequest, night: CardNight, typed: str) -> str:
     """Who a change is recorded as made by. A finished night (a tournament's closed series) is changed only by
     its hosts' accounts: the history names the account (with the name typed, where another), so a correction
     after closing always says who made it (issue 31)."""
-    user = getattr(request, "user", None)
-    if not night.finished or user is None or not user.is_authenticated:
-        return typed
-    account = user.get_username()
-    return (account if not typed or typed == account else f"{account} ({typed})")[:40]
+    return access.recorded_by(request, typed) if night.finished else typed
 
 
-def _remember(request: HttpRequest, name: str) -> None:
-    if name and request.session.get(SCORER) != name:
-        request.session[SCORER] = name
+def _remember(request: HttpRequest, night: CardNight, name: str) -> None:
+    access.remember_scorer(request, night, name)
 
 
 def _render(request: HttpRequest, template: str, context: dict[str, Any], partial: str = "") -> HttpResponse:
@@ -274,7 +269,7 @@ def _saving(request: HttpRequest) -> bool:
 
 def _new_form(request: HttpRequest, loaded: Loaded, data: Any = None) -> DealForm:
     return DealForm(data, night=loaded.night, names=loaded.names, dealer=loaded.next_dealer,
-                    url=loaded.url("deal-new"), scorer=_scorer(request), saving=_saving(request),
+                    url=loaded.url("deal-new"), scorer=_scorer(request, loaded.night), saving=_saving(request),
                     bock=loaded.standing.next_is_bock)
 
 
@@ -392,7 +387,7 @@ def deal_new(request: NightRequest, night_id: int, table_number: int) -> HttpRes
             form.add_error(None, BUSY)
     if deal is None:
         return _render(request, "nights/table.html", context, "region")
-    _remember(request, by)
+    _remember(request, loaded.night, by)
     saved = (gettext("This deal was saved already (a second tap or a repeated request); it is stored once.")
              if deal.replayed else gettext("Deal saved."))
     if not request.htmx:  # type: ignore[attr-defined]  # (django-htmx) the table page names and marks the saved deal, with its Undo
@@ -494,7 +489,7 @@ def _deal_context(request: HttpRequest, loaded: Loaded, deal: Deal, form: DealFo
             "explanation": _explanation(loaded, deal), "dealer_name": loaded.names[deal.dealer],
             "history": deal_history(loaded.night.game, deal.sequence, revisions, loaded.names,
                                     loaded.night.date),
-            "scorer": _scorer(request), "can_score": _can_score(request),
+            "scorer": _scorer(request, loaded.night), "can_score": _can_score(request),
             # Each form its own idempotency key: a correction's key never stands for a deletion.
             "key": (_key(request) if form is not None and form.is_bound else None) or uuid.uuid4().hex,
             "change_key": uuid.uuid4().hex,
@@ -514,7 +509,7 @@ def _played_context(request: HttpRequest, loaded: Loaded, deal: Deal,
     context: dict[str, Any] = {"play_url": loaded.url("deal-play", deal.sequence)}
     if _can_score(request) and not deal.deleted:
         context["play_form"] = form or PlayForm(game=loaded.night.game, players=len(deal.seating), play=deal.play,
-                                                scorer=_scorer(request))
+                                                scorer=_scorer(request, loaded.night))
         context["pack"] = pack_of(loaded.night.game)
         context["seat_names"] = [(seat + 1, loaded.names[position]) for seat, position in enumerate(deal.seating)]
     if deal.play is None:
@@ -575,7 +570,7 @@ def _edit_form(request: HttpRequest, loaded: Loaded, deal: Deal, data: Any = Non
     return DealForm(data, night=loaded.night, names=loaded.names, dealer=deal.dealer, saving=_saving(request),
                     url=loaded.url("deal", deal.sequence), bock=deal.bock, correcting=True,
                     initial=initial_from(deal.facts, deal.seating, loaded.night, deal.dealer),
-                    scorer=_scorer(request))
+                    scorer=_scorer(request, loaded.night))
 
 
 def _confirmed(request: HttpRequest) -> bool:
@@ -631,7 +626,7 @@ def deal_page(request: NightRequest, night_id: int, table_number: int, sequence:
             except OperationalError:
                 form.add_error(None, BUSY)
             else:
-                _remember(request, by)
+                _remember(request, loaded.night, by)
                 messages.success(
                     request, later(gettext_noop("Correction saved; every deal after it was scored again.")))
                 return HttpResponseRedirect(loaded.url("deal", sequence), status=303)
@@ -661,7 +656,7 @@ def _change(request: HttpRequest, night_id: int, table_number: int, sequence: in
     refused = ""
     confirm: dict[str, str] = {}
     if note.is_valid():
-        by = " ".join(note.cleaned_data["by"].split()) or _scorer(request)
+        by = " ".join(note.cleaned_data["by"].split()) or _scorer(request, loaded.night)
         try:
             (nights.delete_deal if delete else nights.restore_deal)(deal, by=_changed_by(request, loaded.night, by),
                                                                     reason=note.cleaned_data["reason"],
@@ -675,7 +670,7 @@ def _change(request: HttpRequest, night_id: int, table_number: int, sequence: in
         except OperationalError:
             refused = str(BUSY)
         else:
-            _remember(request, by)
+            _remember(request, loaded.night, by)
             messages.success(request, gettext("Deal deleted; every deal after it was scored again.") if delete
                              else gettext("Deal restored; every deal after it was scored again."))
             # Undo right after a save (the table page's button) goes back to the table; else to the deal's page.
@@ -703,7 +698,8 @@ def deal_play(request: NightRequest, night_id: int, table_number: int, sequence:
     if "remove" in data:  # no card typed: the cards come off
         for name in ("play-tricks", "play-skat", "play-trump", "play-hands"):
             data[name] = ""
-    form = PlayForm(data, game=loaded.night.game, players=len(deal.seating), play=deal.play, scorer=_scorer(request))
+    form = PlayForm(data, game=loaded.night.game, players=len(deal.seating), play=deal.play,
+                    scorer=_scorer(request, loaded.night))
     if not deal.deleted and form.is_valid() and form.play is None and "remove" not in data:
         form.add_error("play-tricks", gettext("Enter the cards of the tricks, one trick a line (or tap them)."))
     elif not deal.deleted and form.is_valid():
@@ -719,7 +715,7 @@ def deal_play(request: NightRequest, night_id: int, table_number: int, sequence:
         except OperationalError:
             form.add_error(None, BUSY)
         else:
-            _remember(request, by)
+            _remember(request, loaded.night, by)
             messages.success(request, gettext("The played cards were removed; the list is unchanged.")
                              if form.play is None else
                              gettext("The played cards are attached; the list keeps the facts as entered."))

@@ -46,7 +46,7 @@ from scorekeep.nights.forms import (
 from scorekeep.nights.loading import load_night
 from scorekeep.rules import GAMES, rules_json
 from scorekeep.web import access, live
-from scorekeep.web.access import HOST, SCORE, SCORER, VIEW, NightRequest, night_access
+from scorekeep.web.access import HOST, SCORE, VIEW, NightRequest, night_access
 from scorekeep.web.flash import later
 from scorekeep.web.htmx import HttpResponseSeeOther, render_page
 from scorekeep.words.labels import GAME_LABELS
@@ -232,16 +232,16 @@ def night_settings(request: NightRequest, night_id: int) -> HttpResponse:
         return refused
     url = reverse("night-settings", args=[night.id])
     if request.method == "GET":
-        form = SettingsForm(SettingsForm.data_of(night, request.session.get(SCORER, "")), night=night, url=url,
+        form = SettingsForm(SettingsForm.data_of(night, access.scorer(request, night)), night=night, url=url,
                             quiet=True)
     else:
         form = SettingsForm(request.POST, night=night, url=url, quiet="refresh" in request.POST)
         if not form.quiet and form.is_valid():
             by = " ".join(form.cleaned_data["by"].split())
-            if by:
-                request.session[SCORER] = by
+            access.remember_scorer(request, night, by)
             try:
-                nights.change_settings(night, by=by, reason=form.cleaned_data["reason"].strip(), **form.settings())
+                nights.change_settings(night, by=access.recorded_by(request, by),
+                                       reason=form.cleaned_data["reason"].strip(), **form.settings())
             except ledger.LedgerError as err:
                 form.add_error(None, refusal(err))
             except OperationalError:
@@ -264,7 +264,7 @@ def night_finish(request: NightRequest, night_id: int) -> HttpResponse:
     if (refused := _a_tournament_table(request, night)) is not None:
         return refused
     finished = request.POST.get("finished") == "1"
-    by = " ".join(str(request.session.get(SCORER, "")).split())
+    by = access.recorded_by(request, access.scorer(request, night))  # the host's account, never a player's name
     try:
         nights.change_settings(night, by=by, finished=finished)
     except OperationalError:

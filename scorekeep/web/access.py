@@ -31,8 +31,39 @@ from scorekeep.words.labels import speaking_of
 
 VIEW, SCORE, HOST = "view", "score", "host"
 RANK = {VIEW: 0, SCORE: 1, HOST: 2}
-SCORER = "scorer"  # session key: the "Your name" a phone scores under (the table, night and settlement pages)
+SCORERS = "scorers"  # session key: {night id: the "Your name" this phone scores that night under}
+KEPT_SCORERS = 50  # the nights a phone remembers its name for, the latest kept
 GRANTS = "nights"  # session key: {night id: {"score": token, "view": token}} — the links this phone opened
+
+
+def scorer(request: HttpRequest, night: CardNight) -> str:
+    """The name this phone last entered under at `night` ("" when none). Kept per night: a name typed at one
+    night's table is no player of the next (it was offered there as who enters)."""
+    names = request.session.get(SCORERS)
+    return str(names.get(str(night.pk), "")) if isinstance(names, dict) else ""
+
+
+def remember_scorer(request: HttpRequest, night: CardNight, name: str) -> None:
+    """Keep `name` as the one this phone enters under at `night` (the latest `KEPT_SCORERS` nights)."""
+    names = request.session.get(SCORERS)
+    names = dict(names) if isinstance(names, dict) else {}
+    key = str(night.pk)
+    if not name or names.get(key) == name:
+        return
+    names.pop(key, None)
+    names[key] = name
+    request.session[SCORERS] = dict(list(names.items())[-KEPT_SCORERS:])
+
+
+def recorded_by(request: HttpRequest, typed: str) -> str:
+    """Who a change is recorded as made by, when an account makes it (a host's: the settings, finishing the
+    night, a change after it): the account, with the name typed on this phone where that is another — so the
+    history never credits a host's act to a player whose name the phone last entered under."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return typed
+    account = user.get_username()
+    return (account if not typed or typed == account else f"{account} ({typed})")[:40]
 
 
 def role(request: HttpRequest, night: CardNight) -> str | None:

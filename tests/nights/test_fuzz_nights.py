@@ -450,7 +450,7 @@ def hostile(db: None) -> CardNight:
 @pytest.mark.django_db
 def test_names_places_and_reasons_show_escaped_on_every_page(client: Client, hostile: CardNight) -> None:
     session = client.session
-    session["scorer"] = IMG  # "Your name" as remembered, in the forms' values
+    session["scorers"] = {str(hostile.pk): IMG}  # "Your name" as remembered, in the forms' values
     session.save()
     table = f"/nights/{hostile.pk}/tables/1/"
     pages = {"list": "/nights/", "night": f"/nights/{hostile.pk}/", "settings": f"/nights/{hostile.pk}/settings/",

@@ -296,10 +296,10 @@ def test_changing_the_rule_set_recomputes_every_verdict_and_records_history(clie
     assert response.status_code == 303 and response["Location"] == f"/nights/{skat_night.id}/"
     lost.refresh_from_db()
     assert lost.verdict["scores"][declarer] == -72  # isko: lost hand games count double
-    assert NightRevision.objects.get().by == "Anna"
-    assert client.session["scorer"] == "Anna"
+    assert NightRevision.objects.get().by == "host (Anna)"  # the host's account, with the name typed
+    assert client.session["scorers"] == {str(skat_night.id): "Anna"}
     page = client.get(f"/nights/{skat_night.id}/settings/").content.decode()
-    assert "changed by Anna" in page and "rule set: Classic club rules → ISkO (Skat Order)" in page
+    assert "changed by host (Anna)" in page and "rule set: Classic club rules → ISkO (Skat Order)" in page
     assert "Why: club rules" in page
     assert 'value="Anna"' in page  # "Your name" remembered
 
@@ -364,6 +364,23 @@ def test_settings_garbage_never_500s(client: Client, skat_night: CardNight) -> N
     assert text(response.content, "err-date")
 
 
+@pytest.mark.django_db
+def test_the_name_a_phone_entered_under_is_offered_at_that_night_only(client: Client, skat_night: CardNight) -> None:
+    """"Your name" comes back at the night it was typed for, not at the next night of other players."""
+    table_url = f"/nights/{skat_night.id}/tables/1/"
+    saved = client.post(f"{table_url}deals/new/", {**{k: str(v) for k, v in GRAND.items()}, "by": "Clara",
+                                                   "dealer": "2"})
+    assert saved.status_code in (200, 303)
+    assert Deal.objects.filter(table__night=skat_night, entered_by="Clara").exists()
+    other = nights.start_night(game="kop", preset="classic", players=["Ewa", "Jan", "Ola", "Piotr"])
+    def offered(url: str) -> list[str]:
+        inputs = re.findall(r'<input[^>]*name="by"[^>]*>', client.get(url).content.decode())
+        return [next(iter(re.findall(r'value="([^"]*)"', tag)), "") for tag in inputs]
+
+    assert offered(table_url) == ["Clara"]
+    assert offered(f"/nights/{other.id}/tables/1/") == [""]
+
+
 # --- the printout -------------------------------------------------------------------------------------
 
 
@@ -372,7 +389,7 @@ def test_settings_garbage_never_500s(client: Client, skat_night: CardNight) -> N
 def test_finishing_a_night_closes_its_tables_and_opening_it_again_reopens_them(client: Client,
                                                                                 skat_night: CardNight) -> None:
     session = client.session
-    session["scorer"] = "Anna"
+    session["scorers"] = {str(skat_night.id): "Anna"}
     session.save()
     table_url = f"/nights/{skat_night.id}/tables/1/"
     response = client.post(f"/nights/{skat_night.id}/finish/", {"finished": "1"})
@@ -385,7 +402,8 @@ def test_finishing_a_night_closes_its_tables_and_opening_it_again_reopens_them(c
                                                      "matadors": "2", "card_points": "70"})
     assert refused.status_code == 200 and Deal.objects.count() == deals
     history = client.get(f"/nights/{skat_night.id}/settings/").content.decode()
-    assert "Anna" in history and "open for deals → finished" in unescape(history)
+    # The host finished it: their account, with the name this phone enters under (never "Anna" alone).
+    assert "changed by host (Anna)" in history and "open for deals → finished" in unescape(history)
     assert client.post(f"/nights/{skat_night.id}/finish/", {"finished": "0"}).status_code == 303
     skat_night.refresh_from_db()
     assert not skat_night.finished
