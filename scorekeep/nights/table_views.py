@@ -54,7 +54,7 @@ from scorekeep.nights.entry import (
 from scorekeep.nights.record import Record
 from scorekeep.rules import GAMES, IllegalDeal, Verdict
 from scorekeep.rules import play as played
-from scorekeep.rules.seating import rotation
+from scorekeep.rules.seating import engine_seats, rotation
 from scorekeep.rules.verdict import explained
 from scorekeep.web import access, live
 from scorekeep.web.access import SCORE, VIEW, NightRequest, allows, night_access, role_of
@@ -306,8 +306,10 @@ def _seating(loaded: Loaded) -> dict[str, Any]:
 
 def _inputs_url(loaded: Loaded) -> str:
     """The engine's description of this table's inputs (its game, rule set and size): the page checks a deal
-    typed without a connection against it (static/js/offline.js), and the service worker keeps a copy."""
-    query = {"game": loaded.night.game, "players": len(loaded.names),
+    typed without a connection against it (static/js/offline.js), and the service worker keeps a copy. Its size
+    is the engine's seats: at a table of more players (Fipsen at five) they sit out in turn, and the API refused
+    the five, so the page checked nothing offline."""
+    query = {"game": loaded.night.game, "players": engine_seats(loaded.night.game, len(loaded.names)),
              "rules": json.dumps(loaded.night.rules_request, sort_keys=True, separators=(",", ":"))}
     return f"{reverse('api-games')}?{urlencode(query)}"
 

@@ -326,9 +326,11 @@
     return found ? found.fields : [];
   }
 
-  // What the page can say without the server: the required inputs left empty and the numbers out of range.
+  // What the page can say without the server: the required inputs left empty and the numbers out of range;
+  // `at` has each of them for its question's message slot (#err-<key>), in the words the server uses there
+  // (entry.DealForm: "tap the player's name", "a whole number from 0 to 10" …).
   function check(f) {
-    var result = { missing: [], wrong: [] };
+    var result = { missing: [], wrong: [], at: [] };
     if (!f) { return result; }
     var values = pairs(f);
     var names = Array.from(f.querySelectorAll("#entry [name]"), function (input) { return input.name; });
@@ -342,15 +344,22 @@
       var q = byId("q-" + key);
       return q ? questionLabel(q) : key;
     }
+    function prompt(field) {  // entry.DealForm's prompt for an empty input
+      if (field.kind === "seat") { return box.dataset.tapName; }
+      if (field.kind === "seats") { return box.dataset.tapNames; }
+      return f.querySelector('#q-' + field.key + ' input[type="radio"]') ? box.dataset.tapOne : box.dataset.needed;
+    }
     var grid = f.querySelector("[data-grid]");
     if (grid && !get(values, "contract")) {  // nothing tapped in the grid of players and games yet
       result.missing.push(grid.dataset.declarer);
+      result.at.push(["contract", box.dataset.tapGame]);
       return result;
     }
     fieldsOf(contractOf(values)).forEach(function (field) {
       if (grid && field.key === "declarer" && !byId("q-declarer")) {  // asked with the game, in the grid
         if (field.need === "required" && (get(values, "contract") || "").indexOf("@") < 0) {
           result.missing.push(grid.dataset.declarer || field.key);
+          result.at.push(["contract", box.dataset.tapGame]);
         }
         return;
       }
@@ -359,21 +368,63 @@
       var filled = values.filter(function (p) { return own.indexOf(p[0]) >= 0 && p[1] !== ""; });
       if (!given(field.key)) {
         var excused = (field.unless || []).some(given) || field.total !== undefined;
-        if (field.need === "required" && !excused) { result.missing.push(label(field.key)); }
+        if (field.need === "required" && !excused) {
+          result.missing.push(label(field.key));
+          result.at.push([field.key, prompt(field)]);
+        }
         return;
       }
       if (field.kind !== "count" && field.kind !== "per_seat") { return; }
       filled.forEach(function (p) {
         var n = Number(p[1]);
+        var why = null;
         if (!Number.isInteger(n) || n < field.min || n > field.max) {
-          result.wrong.push([label(field.key), fill(box.dataset.range, { lo: field.min, hi: field.max })]);
+          why = fill(box.dataset.range, { lo: field.min, hi: field.max });
         } else if (field.values && field.values.indexOf(n) < 0) {
-          result.wrong.push([label(field.key), fill(box.dataset.values, { values: field.values.join(", ") })]);
+          why = fill(box.dataset.values, { values: field.values.join(", ") });
+        }
+        if (why) {
+          result.wrong.push([label(field.key), why]);
+          result.at.push([field.key, why]);
         }
       });
     });
     return result;
   }
+
+  // A save refused on this phone says so at each question, as the server's refusal would: the message in its
+  // slot, its inputs marked, the first of them in view. What the scorer changes there takes its message back.
+  function markQuestions(result) {
+    document.querySelectorAll('#entry .errors[data-offline]').forEach(function (slot) {
+      slot.replaceChildren();
+      delete slot.dataset.offline;
+    });
+    var first = null;
+    result.at.forEach(function (at) {
+      var slot = byId("err-" + at[0]);
+      if (!slot || slot.dataset.offline) { return; }
+      slot.replaceChildren(element("p", "", at[1]));
+      slot.dataset.offline = "shown";
+      var question = byId("q-" + at[0]);
+      if (question) {
+        question.querySelectorAll("input").forEach(function (input) { input.setAttribute("aria-invalid", "true"); });
+      }
+      first = first || question || slot;
+    });
+    return first;
+  }
+  function unmark(event) {
+    var question = event.target.closest && event.target.closest("#entry .q");
+    var slot = question && question.querySelector(".errors[data-offline]");
+    if (!slot) { return; }
+    slot.replaceChildren();
+    delete slot.dataset.offline;
+    question.querySelectorAll('input[aria-invalid="true"]').forEach(function (input) {
+      input.setAttribute("aria-invalid", "false");
+    });
+  }
+  document.addEventListener("input", unmark);
+  document.addEventListener("change", unmark);
 
   function element(tag, className, text) {
     var made = document.createElement(tag);
@@ -402,7 +453,9 @@
       preview.appendChild(still);
     }
     preview.appendChild(element("p", "hint offline-checked", box.dataset.checked));
-    if (saving && (result.wrong.length || result.missing.length)) { preview.scrollIntoView({ block: "center" }); }
+    if (saving && (result.wrong.length || result.missing.length)) {
+      (markQuestions(result) || preview).scrollIntoView({ block: "center" });
+    }
   }
 
   // --- the outbox ----------------------------------------------------------------------------------------
