@@ -287,9 +287,14 @@ class DealForm(forms.Form):
         shown = str(self.data.get(SHOWN_FOR) or "") if self.is_bound else ""
         if not shown or shown == self.contract or shown not in self.contracts:
             return False
+        if not self._peek("contract"):
+            # No game chosen (a tap cleared when the deal moved on, the declarer sitting out): the form is the
+            # first game's as a fresh one is, and says "tap the game" — not that the scorer chose that game.
+            return False
         before = [field for field in inputs(self.game, shown, self.rules, self.table)
                   if field.key not in ledger.DERIVED]
         meant = {q.key: q.meaning for q in DealInputs(before, people, TAP).questions}
+        same = meant == {q.key: q.meaning for q in self.questions}
         dropped = [name for q in self.questions if meant.get(q.key) != q.meaning and q.key not in keep
                    for name in q.names]
         if "card_points" in dropped or "card_points" not in self.inputs.described:
@@ -305,8 +310,11 @@ class DealForm(forms.Form):
             if isinstance(field, forms.ChoiceField) and any(
                     value not in (None, "") and not field.valid_value(str(value)) for value in posted):
                 data.pop(name, None)
+                same = False
         self.data = data
-        return True
+        # The new game asks exactly what the page showed, every value still one of its choices (♥ after ♣):
+        # what a save sends is what the scorer saw, so it is saved at once — without JavaScript too.
+        return not same
 
     def _peek(self, name: str) -> Any:
         """One input's cleaned value before validation (None when missing or invalid)."""

@@ -350,16 +350,17 @@
       return f.querySelector('#q-' + field.key + ' input[type="radio"]') ? box.dataset.tapOne : box.dataset.needed;
     }
     var grid = f.querySelector("[data-grid]");
+    var gridSlot = byId("err-declarer") ? "declarer" : "contract";  // where the server says it (table.html#grid)
     if (grid && !get(values, "contract")) {  // nothing tapped in the grid of players and games yet
       result.missing.push(grid.dataset.declarer);
-      result.at.push(["contract", box.dataset.tapGame]);
+      result.at.push([gridSlot, box.dataset.tapGame]);
       return result;
     }
     fieldsOf(contractOf(values)).forEach(function (field) {
       if (grid && field.key === "declarer" && !byId("q-declarer")) {  // asked with the game, in the grid
         if (field.need === "required" && (get(values, "contract") || "").indexOf("@") < 0) {
           result.missing.push(grid.dataset.declarer || field.key);
-          result.at.push(["contract", box.dataset.tapGame]);
+          result.at.push([gridSlot, box.dataset.tapGame]);
         }
         return;
       }

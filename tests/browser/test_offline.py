@@ -372,10 +372,10 @@ def test_offline_the_page_checks_what_the_engines_description_says(contexts: lis
     page.get_by_role("button", name="Save deal").click()  # nothing tapped: who declared what is still to enter
     expect(page.locator("#preview .outcome.pending")).to_contain_text("Still to enter: Declarer")
     # … and said at the question, as the server says it (the save bar's line is cut short on a phone)
-    expect(page.locator("#err-contract")).to_have_text("tap the game in the declarer's row")
+    expect(page.locator("#err-declarer")).to_have_text("tap the game in the declarer's row")
     expect(page.locator(PENDING)).to_have_count(0)
     fill_deal(page, {"contract": "grand", "declarer": "Bernd", "matadors": 1, "card_points": 130})
-    expect(page.locator("#err-contract")).to_be_empty()  # the tap took the message back
+    expect(page.locator("#err-declarer")).to_be_empty()  # the tap took the message back
     page.get_by_role("button", name="Save deal").click()
     expect(page.locator("#preview .problems")).to_contain_text("a whole number from 0 to 120")
     expect(page.locator("#err-card_points")).to_have_text("a whole number from 0 to 120")

@@ -105,6 +105,22 @@ def test_skat_a_switch_of_game_keeps_what_means_the_same_and_drops_a_choice_the_
     assert ticked(six, "matadors") == [] and 'id="err-matadors" aria-live="polite"></div>' in six
 
 
+def test_without_javascript_a_game_that_asks_what_the_page_showed_is_saved_at_once(client: Client, db: None) -> None:
+    """A page showing Clubs (the form's first game), Hearts tapped and saved without JavaScript: Hearts asks
+    exactly what Clubs asked, so the deal is stored at the first save. A Grand with "with 6" is not: the page
+    showed a choice Grand has not, so the form comes back for Grand. No game tapped at all (a tap cleared
+    when the deal moved on): the form says to tap the game, never that a game nobody chose needs checking."""
+    skat = nights.start_night(game="skat", preset="classic", players=FOUR, series_length=36)
+    hearts = {"contract": "hearts@1", "inputs_for": "clubs", "bid": "20", "matadors": "2", "card_points": "70"}
+    assert client.post(url(skat, "deals/new/"), hearts).status_code == 303
+    assert Deal.objects.get().facts["contract"] == "hearts"
+    six = html(client.post(url(skat, "deals/new/"), {**hearts, "contract": "grand@1", "matadors": "6"}))
+    assert "The form now asks what Grand needs" in six and Deal.objects.count() == 1
+    untapped = html(client.post(url(skat, "deals/new/"), {**hearts, "contract": "", "inputs_for": "grand"}))
+    assert "The form now asks" not in untapped and Deal.objects.count() == 1
+    assert "tap the game in the declarer" in untapped.split('id="err-declarer"')[1].split("</div>")[0]
+
+
 def test_schafkopf_a_switch_of_game_keeps_the_trump_suit_and_drops_a_partner_of_another_game(
         client: Client, db: None) -> None:
     """A Sauspiel's partner held the called ace; a Hochzeit's accepted the Hochzeit: not the same player."""
