@@ -77,6 +77,11 @@ KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
 # highest given, deleted deals' too). A form from before this field (a page kept by the service worker, a deal
 # waiting in a phone's outbox) sent the count of live deals plus one, and is read so (`nights.enter_deal`).
 EXPECTED_IS = "number"
+# The deals another phone entered under the number a form was for (the form said so, `_stale_new`): a save
+# of the same entries again is refused as most likely that deal, until the scorer taps "Save as deal N"
+# (`SECOND`). A hidden input of the form, so a draft restored after a reload keeps it (offline.js).
+SAME_AS = "same_as"
+SECOND = "second"
 
 RECENT = 3  # the latest deals the table page shows under the standings; the whole list is a page of its own
 LIST_PAGE = 50  # deals a page of the whole list shows
@@ -201,7 +206,7 @@ def _conflict(loaded: Loaded, err: nights.Stale, numbered: bool = True) -> Confl
     entered = []
     for deal in err.deals:
         what = "; ".join(f"{label}: {text}" for label, text in facts_in_words(
-            loaded.night.game, deal.facts, deal.seating, loaded.names)[:3])
+            loaded.night.game, deal.facts, deal.seating, loaded.names)[:6])
         by = gettext(" by %(by)s") % {"by": deal.entered_by} if deal.entered_by else ""
         entered.append((deal.sequence, gettext(
             "Deal %(number)s was entered meanwhile on another phone%(by)s (%(what)s).") % {
@@ -219,6 +224,21 @@ def _stale_new(form: DealForm, context: dict[str, Any], loaded: Loaded, err: nig
                          "— or leave it if it was the same deal.") % {"number": loaded.number})
     form.add_error(None, " ".join(parts))
     context["conflict"] = conflict
+    context[SAME_AS] = ",".join(str(number) for number, _text in conflict.entered)
+
+
+def _twin(request: HttpRequest, loaded: Loaded, form: DealForm) -> Deal | None:
+    """The deal entered meanwhile on another phone (`SAME_AS`) whose entries this form repeats — the same
+    players and facts in words, whoever dealt — unless the scorer said it is a second deal (`SECOND`)."""
+    if request.POST.get(SECOND) or form.facts is None:
+        return None
+    numbers = {int(n) for n in str(request.POST.get(SAME_AS, "")).split(",") if n.strip().isdigit()}
+    if not numbers:
+        return None
+    game = loaded.night.game
+    mine = facts_in_words(game, form.facts, form.seats, loaded.names)
+    return next((deal for deal in loaded.deals if deal.sequence in numbers and not deal.deleted
+                 and facts_in_words(game, deal.facts, deal.seating, loaded.names) == mine), None)
 
 
 def _stale_edit(loaded: Loaded, err: nights.Stale, cards: bool = False) -> str:
@@ -369,6 +389,12 @@ def deal_new(request: NightRequest, night_id: int, table_number: int) -> HttpRes
         pass
     elif meanwhile is not None:
         _stale_new(form, context, loaded, meanwhile, numbered)
+    elif form.is_valid() and "preview" not in request.POST and (twin := _twin(request, loaded, form)) is not None:
+        form.add_error(None, gettext(
+            "Deal %(number)s, entered meanwhile on another phone, has the same entries: this is most likely the "
+            "same deal. Leave yours out — or, if the table played it twice, save it as deal %(next)s.") % {
+            "number": twin.sequence, "next": loaded.number})
+        context[SAME_AS] = request.POST.get(SAME_AS, "")
     elif form.is_valid() and "preview" not in request.POST and form.facts is not None:
         by = form.cleaned_data.get("by", "").strip()
         try:

@@ -788,6 +788,15 @@
     if (document.visibilityState === "hidden") { keepDraft(); } else { reread().then(send); }
   });
   window.addEventListener("pagehide", keepDraft);
+  // "Leave it out" after another phone's deal under this form's number: the draft goes with it.
+  document.addEventListener("click", function (event) {
+    if (!event.target.closest || !event.target.closest("a[data-leave-draft]")) { return; }
+    typed = false;
+    window.clearTimeout(pending);
+    event.preventDefault();
+    var href = event.target.closest("a[data-leave-draft]").href;
+    kv.del(DRAFT).then(function () { window.location.assign(href); }, function () { window.location.assign(href); });
+  });
 
   // A save or an Undo htmx swapped in: a new form for the next deal, the draft is done with.
   document.addEventListener("htmx:afterSettle", function (event) {
@@ -801,6 +810,8 @@
     if (region.querySelector(".saved-line .saved")) {  // stored: the draft is done with
       typed = false;
       kv.del(DRAFT);
+    } else if (f && get(pairs(f), "same_as")) {  // refused as another phone's deal: the draft says so too
+      keepDraft();
     }
     if (f && !f.querySelector("#err-top p, .errors p")) { heard(document); }
   });
@@ -887,6 +898,9 @@
         var now = form();
         restore(now, draft.data.filter(function (p) { return p[0] !== "csrfmiddlewaretoken"; }));
         setHidden(now, "key", get(draft.data, "key"));
+        // The deals another phone entered under its number: the same entries saved again are refused as
+        // that deal still (table_views.SAME_AS), after a reload too.
+        setHidden(now, "same_as", get(draft.data, "same_as") || "");
         if (row) {
           row.state = "correcting";
           now.dataset.outboxRow = row.id;

@@ -90,12 +90,46 @@ def test_two_scorers_and_a_viewer_stay_in_step(phones: list[Page], live_server: 
     expect(second.locator("#id_card_points")).to_have_value("70")  # what was typed is kept
     assert Deal.objects.filter(table__night=night).count() == 1
 
-    # Saving again now is deliberate: deal 2, on every phone.
+    # The same entries saved again, straight away or after a reload (the draft brings them back as deal 2): most
+    # likely deal 1 — a copy of it was one tap away. Nothing is stored.
+    for reload in (False, True):
+        if reload:
+            second.reload()
+            second.locator("html.js").wait_for(state="attached")
+            expect(second.locator("#id_card_points")).to_have_value("70")  # the draft is back
+        with replaced(second, "#table-region"):
+            second.get_by_role("button", name="Save deal").click()
+        expect(second.locator("#err-top")).to_contain_text("Deal 1, entered meanwhile on another phone, has the "
+                                                           "same entries")
+        assert Deal.objects.filter(table__night=night).count() == 1
+    # Saving it as deal 2 is a deliberate choice: deal 2, on every phone.
     with replaced(second, "#table-region"):
-        second.get_by_role("button", name="Save deal").click()
+        second.get_by_role("button", name="Save as deal 2").click()
     expect(second.locator("#table-region .saved")).to_contain_text("Deal 2 saved: ")
     expect(viewer.locator(LIVE)).to_have_count(2)
     expect(first.locator(LIVE)).to_have_count(2)
+
+
+def test_leaving_out_a_deal_another_phone_entered_forgets_what_was_typed(phones: list[Page],
+                                                                        live_server: Any) -> None:
+    night = nights.start_night(game="schafkopf", preset="classic", players=list(PLAYERS))
+    phone = phones[0]
+    open_link(phone, live_server, night.scorer_token)
+    nights.enter_deal(night.tables.get(), {"contract": "sauspiel", "declarer": 0, "partner": 2, "card_points": 70},
+                      by="Anna")
+    fill_deal(phone, SAUSPIEL)
+    with replaced(phone, "#table-region"):
+        phone.get_by_role("button", name="Save deal").click()
+    expect(phone.locator("#err-top")).to_contain_text("Deal 1 was entered meanwhile on another phone by Anna")
+    phone.get_by_role("link", name="Leave it out").click()
+    phone.wait_for_load_state()
+    phone.locator("html.js").wait_for(state="attached")
+    expect(phone.locator("#id_card_points")).to_have_value("")  # a blank form for deal 2, no draft restored
+    expect(phone.locator("#err-top")).to_be_empty()
+    phone.reload()
+    phone.locator("html.js").wait_for(state="attached")
+    expect(phone.locator("#id_card_points")).to_have_value("")
+    assert Deal.objects.filter(table__night=night).count() == 1
 
 
 def test_a_preview_answered_after_a_refused_save_leaves_the_refusal_in_place(phones: list[Page],

@@ -3,6 +3,7 @@
 import gzip
 import json
 import re
+from html import unescape
 from typing import Any
 
 import pytest
@@ -732,6 +733,29 @@ def test_a_deal_entered_meanwhile_is_said_before_the_seats_are_checked(client: C
     assert "valid choice" not in page
     assert "Not in this deal: Bernd (Bernd deals) — tap one of Clara, Dieter, Anna." in page
     assert Deal.objects.count() == 1
+
+
+def test_the_same_deal_from_a_second_phone_is_stored_once_unless_the_scorer_says_it_was_played_twice(
+        client: Client, skat: CardNight) -> None:
+    """Two phones type Clara's Grand as deal 1; the first stores it. The second is told, and its form is for deal
+    2 with everything typed: saving it again (a tap, or after a reload: the draft keeps `same_as`) is refused
+    as most likely deal 1 — a copy of deal 1 had been one tap away. "Save as deal 2" stores it, as does a
+    deal with other entries."""
+    clara = {"contract": "grand@2", "bid": 48, "matadors": 2, "card_points": 70}
+    assert client.post(url(skat, "deals/new/"), {**clara, "key": "phone-a", "expected": "1"}).status_code == 303
+    stale = html(client.post(url(skat, "deals/new/"), {**clara, "key": "phone-b", "expected": "1"}, headers=HX))
+    assert "Deal 1 was entered meanwhile on another phone" in stale
+    assert 'name="same_as" value="1"' in stale and 'name="second" value="1"' in stale
+    assert "Save as deal 2" in stale and "data-leave-draft" in stale
+    again = {**clara, "key": "phone-b", "expected": "2", "same_as": "1"}
+    twin = html(client.post(url(skat, "deals/new/"), again, headers=HX))
+    assert "Deal 1, entered meanwhile on another phone, has the same entries" in unescape(twin)
+    assert 'name="same_as" value="1"' in twin and Deal.objects.count() == 1
+    second = html(client.post(url(skat, "deals/new/"), {**again, "second": "1"}, headers=HX))
+    assert "Deal 2 saved" in second and Deal.objects.count() == 2
+    other = {**again, "contract": "grand@0", "key": "phone-b-3", "expected": "3", "card_points": "75"}
+    assert "Deal 3 saved" in html(client.post(url(skat, "deals/new/"), other, headers=HX))
+    assert [d.facts["card_points"] for d in Deal.objects.order_by("sequence")] == [70, 70, 75]
 
 
 def test_a_request_sent_again_after_its_deal_was_stored_is_answered_as_stored(client: Client,
