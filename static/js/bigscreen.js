@@ -16,7 +16,9 @@
     var fallback = parseInt(section.dataset.rows, 10) || 12;
     var first = rows[0].getBoundingClientRect();
     var bottomGap = 8; /* px kept clear at the bottom edge, so the last row is never cut by the frame */
-    var room = window.innerHeight - first.top - bottomGap;
+    var legend = section.querySelector(".bigscreen-legend"); /* the abbreviations spelled out, under the rows */
+    var spelled = legend ? legend.getBoundingClientRect().height * 1.5 : 0;
+    var room = window.innerHeight - first.top - bottomGap - spelled;
     if (!(first.height > 0) || room <= first.height) {
       var fixed = [];
       for (var k = 0; k < rows.length; k += fallback) { fixed.push(k); }

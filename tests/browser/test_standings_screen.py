@@ -4,11 +4,13 @@ JavaScript every row shows."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from scorekeep.models import Club, Player
 from scorekeep.nights import writes as nights
 from scorekeep.tournaments import standings_views
 from tests.tournament_fixtures import draw, tournament
@@ -39,6 +41,30 @@ def test_the_big_screen_pages_by_itself_and_follows_the_tables(page: Page, live_
                                       "card_points": 70})
     expect(page.locator(".bigscreen-table tbody tr").first.locator("th")).to_contain_text("Player 10")
     assert not refused, refused
+
+
+def test_a_long_club_name_costs_the_big_screen_no_rows_and_the_screen_has_its_language(page: Page,
+                                                                                       live_server: Any) -> None:
+    """A German tournament's 11 players from a club with a long name: the club's name took three lines a row,
+    names wrapped, and 11 players needed three pages of a 1920 × 1080 screen. Now a name is one line, the
+    club cut short, nothing scrolls sideways; and the screen (no site header) has its language switch."""
+    club = Club.objects.create(name="Skatclub Herz Dame 1987 e.V. Kassel-Wilhelmshöhe")
+    tour = tournament("skat", "isko", players=11, club=club)
+    for entrant in tour.entrants.select_related("player"):
+        Player.objects.filter(pk=entrant.player_id).update(name=f"Hans-Jürgen Weißenberger {entrant.number}")
+    draw(tour, 1, [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11]])
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(f"{live_server.url}/standings/{tour.viewer_token}/screen/")
+    page.locator("html.js").wait_for(state="attached")
+    expect(page.locator(".bigscreen-table tbody tr")).to_have_count(11)
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    heights = page.evaluate("""() => [...document.querySelectorAll('.bigscreen-table tbody th')]
+        .map(th => th.getBoundingClientRect().height / parseFloat(getComputedStyle(th).lineHeight))""")
+    assert all(lines < 1.6 for lines in heights), heights  # one line of the name (and its padding)
+    expect(page.locator(".bigscreen-page")).to_have_text(re.compile(r"^(1 / 2)?$"))
+    page.locator(".bigscreen-language select").select_option("de")
+    expect(page.locator(".bigscreen h1")).to_contain_text("Gesamtstand")
+    expect(page).to_have_url(re.compile(r"/screen/$"))
 
 
 def test_without_javascript_the_big_screen_shows_every_row(page_without_js: Page, live_server: Any) -> None:
