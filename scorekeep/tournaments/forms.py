@@ -144,7 +144,12 @@ class TournamentForm(MoneyFields):
             field.required = False
             field.help_text = gettext("for a game played for money: its tariff in the currency above; "
                                       "empty: the rule set's")
+            # Shown only while a game whose rules take it is chosen (static/js/app.js; without JavaScript
+            # every tariff shows, with its hint).
+            field.widget.attrs["data-for-games"] = " ".join(
+                game for game, module in GAMES.items() if rule.key in module.AMOUNTS)
             self.fields[rule.name] = field
+        self.fields["rules"].widget.attrs["data-game-choice"] = ""
         order = list(self.field_order or ())
         at = order.index("currency") + 1
         self.order_fields([*order[:at], *(rule.name for rule in self.tariff.values()), *order[at:]])

@@ -73,6 +73,27 @@ document.addEventListener("change", function (event) {
   if (select.matches && select.matches("select[data-autosubmit]")) { select.form.requestSubmit(); }
 });
 
+/* A form's inputs that only some games take (a tariff: Schafkopf's prices on the new tournament's form) show
+   while such a game is chosen ("game:rule set" in the select marked data-game-choice). Without JavaScript they
+   all show, each with its hint. */
+(function () {
+  "use strict";
+  function follow(select) {
+    var game = select.value.split(":")[0];
+    select.form.querySelectorAll("[data-for-games]").forEach(function (input) {
+      var field = input.closest(".field") || input;
+      field.hidden = input.dataset.forGames.split(" ").indexOf(game) < 0;
+      input.disabled = field.hidden;  // not sent: a tariff typed, then another game chosen, is not refused
+    });
+  }
+  document.addEventListener("change", function (event) {
+    if (event.target.matches && event.target.matches("select[data-game-choice]")) { follow(event.target); }
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("select[data-game-choice]").forEach(follow);
+  });
+})();
+
 /* The table page. Pages mark that JavaScript runs (the "update the form" button is for pages without it). */
 document.documentElement.classList.add("js");
 (function () {

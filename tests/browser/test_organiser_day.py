@@ -527,3 +527,24 @@ def test_the_organisers_day(page: Page, browser: Browser, live_server: Any, game
     expect(reader.locator(".results-ranking tbody th.name")).to_have_text([name for _p, name in places])
     reader.context.close()
     print(f"{game}: {time.monotonic() - started:.1f} s")
+
+
+def test_the_new_tournament_form_asks_a_tariff_only_of_a_game_played_for_money(page: Page, live_server: Any) -> None:
+    """A Skat tournament's form showed eight Schafkopf price fields; now they show while a Schafkopf rule set
+    is chosen, and a price typed there, then Skat chosen, is not sent (it was refused: Skat has no tariff)."""
+    host = get_user_model().objects.get(username="host")
+    clubs.start_club(host, "Skatclub Herz Dame")
+    page.goto(f"{live_server.url}/tournaments/new/")
+    page.locator("html.js").wait_for(state="attached")
+    solo = page.get_by_label(re.compile(r"^Price of a solo"))
+    expect(page.get_by_label("Game and rule set")).to_have_value(re.compile(r"^skat:"))
+    expect(solo).to_be_hidden()
+    page.get_by_label("Game and rule set").select_option("schafkopf:bsv")
+    expect(solo).to_be_visible()
+    solo.fill("0.50")
+    page.get_by_label("Game and rule set").select_option("skat:isko")
+    expect(solo).to_be_hidden()
+    page.get_by_label("Name").fill("Herbstpreisskat")
+    page.get_by_role("button", name="Set up the tournament").click()
+    expect(page).to_have_url(re.compile(r"/tournaments/\d+/$"))
+    assert Tournament.objects.get().game == "skat"
