@@ -53,12 +53,17 @@ def club_list(request: HttpRequest) -> HttpResponse:
 
 def _club_context(request: HttpRequest, club: Club, **forms_: Any) -> dict[str, Any]:
     invite = request.build_absolute_uri(reverse("club-join", args=[club.invite_token]))
-    nights = [(night, GAME_LABELS[night.game]) for night in club.nights.all()[:100]]
+    # The club's own card nights, as /nights/ lists them: a tournament's tables are the tournament's (listed
+    # apart, by name), not as many nights of the same date and place.
+    nights = [(night, GAME_LABELS[night.game]) for night in club.nights.filter(series=None)[:100]]
+    tournaments = [(tournament, GAME_LABELS[tournament.game])
+                   for tournament in club.tournaments.order_by("-date", "-pk")[:100]]
+    nights_played = Count("places__table__night", filter=Q(places__table__night__series=None), distinct=True)
     return {"club": club, "cohosts": list(club.cohosts.order_by("username")),
             "seasons": [(season, GAME_LABELS[season.game]) for season in club.seasons.all()],
             "rated_after": ratings.RATED_AFTER,
-            "players": list(club.players.annotate(night_count=Count("places__table__night", distinct=True))),
-            "nights": nights, "invite_url": invite, "invite_qr": qr_svg(invite),
+            "players": list(club.players.annotate(night_count=nights_played)),
+            "nights": nights, "tournaments": tournaments, "invite_url": invite, "invite_qr": qr_svg(invite),
             "name_form": forms_.get("name_form") or ClubNameForm(initial={"name": club.name}),
             "cohost_form": forms_.get("cohost_form") or CohostForm()}
 

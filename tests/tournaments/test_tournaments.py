@@ -321,6 +321,29 @@ def test_tournament_tables_stay_out_of_the_nights_list(host_client: Client, seve
 
 
 @pytest.mark.django_db
+def test_a_tournament_table_is_named_as_the_tournaments_and_offers_no_night_actions(
+        host_client: Client, club: Club, seven: Tournament) -> None:
+    """The club page listed the tables of a tournament as identical card nights (and counted each as a night
+    of its players), and a table's night page offered reopening, settings and a new table, refused only
+    once tapped."""
+    tournaments.draw_series(seven, 1, seed="s")
+    own = nights.start_night(game="skat", preset="isko", players=SEVEN[:3], club=club)
+    night = CardNight.objects.exclude(pk=own.pk).first()
+    assert night is not None
+    page = host_client.get(reverse("night", args=[night.pk])).content.decode()
+    assert f"{seven.name} · Series 1" in page and f'href="{reverse("tournament", args=[seven.pk])}"' in page
+    for offered in (reverse("night-finish", args=[night.pk]), reverse("night-settings", args=[night.pk]),
+                    reverse("table-new", args=[night.pk])):
+        assert f'"{offered}"' not in page, offered
+    club_page = host_client.get(reverse("club", args=[club.pk])).content.decode()
+    nights_listed = club_page.split('id="club-nights"')[1].split("</section>")[0]
+    assert f'href="/nights/{own.pk}/"' in nights_listed and f'href="/nights/{night.pk}/"' not in nights_listed
+    assert f"<strong>{seven.name}</strong>" in club_page.split('id="club-tournaments"')[1].split("</section>")[0]
+    first = SEVEN[0]
+    assert re.search(rf">{re.escape(first)}</a> <span class=\"note\">1 night</span>", club_page)
+
+
+@pytest.mark.django_db
 def test_another_clubs_host_finds_no_tournament(django_user_model: Any, seven: Tournament) -> None:
     tournaments.draw_series(seven, 1, seed="s")
     other = Client()
