@@ -41,7 +41,7 @@ from scorekeep.rules.explain import in_words
 from scorekeep.web import access
 from scorekeep.web.access import VIEW, NightRequest, night_access
 from scorekeep.words.cells import DATE_FORMAT, text_cell
-from scorekeep.words.labels import CONTRACT_LABELS
+from scorekeep.words.labels import CONTRACT_LABELS, in_game
 from scorekeep.words.money import in_units
 
 
@@ -140,8 +140,9 @@ def csv_rows(night: CardNight) -> list[list[str]]:
         for place in places:
             columns.setdefault(place.player_id, place.player.name)
     unit = f" ({night.currency})" if night.money else ""
-    header = [gettext("Table"), gettext("Deal"), gettext("Dealer"), gettext("Declarer"), gettext("Contract"),
-              gettext("Result"), gettext("Value") + unit, gettext("Bock")]
+    # The declarer and the value in the game's own words (Schafkopf's デクレアラー / Spieler, not Skat's).
+    header = [gettext("Table"), gettext("Deal"), gettext("Dealer"), in_game("Declarer", night.game),
+              gettext("Contract"), gettext("Result"), in_game("Value", night.game) + unit, gettext("Bock")]
     for name in columns.values():
         header += [name + unit, gettext("%(name)s: total") % {"name": name} + unit]
     # What each deal declared, in the game's own columns (the engine's `DECLARED`), after all the others so

@@ -385,7 +385,7 @@ CHOICE_LABELS = {
     ("passed", "ramsch"): Word("play Ramsch"),
     ("passed", "redeal"): Word("deal again"),
     ("ramsch", "bsv"): Word("BSV"),
-    ("ramsch", "sauspiel"): Word("Sauspiel"),
+    ("ramsch", "sauspiel"): Word("Sauspiel.de"),  # the platform's settlement (not the game "Sauspiel")
 }
 NONE_LABELS = {"price_bettel": Word("none: no Bettel"), "ramsch": Word("none")}
 # Whose rules a Ramsch is settled by (option `ramsch`), as its line says it.

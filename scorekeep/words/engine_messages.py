@@ -265,6 +265,7 @@ MESSAGES = [
     gettext_noop('Sau'),
     gettext_noop('Sauspiel'),
     gettext_noop('Sauspiel tariff 10/20/50'),
+    gettext_noop('Sauspiel.de'),
     gettext_noop('Schafkopf'),
     gettext_noop('Schellen'),
     gettext_noop('Schellen (diamonds)'),

@@ -20,6 +20,7 @@ CONTEXT_WORDS = [
     # Who leads to the first trick: Skat's forehand; the Schafkopf and Fipsen pages say "the dealer's left".
     pgettext_lazy("schafkopf", "%(name)s is forehand"),
     pgettext_lazy("fipsen", "%(name)s is forehand"),
+    pgettext_lazy("kop", "%(name)s is forehand"),  # the Kop page too: "the player to the dealer's left"
     pgettext_lazy("skat", "Value"),
     pgettext_lazy("schafkopf", "Value"),
     # The play check's rule (issue 19): Skat's page writes 切り札, the other pages 切札.
