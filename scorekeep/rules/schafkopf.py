@@ -926,6 +926,8 @@ def _multiplier(deal: Deal, say: Explanation) -> int:
         multiplier = 1 << deal.doublings
         if deal.doublings == 1:
             say("1 doubling said (Stoß): × 2")
+        elif deal.doublings == 2:  # both named: "…" after the two said read as if more were
+            say("2 doublings said (Stoß, Gegenstoß): × 4")
         else:
             say("{n} doublings said (Stoß, Gegenstoß, …): × {factor}", n=deal.doublings, factor=multiplier)
     if deal.klopfer:

@@ -54,6 +54,7 @@ MESSAGES = [
     gettext_noop('1 doubling said (Stoß): × 2'),
     gettext_noop('1 player knocked (Klopfer): × 2'),
     gettext_noop('1st'),
+    gettext_noop('2 doublings said (Stoß, Gegenstoß): × 4'),
     gettext_noop('2nd'),
     gettext_noop('4 × (solo + 8 Laufende)'),
     gettext_noop('4 × the solo price'),

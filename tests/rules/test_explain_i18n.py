@@ -188,7 +188,7 @@ SAMPLE: list[object] = [
     sf(contract="solo", declarer=1, trump="H", card_points=25),
     sf("bsv", contract="solo", declarer=1, trump="H", card_points=70, laufende=2),
     sf({"preset": "bsv", "bock": True}, contract="solo", declarer=1, trump="H", card_points=70, bock=True,
-       klopfer=2, doublings=2),
+       klopfer=2, doublings=3),
     sf("bsv", contract="hochzeit", declarer=0, partner=2, card_points=120, laufende=4),
     sf("bsv", contract="farbwenz", declarer=0, trump="D", card_points=0, declarer_tricks=0, klopfer=1),
     sf("bsv", contract="geier", declarer=0, card_points=95, declarer_tricks=8),
