@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django import forms
@@ -67,6 +68,18 @@ def peek(form: forms.Form, name: str) -> Any:
         return None
 
 
+def _in_new_decimals(typed: str, before: int, now: int) -> str:
+    """An amount typed with `before` decimals as the same count of the minor unit with `now` ("0.20", 2 → 0:
+    "20"); what is no such amount (a name, a mistake) stays as typed, for the form to judge."""
+    try:
+        minor = Decimal(typed.strip().replace(",", ".")).scaleb(before)
+    except InvalidOperation:
+        return typed
+    if not minor.is_finite() or minor != minor.to_integral_value():
+        return typed
+    return money_units(int(minor), now)
+
+
 class HouseRulesMixin:
     """The house-rule inputs of a form as the contract's ``rules`` object; the form sets `module`
     (the game), `preset` and `house_rules` (one `HouseRule` per option)."""
@@ -92,11 +105,17 @@ class HouseRulesMixin:
         self.house_rules = [HouseRule(key, validator, self.module.PRESETS[self.preset][key],
                                       money if key in self.module.AMOUNTS else None)
                             for key, validator in self.module.OPTIONS.items()]
+        # For a game played for money ``shown`` also says the decimals the amounts were typed with
+        # ("schafkopf:sauspiel:2"): when the currency changes them (EUR → JPY), each amount typed is kept as the
+        # same count of the minor unit, written anew (0.20 → 20), as the rule set's own tariff is — a Japanese
+        # host was left with five amounts in cents, each refused as "JPY has no decimals".
+        parts = str(data.get("shown") or "").split(":")
+        shown, shown_unit = ":".join(parts[:2]), (parts[2] if len(parts) > 2 else "")
         if linked and "shown" not in data:
             for rule in self.house_rules:
                 if not any(name in data for name in rule.names):
                     data.update(rule.data(rule.preset_value))
-        elif data.get("shown") != f"{game}:{self.preset}":
+        elif shown != f"{game}:{self.preset}":
             for key in [k for k in data if k.startswith("rule-")]:
                 del data[key]
             for rule in self.house_rules:
@@ -107,7 +126,11 @@ class HouseRulesMixin:
             for rule in self.house_rules:
                 if rule.kind != "boolean" and rule.name not in data:
                     data.update(rule.data(rule.preset_value))
-        data["shown"] = f"{game}:{self.preset}"
+            if money is not None and shown_unit.isdigit() and int(shown_unit) != money[1]:
+                for rule in self.house_rules:
+                    if rule.money is not None:
+                        data[rule.name] = _in_new_decimals(str(data.get(rule.name, "")), int(shown_unit), money[1])
+        data["shown"] = f"{game}:{self.preset}" + (f":{money[1]}" if money is not None else "")
 
     def _rules_request(self, values: Mapping[str, Any]) -> dict[str, object]:
         """The preset and only the options that differ from it, as JSON writes them."""

@@ -140,6 +140,26 @@ def test_start_a_schafkopf_night_with_bock(client: Client) -> None:
 
 
 @pytest.mark.django_db
+def test_a_tariff_follows_a_change_of_currency_to_one_without_decimals(client: Client) -> None:
+    """A Japanese host typed JPY: the Sauspiel.de tariff stayed 0.20, 0.50 … and each was refused ("JPY has no
+    decimals"). Each amount is kept as the same count of the minor unit (the rule set's 20 is 20 ct, 20 ¥),
+    an amount the host had changed too; the night then starts at the first save."""
+    refreshed = client.post("/nights/new/", new_night_data(game="schafkopf", refresh="1"))
+    data = sent_after(refreshed)
+    data.update({"preset": "sauspiel", "refresh": "1"})
+    euros = sent_after(client.post("/nights/new/", data))
+    assert euros["rule-price_partner"] == ["0.20"] and euros["rule-price_solo"] == ["0.50"]
+    euros.update({"rule-price_solo": "0.60", "currency": "jpy", "refresh": "1"})
+    yen = sent_after(client.post("/nights/new/", euros))
+    assert yen["rule-price_partner"] == ["20"] and yen["rule-price_solo"] == ["60"]
+    assert yen["rule-per_laufender"] == ["10"]
+    response = client.post("/nights/new/", yen)
+    assert response.status_code == 303, response.context["form"].errors
+    night = CardNight.objects.get()
+    assert (night.currency, night.preset, night.house_rules) == ("JPY", "sauspiel", {"price_solo": 60})
+
+
+@pytest.mark.django_db
 def test_duplicate_and_empty_names_are_refused_at_their_inputs_with_everything_kept(client: Client) -> None:
     response = client.post("/nights/new/", new_night_data(**{"player-2": " anna ", "player-3": "",
                                                              "place": "Keller"}))
