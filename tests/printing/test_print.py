@@ -117,6 +117,17 @@ def book(night: CardNight) -> ledger.Ledger:
 LEVELS = ("hand", "schneider", "schneider announced", "schwarz", "schwarz announced", "ouvert")
 
 
+@pytest.mark.django_db
+def test_an_all_passed_deal_says_so_once(client: Client, host: Any) -> None:
+    """ISkO redeals when all pass: the row's game says "All passed" — the mark "passed" beside it said it again
+    ("Eingepasst eingepasst" on a German list). A Ramsch (classic) keeps its mark: its game says "Ramsch"."""
+    night = nights.start_night(game="skat", preset="isko", players=["Anna", "Bernd", "Clara"],
+                               club=clubs.home_club(host))
+    nights.enter_deal(night.tables.get(), {"contract": "passed"})
+    classes, row = rows_of(printout(client, night)).rows[("data-deal", "1")]
+    assert "passed" in classes and cells(row, "game")[0].text == "All passed"
+
+
 def test_skat_rows_hold_base_matadors_levels_value_and_running_totals(client: Client, demo: dict) -> None:
     night = demo["skat"]
     rows = rows_of(printout(client, night)).rows
@@ -149,9 +160,12 @@ def test_skat_rows_hold_base_matadors_levels_value_and_running_totals(client: Cl
                 assert number(players[position].text) == totals[position]
         if declarer is not None:
             assert row[1].text == ["Anna", "Bernd", "Clara", "Dieter"][declarer]
-        # The classic rule set plays Ramsch when all pass: those deals are marked as passed.
+        # The classic rule set plays Ramsch when all pass: those deals are marked as passed (an "All passed" row
+        # says so in its game column, without the mark again).
         assert ("passed" in classes) == (facts["contract"] in ("ramsch", "passed"))
         assert ("passed" in cells(row, "game")[0].text) == (facts["contract"] in ("ramsch", "passed"))
+        if facts["contract"] == "passed":  # "All passed", not "All passed passed" ("Eingepasst eingepasst")
+            assert cells(row, "game")[0].text.count("passed") == 1
     passed = sum(deal.facts["contract"] in ("ramsch", "passed") for deal in deals)
     assert sum("passed" in classes for classes, _row in rows.values()) == passed > 0
 
