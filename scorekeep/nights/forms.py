@@ -631,7 +631,7 @@ class SettingsForm(SettingsFields):
         for key, validator in module.OPTIONS.items():
             rule = HouseRule(key, validator, values.get(key),
                              (night.currency, night.exponent) if key in module.AMOUNTS else None)
-            data.update(rule.data(values.get(key)))
+            rule.put(data, values.get(key))
         return data
 
 

@@ -21,6 +21,7 @@ from scorekeep.rules.fields import Option, option_shape
 from scorekeep.rules.games import Game
 from scorekeep.words.labels import (
     CHOICE_LABELS,
+    CONTRACT_LABELS,
     NAMED_VALUE_LABELS,
     NONE_LABELS,
     OPTION_LABELS,
@@ -66,6 +67,13 @@ def peek(form: forms.Form, name: str) -> Any:
         return field.clean(field.widget.value_from_datadict(form.data, form.files, form.add_prefix(name)))
     except ValidationError:
         return None
+
+
+class ChoicesTicked(forms.MultipleChoiceField):
+    """Some of a list's choices, one box each; the empty value a link sends for "none ticked" is no choice."""
+
+    def to_python(self, value: Any) -> list[str]:
+        return [choice for choice in super().to_python(value) if choice != ""]
 
 
 def _in_new_decimals(typed: str, before: int, now: int) -> str:
@@ -114,18 +122,19 @@ class HouseRulesMixin:
         if linked and "shown" not in data:
             for rule in self.house_rules:
                 if not any(name in data for name in rule.names):
-                    data.update(rule.data(rule.preset_value))
+                    rule.put(data, rule.preset_value)
         elif shown != f"{game}:{self.preset}":
             for key in [k for k in data if k.startswith("rule-")]:
                 del data[key]
             for rule in self.house_rules:
-                data.update(rule.data(rule.preset_value))
+                rule.put(data, rule.preset_value)
         else:
             # A browser always sends a select, number or text input; one missing (a hand-made link)
-            # keeps the preset's value. An unticked checkbox is the only input that sends nothing.
+            # keeps the preset's value. An unticked checkbox is the only input that sends nothing (and a
+            # list of boxes none of which is ticked).
             for rule in self.house_rules:
-                if rule.kind != "boolean" and rule.name not in data:
-                    data.update(rule.data(rule.preset_value))
+                if rule.kind not in ("boolean", "choices") and rule.name not in data:
+                    rule.put(data, rule.preset_value)
             if money is not None and shown_unit.isdigit() and int(shown_unit) != money[1]:
                 for rule in self.house_rules:
                     if rule.money is not None:
@@ -159,6 +168,9 @@ class HouseRulesMixin:
                 continue
             if rule.kind == "boolean":
                 pairs.append((rule.name, "on" if values[rule.name] else "false"))
+                continue
+            if rule.kind == "choices" and not values[rule.name]:
+                pairs.append((rule.name, ""))  # none ticked, where the preset ticks some: said, not left out
                 continue
             data: QueryDict = self.data  # type: ignore[attr-defined]
             pairs += [(name, value) for name in rule.names for value in data.getlist(name)]
@@ -322,6 +334,9 @@ class HouseRule:
         self.none_name = f"{self.name}-none"
         self.preset_value = preset_value
         self.kind, self.validator, self.nullable = option_shape(validator)
+        if self.kind == "json" and getattr(self.validator, "choices", None):
+            # A list of some of its choices (Schafkopf's variants played): a box for each, never JSON to type.
+            self.kind = "choices"
         # A nullable choice offers "none" inside its select; the other nullable inputs get a checkbox.
         self.none_box = self.nullable and self.kind != "choice"
 
@@ -338,7 +353,7 @@ class HouseRule:
     def layout(self) -> str:
         if self.none_box:
             return "nullable"
-        return "check" if self.kind == "boolean" else "field"
+        return {"boolean": "check", "choices": "choices"}.get(self.kind, "field")
 
     def fields(self) -> dict[str, forms.Field]:
         label = OPTION_WORD_LABELS.get(self.key) or OPTION_LABELS.get(self.key, self.key)
@@ -359,6 +374,10 @@ class HouseRule:
             lo, hi = self.validator.lo, self.validator.hi  # type: ignore[union-attr]
             field = forms.IntegerField(required=not self.nullable, label=label,
                                        widget=forms.NumberInput(attrs={"min": lo, "max": hi, "inputmode": "numeric"}))
+        elif self.kind == "choices":
+            field = ChoicesTicked(choices=[(c, CHOICE_LABELS.get((self.key, c)) or CONTRACT_LABELS.get(c, c))
+                                           for c in self.validator.choices],  # type: ignore[union-attr]
+                                  required=False, label=label, widget=forms.CheckboxSelectMultiple)
         elif self.kind == "choice":
             choices = [(c, CHOICE_LABELS.get((self.key, c), c)) for c in self.validator.choices]  # type: ignore[union-attr]
             if self.nullable:
@@ -373,7 +392,7 @@ class HouseRule:
             fields[self.none_name] = forms.BooleanField(required=False, label=NONE_LABELS.get(self.key, _("none")))
         return fields
 
-    def data(self, value: object) -> dict[str, str]:
+    def data(self, value: object) -> dict[str, str | list[str]]:
         """How `value` is written in the query string (to fill the inputs with a preset's value)."""
         if value is None:
             return {self.none_name: "on"} if self.none_box else {self.name: ""}
@@ -383,7 +402,17 @@ class HouseRule:
             return {self.name: money_units(value, self.money[1]) if isinstance(value, int) else str(value)}
         if self.kind in ("integer", "choice") or self.named:
             return {self.name: str(value)}
+        if self.kind == "choices":  # each ticked box sends its choice; none ticked: the one empty value
+            return {self.name: [str(choice) for choice in value] or [""]}  # type: ignore[attr-defined]
         return {self.name: json_text(value)}
+
+    def put(self, data: QueryDict, value: object) -> None:
+        """Fill the option's inputs in `data` with `value` (as `data` writes it)."""
+        for name, written in self.data(value).items():
+            if isinstance(written, list):
+                data.setlist(name, written)
+            else:
+                data[name] = written
 
     def value(self, cleaned: Mapping[str, Any]) -> object:
         """The option's value from the cleaned inputs; raises ValidationError for an empty one."""

@@ -347,7 +347,13 @@ def test_house_rules_are_built_from_each_options_kind_and_filled_with_the_preset
     assert "checked" not in page.input("rule-kontra")
     assert "checked" in page.input("rule-grand_ouvert_fixed-none")
     page = opened(client, "schafkopf", "bsv")
-    assert json.loads(page.value("rule-variants")) == ["geier", "farbwenz", "bettel", "hochzeit"]  # json
+    # A list of some choices: a box each, the preset's ticked (it was JSON to type: ["geier", …]).
+    assert page.form()["rule-variants"] == ["geier", "farbwenz", "bettel", "hochzeit"]
+    assert "Geier" in page.text("row-rule-variants") and "[" not in page.text("row-rule-variants")
+    values = page.form()
+    values.update({"rule-variants": ["geier"], "contract": ["farbwenz"]})  # Farbwenz no longer played
+    _status, page = get(client, values)
+    assert "farbwenz" not in page.form().get("contract", []) and page.form()["rule-variants"] == ["geier"]
     assert page.selects["rule-ramsch"]["options"][0] == "" and page.value("rule-ramsch") == "bsv"  # nullable choice
 
 
