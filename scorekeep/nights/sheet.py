@@ -111,8 +111,10 @@ def sheet(ledger: Ledger, night: CardNight, record: Record | None = None,
     if night.seeger_fabian:
         footer += [(gettext("Games won"), [str(n) for n in ledger.won], None),
                    (gettext("Games lost"), [str(n) for n in ledger.lost], None),
-                   (gettext("Seeger-Fabian points"), [signed(n) for n in ledger.seeger_fabian_totals], None),
-                   (gettext("Performance"), [signed(n) for n in ledger.performance], None)]
+                   # The Seeger-Fabian points are the whole score, as a tournament's standings and the lists
+                   # call them; what the games won and lost add is one part of it.
+                   (gettext("For games won and lost"), [signed(n) for n in ledger.seeger_fabian_totals], None),
+                   (gettext("Performance (Seeger-Fabian points)"), [signed(n) for n in ledger.performance], None)]
     if ledger.placing_totals is not None:
         footer.append((gettext("Placing points"), [placing(p) for p in ledger.placing_totals], None))
     caption = gettext("Table %(number)s · %(game)s ledger") % {"number": table.number,

@@ -250,8 +250,8 @@ def check_ledger(page: Page, game: str, expected: Sequence[Judged], numbers: Seq
         assert number(footer[label]["sum"]) == 0
         return totals
     seeger_fabian = [sum(column) for column in zip(*(deal.seeger_fabian for deal in expected), strict=True)]
-    assert [number(cell) for cell in footer["Seeger-Fabian points"]["players"]] == seeger_fabian
-    assert [number(cell) for cell in footer["Performance"]["players"]] == [
+    assert [number(cell) for cell in footer["For games won and lost"]["players"]] == seeger_fabian
+    assert [number(cell) for cell in footer["Performance (Seeger-Fabian points)"]["players"]] == [
         a + b for a, b in zip(totals, seeger_fabian, strict=True)]
     won, lost = [0] * 4, [0] * 4
     for deal in expected:
