@@ -37,7 +37,8 @@ def new_night_data(**changes: str) -> dict[str, Any]:
 
 def settings_data(night: CardNight, **changes: str | None) -> dict[str, Any]:
     data = SettingsForm.data_of(night)
-    out: dict[str, Any] = {key: data.getlist(key) if key == "bock_events" else data[key] for key in data}
+    out: dict[str, Any] = {key: data.getlist(key) if key == "bock_events" or len(data.getlist(key)) > 1
+                           else data[key] for key in data}
     out.update(changes)
     return {k: v for k, v in out.items() if v is not None}
 

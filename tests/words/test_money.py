@@ -188,7 +188,9 @@ def _night_form_data(currency: str, preset: str = "sauspiel", **rules: str) -> d
 
     query = QueryDict(mutable=True)
     query.update({"game": "schafkopf", "preset": preset, "currency": currency})
-    data = dict(NightForm(query, url="/nights/new/").data.items())
+    # Every value of an input a browser sends several of (the boxes of the variants played), one of the others.
+    data = {key: values if len(values) > 1 else values[0]
+            for key, values in NightForm(query, url="/nights/new/").data.lists()}
     data.update({"place": "Club", **{f"player-{i}": name for i, name in enumerate(PLAYERS)}})
     data.update({f"rule-{key}": value for key, value in rules.items()})
     return {key: value for key, value in data.items() if value is not None}
