@@ -166,9 +166,9 @@ def csv_rows(night: CardNight) -> list[list[str]]:
                              *blank, *_record_cells(row.marks)])
                 continue
             verdict = row.verdict
-            won = verdict.won
+            named, won = row.named  # a Ramsch names its loser (or the one who took every trick)
             cells = [str(book.table.number), str(row.number), text_cell(book.names[row.dealer]),
-                     text_cell(" + ".join(book.names[p] for p in row.declarers)),
+                     text_cell(" + ".join(book.names[p] for p in named)),
                      text_cell(str(CONTRACT_LABELS.get(row.deal.contract, ""))),
                      "" if won is None else gettext("won") if won else gettext("lost"),
                      number_cell(verdict.value, night) if won is not None else "",

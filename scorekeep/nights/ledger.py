@@ -301,6 +301,21 @@ class Row:
         return self._positions(standing.declaring_side(self.game, self.deal.facts))
 
     @property
+    def named(self) -> tuple[list[int], bool | None]:
+        """Who a list names for the deal, and whether they won: the declaring side; in a deal nobody declared
+        (a Ramsch) the fewer of those who paid and those who were paid — the loser, or the one who took every
+        trick (a Durchmarsch) — so that a Ramsch's row names somebody; nobody where nobody paid (all passed)."""
+        if self.declarers:
+            return self.declarers, self.verdict.won
+        if self.verdict.won is not None:
+            return [], self.verdict.won
+        paid = [p for p, entry in enumerate(self.entries) if entry is not None and entry < 0]
+        were_paid = [p for p, entry in enumerate(self.entries) if entry is not None and entry > 0]
+        if paid and (len(paid) <= len(were_paid) or not were_paid):
+            return paid, False
+        return (were_paid, True) if were_paid else ([], None)
+
+    @property
     def credited(self) -> list[int]:
         """Table positions credited with the game won or lost (Skat, Fipsen: the declarer alone)."""
         return self._positions(standing.credited(self.game, self.deal.facts))

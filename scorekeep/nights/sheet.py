@@ -174,7 +174,7 @@ def booked(row: Row, night: CardNight) -> str:
     a surrendered Fipsen Kieker a share of it, a Kop Zolo du's lone player pays each of the three. A side
     whose members were booked different amounts names each amount, in their order."""
     amounts: list[str] = []
-    for position in row.declarers:
+    for position in row.named[0]:  # the declaring side; a Ramsch's loser (or the one who took every trick)
         entry = row.entries[position] if position < len(row.entries) else None
         if entry is not None and amount(abs(entry), night) not in amounts:
             amounts.append(amount(abs(entry), night))
@@ -186,9 +186,9 @@ def latest(book: Ledger, night: CardNight) -> list[Latest]:
     module = GAMES[night.game]
     rows = []
     for row in book.rows:
-        names = [book.names[p] for p in row.declarers]
+        named, result = row.named  # a Ramsch names its loser (or the one who took every trick)
+        names = [book.names[p] for p in named]
         game = in_words(module.game_words(row.deal.facts, row.deal.verdict), page_words)
-        result = row.verdict.won
         what = game if not names else f"{' + '.join(names)}: {game}"
         if result is not None:
             what += " · " + (gettext("won %(value)s") if result else gettext("lost %(value)s")) % {

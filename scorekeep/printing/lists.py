@@ -188,9 +188,10 @@ def plus_minus_rows(book: Ledger) -> list[PlusMinusRow]:
         plus = [entry if entry is not None and entry > 0 else None for entry in row.entries]
         minus = [-entry if entry is not None and entry < 0 else None for entry in row.entries]
         paper = _paper_row(book, row)
+        named, won = row.named  # a Ramsch names its loser (or the one who took every trick)
         rows.append(PlusMinusRow(
             number=row.number, game=_words(paper.game),
-            players=" + ".join(book.names[p] for p in row.declarers), result=_result(row.verdict.won),
+            players=" + ".join(book.names[p] for p in named), result=_result(won),
             solo_won=paper.alone_won, plus=plus, minus=minus,
             plus_sum=sum(v for v in plus if v), minus_sum=sum(v for v in minus if v), bock=row.deal.bock,
             played=row.deal.play is not None))

@@ -789,6 +789,10 @@ SAVED_LINES = [
                  "lost €0.10", 1, "−€0.10", id="schafkopf-sauspiel-lost"),
     pytest.param("fipsen", "classic", FOUR, {"contract": "tricks", "declarer": 2, "bid": 3, "tricks_taken": 3},
                  "won 3", 2, "+3", id="fipsen-bid-made"),
+    # Nobody declares a Ramsch: the row names who lost it (it named nobody, in the list and the CSV alike).
+    pytest.param("schafkopf", "sauspiel", FOUR, {"contract": "ramsch", "points": [40, 35, 45, 0],
+                                                 "tricks": [3, 2, 3, 0]},
+                 "Clara: Ramsch · lost €1.20", 2, "−€1.20", id="schafkopf-ramsch-loser"),
 ]
 
 
