@@ -260,7 +260,7 @@ def test_without_javascript_a_kop_chain_and_a_ramsch_are_entered(page_without_js
     page.get_by_role("button", name="Update the form").click()
     expect(page.locator("#rest-points")).to_have_text("Dieter 0: the rest of 120")
     page.get_by_role("button", name="Save deal").click()
-    expect(page.locator(".saved")).to_contain_text("Deal 1 saved: Ramsch")
+    expect(page.locator(".saved")).to_contain_text("Deal 1 saved: Clara: Ramsch · lost 170")  # its loser named
     deal = Deal.objects.get(table__night=skat)
     assert deal.facts["points"] == [35, 85, 0, 0] and deal.result.scores == (0, -170, 0, 0)
 
