@@ -4,9 +4,7 @@ printed table, its PDF (`scorekeep.printing.pdf`, the same page) and CSV. Only t
 
 from __future__ import annotations
 
-import csv
 import datetime
-import io
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -27,7 +25,7 @@ from scorekeep.clubs.forms import AsOf, SeasonForm
 from scorekeep.models import Season
 from scorekeep.printing import pdf
 from scorekeep.printing.refusals import pdf_busy, pdf_unavailable
-from scorekeep.words.cells import text_cell
+from scorekeep.words.cells import csv_bytes, text_cell, wants_decimal_comma
 from scorekeep.words.labels import GAME_LABELS, translated
 from scorekeep.words.money import in_units
 
@@ -147,10 +145,8 @@ def _number(value: Any, table: seasons.Table) -> str:
 @login_required
 def season_csv(request: HttpRequest, club_id: int, season_id: int) -> HttpResponse:
     context = _context(request, club_id, season_id)
-    out = io.StringIO()
-    out.write("\ufeff")  # Excel reads UTF-8 only with the byte-order mark
-    csv.writer(out).writerows(csv_rows(context["table"]))
-    response = HttpResponse(out.getvalue().encode("utf-8"), content_type="text/csv; charset=utf-8")
+    response = HttpResponse(csv_bytes(csv_rows(context["table"]), decimal_comma=wants_decimal_comma(request)),
+                            content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(True, _filename(context["season"], "csv"))  # type: ignore[assignment]  # never None for an attachment (the stubs: str | None)
     return response
 

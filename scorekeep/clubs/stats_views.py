@@ -16,9 +16,7 @@ get a leading ``'``.
 
 from __future__ import annotations
 
-import csv
 import datetime
-import io
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlencode
@@ -40,7 +38,7 @@ from scorekeep.rules import GAMES
 from scorekeep.rules.explain import in_words
 from scorekeep.web import access
 from scorekeep.web.access import VIEW, NightRequest, night_access
-from scorekeep.words.cells import DATE_FORMAT, text_cell
+from scorekeep.words.cells import DATE_FORMAT, csv_bytes, text_cell, wants_decimal_comma
 from scorekeep.words.labels import CONTRACT_LABELS, in_game
 from scorekeep.words.money import in_units
 
@@ -196,10 +194,8 @@ def csv_filename(night: CardNight) -> str:
 @night_access(VIEW)
 def night_csv(request: NightRequest, night_id: int) -> HttpResponse:
     night = get_object_or_404(stats.with_ledgers(CardNight.objects.all()), pk=night_id)
-    out = io.StringIO()
-    out.write("\ufeff")  # the byte-order mark: Excel reads the file as UTF-8 only with it
-    csv.writer(out).writerows(csv_rows(night))
-    response = HttpResponse(out.getvalue().encode("utf-8"), content_type="text/csv; charset=utf-8")
+    response = HttpResponse(csv_bytes(csv_rows(night), decimal_comma=wants_decimal_comma(request)),
+                            content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(True, csv_filename(night))  # type: ignore[assignment]  # never None for an attachment (the stubs: str | None)
     return response
 

@@ -8,8 +8,6 @@ names the currency, as the pages' heads do); every text cell is defused (`words.
 
 from __future__ import annotations
 
-import csv
-import io
 from fractions import Fraction
 
 from django.utils.text import slugify
@@ -73,13 +71,6 @@ def final_ranking(tournament: Tournament) -> list[list[str]]:
     now = standings.standings(tournament)
     sheet = tournament_money.sheet(tournament, now)
     return table(now, {line.number: prize.each for prize in sheet.prizes for line in prize.winners})
-
-
-def csv_bytes(rows: list[list[str]]) -> bytes:
-    out = io.StringIO()
-    out.write("\ufeff")  # the byte-order mark: Excel reads the file as UTF-8 only with it
-    csv.writer(out).writerows(rows)
-    return out.getvalue().encode("utf-8")
 
 
 def filename(tournament: Tournament, what: str) -> str:

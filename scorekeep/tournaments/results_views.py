@@ -20,14 +20,16 @@ from scorekeep.tournaments import exports, standing_rows, standings
 from scorekeep.tournaments import money as tournament_money
 from scorekeep.tournaments.loading import tournament_by_token, tournament_of
 from scorekeep.web import throttle
+from scorekeep.words.cells import csv_bytes, wants_decimal_comma
 from scorekeep.words.labels import GAME_LABELS, speaking_of
 
 VIEWED = "results-viewed"  # the session's viewer tokens that opened a tournament's results
 REMEMBERED = 20
 
 
-def _csv(tournament: Tournament, rows: list[list[str]], what: str) -> HttpResponse:
-    response = HttpResponse(exports.csv_bytes(rows), content_type="text/csv; charset=utf-8")
+def _csv(request: HttpRequest, tournament: Tournament, rows: list[list[str]], what: str) -> HttpResponse:
+    response = HttpResponse(csv_bytes(rows, decimal_comma=wants_decimal_comma(request)),
+                            content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(True, exports.filename(tournament, what))  # type: ignore[assignment]  # never None for an attachment (the stubs: str | None)
     return response
 
@@ -38,13 +40,13 @@ def _after(request: HttpRequest, tournament: Tournament, series: int | None) -> 
         raise Http404("No such series.")
     with speaking_of(tournament.game):
         rows = exports.after(tournament, series)
-    return _csv(tournament, rows, "standings" if series is None else f"standings-after-{series}")
+    return _csv(request, tournament, rows, "standings" if series is None else f"standings-after-{series}")
 
 
-def _ranking(tournament: Tournament) -> HttpResponse:
+def _ranking(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     with speaking_of(tournament.game):
         rows = exports.final_ranking(tournament)
-    return _csv(tournament, rows, "ranking")
+    return _csv(request, tournament, rows, "ranking")
 
 
 # --- the organiser's ------------------------------------------------------------------------------------
@@ -60,7 +62,7 @@ def standings_csv(request: HttpRequest, tournament_id: int, series_number: int) 
 @login_required
 def ranking_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The final ranking with its prizes, as CSV."""
-    return _ranking(tournament_of(request, tournament_id))
+    return _ranking(request, tournament_of(request, tournament_id))
 
 
 # --- by the viewer link -------------------------------------------------------------------------------
@@ -112,4 +114,4 @@ def results_standings_csv(request: HttpRequest, token: str, series_number: int) 
 @require_safe
 def results_ranking_csv(request: HttpRequest, token: str) -> HttpResponse:
     tournament = _public(request, token)
-    return tournament if isinstance(tournament, HttpResponse) else _ranking(tournament)
+    return tournament if isinstance(tournament, HttpResponse) else _ranking(request, tournament)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -151,6 +152,28 @@ def test_schafkopf_money_in_currency_units_negative_numbers_stay_numbers(host_cl
     cents = -book.totals[0]
     assert rows[0]["Anna (CHF)"] == f"-{cents // 100}.{cents % 100:02d}"  # no ' in front: still a number
     assert sum(amount(rows[0][f"{name} (CHF)"], night) for name in PLAYERS) == 0
+
+
+@pytest.mark.django_db
+def test_the_csv_for_excel_with_decimal_commas_has_semicolons_and_the_same_cells(host_client: Client,
+                                                                                 host: User) -> None:
+    """A German Excel opens a comma-separated file with decimal points as one column; `?decimal=comma` is the
+    same table with semicolons between the cells and a decimal comma in every number. The night page links
+    it."""
+    night = nights.start_night(game="schafkopf", preset="sauspiel", players=PLAYERS, host=host)
+    nights.enter_deal(night.tables.get(), {"contract": "sauspiel", "declarer": 0, "partner": 2, "called_ace": "S",
+                                           "card_points": 40}, by="Jörg; der Schreiber")
+    _header, rows, _response = download(host_client, night)
+    answer = host_client.get(f"/nights/{night.pk}/ledger.csv?decimal=comma")
+    assert answer.content.startswith(b"\xef\xbb\xbf")
+    lines = list(csv.reader(io.StringIO(answer.content.decode("utf-8-sig"), newline=""), delimiter=";"))
+    plain = list(csv.reader(io.StringIO(_response.content.decode("utf-8-sig"), newline="")))
+    assert len(lines) == len(plain) and [len(line) for line in lines] == [len(line) for line in plain]
+    for comma_line, point_line in zip(lines, plain, strict=True):
+        assert comma_line == [cell.replace(".", ",") if re.fullmatch(r"-?\d+\.\d+", cell) else cell
+                              for cell in point_line]
+    assert rows[0]["Anna (EUR)"].startswith("-0.") and any(cell.startswith("-0,") for cell in lines[1])
+    assert "?decimal=comma" in host_client.get(f"/nights/{night.pk}/").content.decode()
 
 
 @pytest.mark.django_db

@@ -198,6 +198,8 @@ def test_a_host_starts_a_season_and_sees_its_table_printout_pdf_and_csv(
     assert made["Content-Type"] == "application/pdf" and b"Bernd" in made.content
     answer = host_client.get(reverse("season-csv", args=[club.pk, the_season.pk]))
     rows = list(csv.reader(io.StringIO(answer.content.decode("utf-8-sig"))))
+    comma = host_client.get(reverse("season-csv", args=[club.pk, the_season.pk]) + "?decimal=comma")
+    assert list(csv.reader(io.StringIO(comma.content.decode("utf-8-sig")), delimiter=";")) == rows  # no decimals
     assert rows[0][:7] == ["Rank", "Player", "Score", "Nights", "Missed", "Dropped", "Movement"]
     assert rows[0][7:] == ["2025-01-10", "2025-02-10", "2025-03-10"]
     # No absence penalty: the missed nights are counted (Bernd March, Clara February) and cost nothing.

@@ -80,6 +80,10 @@ def test_the_final_ranking_csv_has_the_prizes_and_the_member_numbers_where_playe
     assert by_name["Jürgen Größ"][2] == "MJ" and by_name["山田太郎"][2] == "M山"
     assert by_name["Jürgen Größ"][0] == "1" and by_name["Jürgen Größ"][-1] == "15.00"
     assert [r[-1] for r in rows[1:]].count("") == 1  # the third place has no prize
+    # For Excel with decimal commas: the same cells, semicolons between them, 15,00.
+    body = client.get(f"/tournaments/{tour.pk}/ranking.csv?decimal=comma").content.decode("utf-8-sig")
+    comma = list(csv.reader(io.StringIO(body), delimiter=";"))
+    assert {r[3]: r for r in comma[1:]}["Jürgen Größ"][-1] == "15,00" and comma[0] == rows[0]
 
 
 @pytest.mark.django_db
