@@ -223,7 +223,7 @@ def cents(text: str) -> int:
 def download_csv(page: Page, link_name: str) -> list[list[str]]:
     """Download a CSV export by its link, as the organiser does, and read it as a spreadsheet would."""
     with page.expect_download() as download:
-        page.get_by_role("link", name=link_name).click()
+        page.get_by_role("link", name=link_name, exact=True).click()
     data = Path(download.value.path()).read_bytes()
     assert data.startswith("\ufeff".encode()), "the CSV has no byte-order mark for a spreadsheet"
     return list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
