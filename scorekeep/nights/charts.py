@@ -71,7 +71,11 @@ def series_of(ledger: Ledger) -> Series:
     """The ledger's running totals after each deal; the axis spans the series when it has a length."""
     table = ledger.table
     title = gettext("Table %(number)s · running totals") % {"number": table.number}
-    return Series(list(ledger.names), [list(row.totals) for row in ledger.rows], title, ledger.series_length)
+    # After a deleted deal the axis counts the deals that count, not the numbers the list gives them (deal 13
+    # is the 12th point): it says so.
+    gaps = any(row.number != row.position for row in ledger.rows)
+    return Series(list(ledger.names), [list(row.totals) for row in ledger.rows], title, ledger.series_length,
+                  x_label=gettext("Deals that count") if gaps else None)
 
 
 def points(data: Ledger | Series) -> list[list[tuple[int, int]]]:

@@ -154,3 +154,19 @@ def test_any_series_is_drawn_where_its_points_are(totals: list[list[int]], deals
     assert points(series) == [[(0, 0)] + [(n, row[p]) for n, row in enumerate(totals, start=1)]
                               for p in range(players)]
     assert_drawn_at(running_totals_svg(series, format_value=str), points(series))
+
+
+@pytest.mark.django_db
+def test_after_a_deleted_deal_the_axis_says_it_counts_the_deals_that_count() -> None:
+    """A Japanese table read the point at 12 as deal 12, but it was deal 13: deal 3 had been deleted."""
+    from scorekeep.nights import writes as nights
+
+    night = nights.start_night(game="skat", preset="classic", players=["Anna", "Bernd", "Clara"])
+    table = night.tables.get()
+    for declarer in (0, 1, 2):
+        nights.enter_deal(table, {"contract": "grand", "declarer": declarer, "bid": 18, "matadors": 1,
+                                  "card_points": 70})
+    assert ">Deal</text>" in running_totals_svg(ledger.build(table))
+    nights.delete_deal(table.deals.get(sequence=2))
+    drawn = running_totals_svg(ledger.build(table))
+    assert ">Deals that count</text>" in drawn and ">Deal</text>" not in drawn
