@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django import forms
@@ -79,13 +78,8 @@ class ChoicesTicked(forms.MultipleChoiceField):
 def _in_new_decimals(typed: str, before: int, now: int) -> str:
     """An amount typed with `before` decimals as the same count of the minor unit with `now` ("0.20", 2 → 0:
     "20"); what is no such amount (a name, a mistake) stays as typed, for the form to judge."""
-    try:
-        minor = Decimal(typed.strip().replace(",", ".")).scaleb(before)
-    except InvalidOperation:
-        return typed
-    if not minor.is_finite() or minor != minor.to_integral_value():
-        return typed
-    return money_units(int(minor), now)
+    units = parse_units(typed, before)
+    return typed if units is None else money_units(int(units.scaleb(before)), now)
 
 
 class HouseRulesMixin:
