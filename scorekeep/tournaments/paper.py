@@ -76,10 +76,11 @@ class Foot:
     at: datetime | None
 
 
-def foot(tournament: Tournament, table: CardTable) -> Foot | None:
-    """The table's paper result as its printed list shows it, when the standings count it (None: they count
-    the deals typed in). Its figures are those the organiser typed (`PaperForm.of`), money in the currency."""
-    if not standing_of(table)[1]:
+def foot(tournament: Tournament, table: CardTable, counted: bool) -> Foot | None:
+    """The table's paper result as its printed list shows it, when the standings count it (`counted`, as
+    `standing_of` says; None: they count the deals typed in). Its figures are those the organiser typed
+    (`PaperForm.of`), money in the currency."""
+    if not counted:
         return None
     initial = PaperForm.of(tournament, table).initial
     money = bool(GAMES[tournament.game].MONEY)

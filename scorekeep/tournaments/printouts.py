@@ -145,7 +145,7 @@ def table_lists(series: Series, tables: list[CardTable]) -> list[TableList]:
         # The list alone, as the game lays it out (no chart: the tournament's list is what its table signs).
         item = paper_list(table.night, table, book, records[table.pk])
         out.append(TableList(item, table.night, book.names, checks[table.pk].problems_in_words(),
-                             paper.foot(series.tournament, table)))
+                             paper.foot(series.tournament, table, checks[table.pk].paper)))
     return out
 
 
